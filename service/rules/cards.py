@@ -1,0 +1,109 @@
+"""Cards, notation and decks (SPEC.md §1).
+
+A card is an ``int``: ``suit_index * 13 + rank_index`` with suits S, H, D, C
+(0–3) and ranks 2…A (0–12), so rank order is integer order within a suit.
+Notation is suit letter then rank, upper case: ``SQ``, ``C10``, ``HA``.
+
+Hands are ints too (``bits``): bit ``c`` set means the card is held; in two-deck
+games bit ``c + PLANE`` means the second copy is held as well.
+"""
+from __future__ import annotations
+
+from .errors import RuleError
+
+Card = int
+
+SUITS = "SHDC"
+RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+SUIT_SIZE = len(RANKS)
+DECK_SIZE = len(SUITS) * SUIT_SIZE
+PLANE = DECK_SIZE
+SPADES, HEARTS, DIAMONDS, CLUBS = range(4)
+
+CARD_NAMES: tuple[str, ...] = tuple(s + r for s in SUITS for r in RANKS)
+CARD_BY_NAME: dict[str, Card] = {name: card for card, name in enumerate(CARD_NAMES)}
+
+PIG = CARD_BY_NAME["SQ"]
+SHEEP = CARD_BY_NAME["DJ"]
+TRANSFORMER = CARD_BY_NAME["C10"]
+HEART_ACE = CARD_BY_NAME["HA"]
+EXPOSABLE: tuple[Card, ...] = (PIG, SHEEP, TRANSFORMER, HEART_ACE)
+
+ONE_PLANE = (1 << PLANE) - 1
+SUIT_MASKS: tuple[int, ...] = tuple(((1 << SUIT_SIZE) - 1) << (s * SUIT_SIZE) for s in range(4))
+HEART_MASK = SUIT_MASKS[HEARTS]
+SCORING_MASK = HEART_MASK | 1 << PIG | 1 << SHEEP | 1 << TRANSFORMER
+
+
+def suit_index(card: Card) -> int:
+    return card // SUIT_SIZE
+
+
+def suit_of(card: Card) -> str:
+    """The suit letter of a card: ``"S"``, ``"H"``, ``"D"`` or ``"C"``."""
+    return SUITS[card // SUIT_SIZE]
+
+
+def parse_card(text: object, path: str = "") -> Card:
+    """Parse exact notation (``"SQ"``); raise ``RuleError(code="invalid_card")``."""
+    card = CARD_BY_NAME.get(text) if isinstance(text, str) else None
+    if card is None:
+        raise RuleError(f"{text!r} is not a card: write suit S/H/D/C then rank 2-10/J/Q/K/A, "
+                        "upper case, e.g. 'SQ', 'C10'", code="invalid_card", path=path)
+    return card
+
+
+def format_card(card: Card) -> str:
+    return CARD_NAMES[card]
+
+
+def format_cards(cards) -> list[str]:
+    return [CARD_NAMES[c] for c in cards]
+
+
+def full_deck(decks: int) -> tuple[Card, ...]:
+    """The 52 cards of one deck, or the 104 of two, in card order."""
+    return tuple(c for c in range(DECK_SIZE) for _ in range(decks))
+
+
+def hand_bits(cards) -> int:
+    """Bits of a card multiset (at most two copies of a card)."""
+    bits = 0
+    for c in cards:
+        bit = 1 << c
+        bits |= bit << PLANE if bits & bit else bit
+    return bits
+
+
+def bits_cards(bits: int) -> tuple[Card, ...]:
+    """The sorted card multiset held in ``bits``."""
+    one = bits & ONE_PLANE
+    two = bits >> PLANE
+    out = []
+    while one:
+        low = one & -one
+        c = low.bit_length() - 1
+        out.append(c)
+        if two & low:
+            out.append(c)
+        one ^= low
+    return tuple(out)
+
+
+def remove_card(bits: int, card: Card) -> int:
+    """``bits`` less one copy of ``card`` (caller knows it is held)."""
+    second = 1 << (card + PLANE)
+    return bits ^ second if bits & second else bits ^ (1 << card)
+
+
+def add_card(bits: int, card: Card) -> int:
+    bit = 1 << card
+    return bits | (bit << PLANE if bits & bit else bit)
+
+
+def count_of(bits: int, card: Card) -> int:
+    return (bits >> card & 1) + (bits >> (card + PLANE) & 1)
+
+
+def card_count(bits: int) -> int:
+    return bits.bit_count()

@@ -1,0 +1,79 @@
+"""Dealing and the first leader (SPEC.md §2).
+
+Seeded deals use an algorithm any platform can re-derive in a few lines:
+
+1. Start from the deck in card order (``full_deck``: S2…SA, H2…HA, D2…DA,
+   C2…CA; each card twice in a row with two decks).
+2. A stream of 64-bit words: block k (k = 0, 1, …) is
+   ``SHA-256(f"gongzhu-deal:{seed}:{k}")``, read as four big-endian words.
+3. Fisher–Yates from the end: for i = n−1 … 1, draw words until one is below
+   ``2**64 - 2**64 % (i+1)`` (rejection, so no bias), then j = word % (i+1),
+   swap positions i and j.
+4. Deal one card at a time: position p goes to seat p % 4, so every hand
+   lists its cards in the order dealt.
+
+Without a seed, the shuffle uses ``random.SystemRandom`` (the OS's
+cryptographic randomness); simulations may inject any ``random.Random``.
+"""
+from __future__ import annotations
+
+import hashlib
+import random
+
+from .cards import Card, full_deck
+from .variants import Rules
+
+SEATS = 4
+WORD_BYTES = 8
+WORD_RANGE = 1 << 64
+
+
+def _seed_words(seed: int):
+    block = 0
+    while True:
+        digest = hashlib.sha256(f"gongzhu-deal:{seed}:{block}".encode()).digest()
+        for at in range(0, len(digest), WORD_BYTES):
+            yield int.from_bytes(digest[at:at + WORD_BYTES], "big")
+        block += 1
+
+
+def seeded_shuffle(cards: list[Card], seed: int) -> None:
+    """Shuffle ``cards`` in place with the documented SHA-256 stream."""
+    words = _seed_words(seed)
+    for i in range(len(cards) - 1, 0, -1):
+        span = i + 1
+        limit = WORD_RANGE - WORD_RANGE % span
+        word = next(words)
+        while word >= limit:
+            word = next(words)
+        j = word % span
+        cards[i], cards[j] = cards[j], cards[i]
+
+
+def deal_hands(rules: Rules, seed: int | None = None, *,
+               rng: random.Random | None = None) -> tuple[tuple[Card, ...], ...]:
+    """Four hands in the order dealt: seeded, injected ``rng``, or cryptographic."""
+    cards = list(full_deck(rules.decks))
+    if seed is not None:
+        seeded_shuffle(cards, seed)
+    else:
+        (rng or random.SystemRandom()).shuffle(cards)
+    return tuple(tuple(cards[seat::SEATS]) for seat in range(SEATS))
+
+
+def first_leader(rules: Rules, hands) -> int | None:
+    """The seat dealt the (first copy of the) opening card; None if nobody holds it.
+
+    Hands list cards in the order dealt, so card k of seat s was dealt at
+    position 4·k + s (R: "由系统判断谁先得到第一张").
+    """
+    opening = rules.opening
+    best = None
+    for seat, hand in enumerate(hands):
+        for k, card in enumerate(hand):
+            if card == opening:
+                order = SEATS * k + seat
+                if best is None or order < best[0]:
+                    best = (order, seat)
+                break
+    return None if best is None else best[1]

@@ -1,0 +1,82 @@
+"""亮牌 (exposure, also 卖牌) — SPEC.md §3, R "亮牌".
+
+Before play a seat may expose any of ``SQ``, ``DJ``, ``C10``, ``HA`` it holds;
+the effect belongs to the card, whoever captures it. In one-deck games, once
+three of the four are exposed the fourth is exposed automatically for whoever
+holds it (R: "在一副牌的 4 张中如果有 3 张已经亮过，则第 4 张自动亮出来"). Two-deck
+exposure is per copy and has no automatic card.
+"""
+from __future__ import annotations
+
+from collections import Counter
+
+from .cards import CARD_NAMES, EXPOSABLE, Card
+from .errors import InvalidDeal, Problem
+from .variants import Rules
+
+AUTOMATIC_AFTER = 3
+
+
+def exposure_problems(rules: Rules, hands, exposed) -> list[Problem]:
+    """Every exposure that is not of an exposable card held by that seat."""
+    problems = []
+    for seat, cards in enumerate(exposed):
+        held = Counter(hands[seat]) if seat < len(hands) else Counter()
+        shown = Counter()
+        for i, card in enumerate(cards):
+            path = f"/exposed/{seat}/{i}"
+            shown[card] += 1
+            if card not in EXPOSABLE:
+                problems.append(Problem("illegal_exposure", path,
+                                        f"{CARD_NAMES[card]} cannot be exposed: only SQ, DJ, C10 and HA can"))
+            elif shown[card] > held[card]:
+                problems.append(Problem("illegal_exposure", path,
+                                        f"seat {seat} exposes {CARD_NAMES[card]} "
+                                        f"{shown[card]} time(s) but holds {held[card]}"))
+    return problems
+
+
+def automatic_exposure(rules: Rules, hands, exposed) -> tuple[int, Card] | None:
+    """(seat, card) exposed automatically in a one-deck game, if any."""
+    if rules.decks != 1:
+        return None
+    shown = {c for cards in exposed for c in cards}
+    missing = [c for c in EXPOSABLE if c not in shown]
+    if len(EXPOSABLE) - len(missing) != AUTOMATIC_AFTER:
+        return None
+    card = missing[0]
+    for seat, hand in enumerate(hands):
+        if card in hand:
+            return seat, card
+    return None
+
+
+def effective_exposure(rules: Rules, hands, exposed) -> tuple[tuple[Card, ...], ...]:
+    """The four exposure lists with the automatic 4th card; raises ``InvalidDeal``."""
+    problems = exposure_problems(rules, hands, exposed)
+    if problems:
+        raise InvalidDeal(problems)
+    lists = [tuple(cards) for cards in exposed]
+    auto = automatic_exposure(rules, hands, exposed)
+    if auto is not None:
+        seat, card = auto
+        lists[seat] += (card,)
+    return tuple(lists)
+
+
+def exposure_counts(exposed) -> dict[Card, int]:
+    """Copies of each exposable card exposed in the deal (0–2)."""
+    counts = dict.fromkeys(EXPOSABLE, 0)
+    for cards in exposed:
+        for c in cards:
+            counts[c] += 1
+    return counts
+
+
+def deal_exposure_counts(rules: Rules, exposed) -> dict[Card, int]:
+    """As ``exposure_counts``, counting the automatic 4th card when holders are unknown."""
+    counts = exposure_counts(exposed)
+    if rules.decks == 1 and sum(1 for c in EXPOSABLE if counts[c]) == AUTOMATIC_AFTER:
+        for c in EXPOSABLE:
+            counts[c] = 1
+    return counts

@@ -1,0 +1,127 @@
+"""Raw scores (原始分) of one deal — SPEC.md §5, R "分牌", "满红", "满贯".
+
+One deck: hearts ♥2–4 = 0, ♥5–10 = −10, ♥J −20, ♥Q −30, ♥K −40, ♥A −50;
+pig (SQ) −100, sheep (DJ) +100; exposure doubles (HA: every heart). The
+transformer (C10) multiplies the seat's other scoring cards by t = 2 (4 if
+exposed), or scores 25·t alone. Two decks: each exposed copy doubles again,
+and the transformer factor depends on copies taken and copies exposed.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .cards import (CARD_NAMES, EXPOSABLE, HEART_ACE, HEARTS, PIG, PLANE, SHEEP, SUIT_SIZE,
+                    TRANSFORMER, Card, count_of, hand_bits)
+from .errors import InvalidDeal, Problem
+from .exposure import deal_exposure_counts
+from .variants import Rules
+
+HEART_VALUES = (0, 0, 0, -10, -10, -10, -10, -10, -10, -20, -30, -40, -50)
+HEART_SUM = tuple(sum(v for i, v in enumerate(HEART_VALUES) if m >> i & 1) for m in range(1 << SUIT_SIZE))
+HEART_SHIFT = HEARTS * SUIT_SIZE
+SUIT_BITS = (1 << SUIT_SIZE) - 1
+PIG_POINTS, SHEEP_POINTS = -100, 100
+ALL_HEARTS_POINTS = 200
+TRANSFORMER_ALONE = 25
+# transformer factor by copies taken, then copies exposed (0, 1, 2) — R "10 亮了一张后…"
+TRANSFORMER_FACTORS = {1: (2, 4, 4), 2: (4, 8, 16)}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SeatScore:
+    """One seat's raw score and how it was made."""
+
+    hearts: int
+    pig: int
+    sheep: int
+    transformer_factor: int
+    all_hearts: bool
+    grand_slam: bool
+    raw: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ScoreSheet:
+    raw: tuple[int, ...]
+    seats: tuple[SeatScore, ...]
+    exposed: tuple[Card, ...]
+
+
+def _grand_slam(decks: int, k: dict[Card, int]) -> SeatScore:
+    """满贯: (200·a + 100·q + 100·j)·decks × 2^(1+kT), the pig positive too (R)."""
+    hearts = ALL_HEARTS_POINTS * decks << k[HEART_ACE]
+    pig = -PIG_POINTS * decks << k[PIG]
+    sheep = SHEEP_POINTS * decks << k[SHEEP]
+    factor = 2 << k[TRANSFORMER]
+    return SeatScore(hearts=hearts, pig=pig, sheep=sheep, transformer_factor=factor,
+                     all_hearts=True, grand_slam=True, raw=(hearts + pig + sheep) * factor)
+
+
+def seat_score(rules: Rules, taken: int, k: dict[Card, int]) -> SeatScore:
+    """Raw score of the cards in ``taken`` (two-plane bits) given exposed copies ``k``."""
+    decks = rules.decks
+    h1 = taken >> HEART_SHIFT & SUIT_BITS
+    h2 = taken >> (PLANE + HEART_SHIFT) & SUIT_BITS
+    heart_count = h1.bit_count() + h2.bit_count()
+    pigs, sheep_n, tens = count_of(taken, PIG), count_of(taken, SHEEP), count_of(taken, TRANSFORMER)
+    all_hearts = heart_count == SUIT_SIZE * decks
+    if all_hearts and pigs == sheep_n == tens == decks:
+        return _grand_slam(decks, k)
+    hearts = (HEART_SUM[h1] + HEART_SUM[h2]) << k[HEART_ACE]
+    pig = PIG_POINTS * pigs << k[PIG]
+    if all_hearts:
+        hearts = ALL_HEARTS_POINTS * decks << k[HEART_ACE]
+        if rules.pig_flips_with_all_hearts:
+            pig = -pig
+    sheep = SHEEP_POINTS * sheep_n << k[SHEEP]
+    factor = TRANSFORMER_FACTORS[tens][k[TRANSFORMER]] if tens else 1
+    if tens and not (heart_count or pigs or sheep_n):
+        raw = TRANSFORMER_ALONE * factor
+    else:
+        raw = (hearts + pig + sheep) * factor
+    return SeatScore(hearts=hearts, pig=pig, sheep=sheep, transformer_factor=factor,
+                     all_hearts=all_hearts, grand_slam=False, raw=raw)
+
+
+def _exposure_list_problems(rules: Rules, exposed) -> list[Problem]:
+    problems, copies = [], {}
+    for seat, cards in enumerate(exposed):
+        for i, c in enumerate(cards):
+            copies[c] = copies.get(c, 0) + 1
+            if c not in EXPOSABLE:
+                problems.append(Problem("illegal_exposure", f"/exposed/{seat}/{i}",
+                                        f"{CARD_NAMES[c]} cannot be exposed: only SQ, DJ, C10 and HA can"))
+            elif copies[c] > rules.decks:
+                problems.append(Problem("illegal_exposure", f"/exposed/{seat}/{i}",
+                                        f"{CARD_NAMES[c]} is exposed more times than there are copies"))
+    return problems
+
+
+def _captured_problems(rules: Rules, captured) -> list[Problem]:
+    problems, copies = [], {}
+    for seat, cards in enumerate(captured):
+        for i, c in enumerate(cards):
+            copies[c] = copies.get(c, 0) + 1
+            if copies[c] > rules.decks:
+                problems.append(Problem("duplicate_card", f"/captured/{seat}/{i}",
+                                        f"{CARD_NAMES[c]} is captured more than {rules.decks} time(s)"))
+    return problems
+
+
+def score_cards(rules: Rules, captured, exposed=((), (), (), ())) -> ScoreSheet:
+    """Score the cards each seat captured (all of a deal, or part for a running score)."""
+    problems = _captured_problems(rules, captured) + _exposure_list_problems(rules, exposed)
+    if problems:
+        raise InvalidDeal(problems)
+    k = deal_exposure_counts(rules, exposed)
+    seats = tuple(seat_score(rules, hand_bits(cards), k) for cards in captured)
+    shown = tuple(c for c in EXPOSABLE for _ in range(k[c]))
+    return ScoreSheet(raw=tuple(s.raw for s in seats), seats=seats, exposed=shown)
+
+
+def score_state(state) -> ScoreSheet:
+    """Score a deal state's captured cards with its effective exposure."""
+    k = deal_exposure_counts(state.rules, state.exposed)
+    seats = tuple(seat_score(state.rules, bits, k) for bits in state.captured_bits)
+    shown = tuple(c for c in EXPOSABLE for _ in range(k[c]))
+    return ScoreSheet(raw=tuple(s.raw for s in seats), seats=seats, exposed=shown)

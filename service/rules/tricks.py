@@ -1,0 +1,97 @@
+"""Trick winner and full ranking (SPEC.md §4; R's two-deck example).
+
+Single leads: the highest card of the led suit wins; discards never win.
+Pair leads (two decks): each play is a *pair* of the led suit, *two singles*
+of the led suit, or a *discard*. In ♠ ♥ ♣ two singles beat any pair; in ♦ a
+pair beats two singles (R: "对[♠♥♣]三门牌，对子小于两张单牌。[♦]牌中，对子大于
+两张单牌"). Pairs compare by rank, two singles by their higher card; exact ties
+go to the earlier play. Discards rank last, in play order.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .cards import DIAMONDS, SCORING_MASK, SUIT_SIZE, SUITS, Card
+from .errors import InvalidDeal, Problem
+from .variants import Rules
+
+SEATS = 4
+DISCARD, SECOND, FIRST = 0, 1, 2
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TrickResult:
+    """A finished trick: who led, what was played, who won, everyone's rank."""
+
+    leader: int
+    plays: tuple[tuple[Card, ...], ...]
+    led_suit: str
+    winner: int
+    ranking: tuple[int, ...]
+    point_cards: tuple[Card, ...]
+
+
+def _strength(play: tuple[Card, ...], suit: int, pair_lead: bool) -> tuple[int, int]:
+    """(category, value) of one play; higher beats lower, ties go to the earlier play."""
+    if not pair_lead:
+        card = play[0]
+        return (FIRST, card) if card // SUIT_SIZE == suit else (DISCARD, 0)
+    a, b = play
+    if a // SUIT_SIZE != suit or b // SUIT_SIZE != suit:
+        return DISCARD, 0
+    if a == b:
+        return (FIRST if suit == DIAMONDS else SECOND), a
+    return (SECOND if suit == DIAMONDS else FIRST), max(a, b)
+
+
+def trick_ranking(plays, leader: int) -> tuple[int, ...]:
+    """Seats best first; ``plays`` are in play order starting with ``leader``."""
+    lead = plays[0]
+    suit = lead[0] // SUIT_SIZE
+    pair_lead = len(lead) == 2
+    keyed = sorted(range(len(plays)), key=lambda i: (*(-v for v in _strength(plays[i], suit, pair_lead)), i))
+    return tuple((leader + i) % SEATS for i in keyed)
+
+
+def single_lead_winner(cards, leader: int) -> int:
+    """Winner of a trick of single plays: highest card of the led suit (hot path)."""
+    lead = cards[0]
+    low = lead - lead % SUIT_SIZE
+    best, best_i = lead, 0
+    for i in range(1, SEATS):
+        c = cards[i]
+        if best < c < low + SUIT_SIZE:
+            best, best_i = c, i
+    return (leader + best_i) % SEATS
+
+
+def point_cards(plays) -> tuple[Card, ...]:
+    return tuple(sorted(c for play in plays for c in play if SCORING_MASK >> c & 1))
+
+
+def _shape_problems(rules: Rules, plays) -> list[Problem]:
+    problems = []
+    if len(plays) != SEATS:
+        problems.append(Problem("invalid_move", "/plays", f"a trick has {SEATS} plays, got {len(plays)}"))
+        return problems
+    size = len(plays[0])
+    if size not in (1, rules.decks) or (size == 2 and plays[0][0] != plays[0][1]):
+        problems.append(Problem("invalid_move", "/plays/0",
+                                "a lead is one card, or in two-deck games a pair of identical cards"))
+        return problems
+    for i, play in enumerate(plays[1:], start=1):
+        if len(play) != size:
+            problems.append(Problem("invalid_move", f"/plays/{i}",
+                                    f"every play in this trick has {size} card(s), like the lead"))
+    return problems
+
+
+def rank_trick(rules: Rules, leader: int, plays) -> TrickResult:
+    """Rank a complete trick. Raises ``InvalidDeal`` for plays of the wrong shape."""
+    plays = tuple(tuple(p) for p in plays)
+    problems = _shape_problems(rules, plays)
+    if problems:
+        raise InvalidDeal(problems)
+    ranking = trick_ranking(plays, leader)
+    return TrickResult(leader=leader, plays=plays, led_suit=SUITS[plays[0][0] // SUIT_SIZE],
+                       winner=ranking[0], ranking=ranking, point_cards=point_cards(plays))

@@ -1,0 +1,40 @@
+"""Rule options (SPEC.md §2, §5, §7 ``rules``): named, with the seed text's defaults."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .cards import CARD_BY_NAME, Card
+from .errors import RuleError
+
+OPENING_CARDS = ("C2", "S2", "S3", "S7")
+DECK_COUNTS = (1, 2)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Rules:
+    """One game's options. Defaults are the seed text R's rules."""
+
+    decks: int = 1
+    partnership: bool = False
+    opening_card: str = "C2"
+    must_lead_opening_card: bool = True
+    first_trick_ban: bool = False
+    pig_flips_with_all_hearts: bool = False
+
+    def __post_init__(self) -> None:
+        if self.decks not in DECK_COUNTS:
+            raise RuleError("decks must be 1 or 2", code="invalid_rules", path="/rules/decks")
+        if self.opening_card not in OPENING_CARDS:
+            raise RuleError(f"opening_card must be one of {', '.join(OPENING_CARDS)}",
+                            code="invalid_rules", path="/rules/opening_card")
+
+    @property
+    def opening(self) -> Card:
+        return CARD_BY_NAME[self.opening_card]
+
+    @property
+    def hand_size(self) -> int:
+        return 13 * self.decks
+
+
+DEFAULT_RULES = Rules()
