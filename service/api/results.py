@@ -1,0 +1,112 @@
+"""Response bodies built from engine values (openapi.yaml ``components.schemas``).
+
+Plain functions, no marshmallow dump: on the hot path a dump would cost more
+than the engine call it reports on.
+"""
+from __future__ import annotations
+
+from collections import Counter
+
+from service import rules as engine
+
+from .schemas import card_lists, cards, rules_out, trick_out
+
+STATE_FIELDS = ("rules", "first_deal", "leader", "hands", "exposed")
+
+
+def replay(data: dict) -> engine.DealState:
+    """The engine's state for a loaded deal-state body (raises ``InvalidDeal``)."""
+    return engine.replay(data["rules"], hands=data["hands"], exposed=data["exposed"],
+                         plays=data["plays"], first_deal=data["first_deal"],
+                         leader=data.get("leader"))
+
+
+def legal_moves_out(state: engine.DealState, moves) -> dict:
+    return {
+        "seat": state.seat,
+        "moves": card_lists(moves),
+        "finished": state.finished,
+        "trick_number": state.trick_number,
+        "trick_leader": state.leader,
+        "trick": card_lists(state.trick),
+    }
+
+
+def move_problem(error: engine.IllegalMove, state: engine.DealState, move) -> engine.IllegalMove:
+    """The engine's verdict on ``move``, pointing at the body field at fault."""
+    pointer = "/move"
+    if error.code == "not_your_turn":
+        pointer = "/seat"
+    elif error.code == "card_not_in_hand":
+        held = Counter(state.hands[state.seat])
+        for i, card in enumerate(move):
+            if not held[card]:
+                pointer = f"/move/{i}"
+                break
+            held[card] -= 1
+    return engine.IllegalMove(error.detail, code=error.code, path=pointer)
+
+
+def score_out(rules: engine.Rules, sheet: engine.ScoreSheet) -> dict:
+    base = engine.partnership(sheet.raw) if rules.partnership else engine.normalize(sheet.raw)
+    return {
+        "rules": rules_out(rules),
+        "raw": list(sheet.raw),
+        "normalized": list(base),
+        "final": list(engine.final_scores(rules, sheet.raw)),
+        "seats": [{
+            "hearts": seat.hearts,
+            "pig": seat.pig,
+            "sheep": seat.sheep,
+            "transformer_factor": seat.transformer_factor,
+            "all_hearts": seat.all_hearts,
+            "grand_slam": seat.grand_slam,
+            "raw": seat.raw,
+        } for seat in sheet.seats],
+        "exposed": cards(sheet.exposed),
+    }
+
+
+def play_out(body: dict, after: engine.DealState) -> dict:
+    state = {key: body[key] for key in STATE_FIELDS if key in body}
+    state["plays"] = [*body.get("plays", ()), body["move"]]
+    completed = after.completed_trick
+    score = None
+    if after.finished:
+        score = score_out(after.rules, engine.score_state(after))
+        score["next_leader"] = after.first_pig_taker
+    return {
+        "state": state,
+        "trick": trick_out(completed) if completed else None,
+        "score": score,
+        "next": {"seat": after.seat, "moves": card_lists(engine.legal_moves(after))},
+    }
+
+
+def exposures_out(rules: engine.Rules, requested, effective) -> dict:
+    automatic = []
+    for seat, (asked, shown) in enumerate(zip(requested, effective)):
+        extra = Counter(shown) - Counter(asked)
+        automatic += [{"seat": seat, "card": engine.format_card(c)} for c in sorted(extra.elements())]
+    alone = {card: engine.score_cards(rules, ((card,), (), (), ()), effective).seats[0]
+             for card in engine.EXPOSABLE}
+    return {
+        "rules": rules_out(rules),
+        "exposed": card_lists(effective),
+        "automatic": automatic,
+        "values": {engine.format_card(card): seat.raw for card, seat in alone.items()},
+        "transformer_factor": alone[engine.TRANSFORMER].transformer_factor,
+    }
+
+
+def ingots_out(ingots: engine.Ingots) -> dict:
+    return {
+        "winners": list(ingots.winners),
+        "net": list(ingots.net),
+        "transfers": [{"from": t.payer, "to": t.payee, "amount": t.amount}
+                      for t in ingots.transfers],
+    }
+
+
+def title_out(title: engine.Title) -> dict:
+    return {"name": title.name, "points": title.points}

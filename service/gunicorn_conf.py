@@ -1,0 +1,24 @@
+"""gunicorn settings, read from the environment (12-factor).
+
+``PORT`` (default 8080) and ``WEB_CONCURRENCY`` (workers; default 2 × cores + 1)
+are the platform conventions; the access log goes to stdout, errors to stderr.
+Use: ``gunicorn -c python:service.gunicorn_conf service.wsgi:app``.
+"""
+import multiprocessing
+import os
+
+bind = f"{os.environ.get('HOST', '0.0.0.0')}:{int(os.environ.get('PORT', '8080'))}"
+workers = int(os.environ.get("WEB_CONCURRENCY", multiprocessing.cpu_count() * 2 + 1))
+worker_class = "sync"
+# A request is CPU-bound and short: a worker silent this long is stuck.
+timeout = int(os.environ.get("GUNICORN_TIMEOUT", "30"))
+graceful_timeout = int(os.environ.get("GUNICORN_GRACEFUL_TIMEOUT", "20"))
+# Load the app before forking: workers share its memory and a broken app fails at start.
+preload_app = True
+accesslog = "-"
+errorlog = "-"
+loglevel = os.environ.get("LOG_LEVEL", "info")
+# Request-line and header limits: the API's URLs are short; this is gunicorn's maximum.
+limit_request_line = 8190
+# Behind a proxy or ingress: trust X-Forwarded-* from it only when told to.
+forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
