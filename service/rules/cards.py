@@ -61,13 +61,24 @@ def format_cards(cards) -> list[str]:
     return [CARD_NAMES[c] for c in cards]
 
 
+_DECKS = {n: tuple(c for c in range(DECK_SIZE) for _ in range(n)) for n in (1, 2)}
+
+
 def full_deck(decks: int) -> tuple[Card, ...]:
     """The 52 cards of one deck, or the 104 of two, in card order."""
-    return tuple(c for c in range(DECK_SIZE) for _ in range(decks))
+    return _DECKS[decks]
+
+
+CARD_BITS = tuple(1 << c for c in range(DECK_SIZE))
 
 
 def hand_bits(cards) -> int:
     """Bits of a card multiset (at most two copies of a card)."""
+    cards = tuple(cards)
+    bits = sum(map(CARD_BITS.__getitem__, cards))
+    # a sum of powers of two keeps every bit only when no card repeats
+    if bits.bit_count() == len(cards):
+        return bits
     bits = 0
     for c in cards:
         bit = 1 << c

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from .cards import ONE_PLANE, PLANE, SUIT_MASKS, SUIT_SIZE, Card, bits_cards, remove_card
+from .cards import (ONE_PLANE, PIG, PLANE, SUIT_MASKS, SUIT_SIZE, TRANSFORMER, Card,
+                    bits_cards, remove_card)
 
 PAIR = 2
 
@@ -90,6 +91,7 @@ def follow_single_mask(hand: int, held_exposed: int, suit: int, first_round: boo
     """One-plane mask of cards this seat may play after a single-card lead."""
     mask = SUIT_MASKS[suit]
     if first_round and held_exposed & mask:
+        # exposed copies held back while unexposed cards of the suit remain
         free = unexposed(hand, held_exposed) & mask
         if free:
             return free
@@ -119,3 +121,50 @@ def follow_pair_moves(hand: int, held_exposed: int, suit: int, first_round: bool
         rest = bits_cards(remove_card(hand, card))
         return sorted({tuple(sorted((card, other))) for other in rest})
     return _two_of(hand)
+
+
+BANNED_FIRST_TRICK_MASK = 1 << PIG | 1 << TRANSFORMER
+NO_DOUBLES: list[tuple[Card, ...]] = []
+
+
+def _banned(move: tuple[Card, ...]) -> bool:
+    return PIG in move or TRANSFORMER in move
+
+
+def play_options(decks: int, hand: int, held: int, lead: tuple[Card, ...] | None, suits_led: int,
+                 first_round: bool, opening: Card | None, ban: bool) -> tuple[int, list[tuple[Card, ...]]]:
+    """Legal plays as (one-plane mask of single cards, list of two-card plays).
+
+    ``lead`` is the current trick's first play (None when leading), ``opening``
+    the card the first lead must be (if any), ``ban`` whether first_trick_ban
+    applies to this trick.
+    """
+    if lead is not None and len(lead) == 1 and not ban:
+        suit_mask = SUIT_MASKS[lead[0] // SUIT_SIZE]
+        if not (first_round and held & suit_mask):
+            # follow suit if able, else discard anything (hot path of follow_single_mask)
+            return hand & suit_mask or hand & ONE_PLANE, NO_DOUBLES
+        return follow_single_mask(hand, held, lead[0] // SUIT_SIZE, first_round), NO_DOUBLES
+    doubles: list[tuple[Card, ...]] = []
+    if lead is None:
+        if opening is not None:
+            # the first lead of the first deal is the opening card (R: "必须出 2")
+            mask = 1 << opening
+            if hand >> (opening + PLANE) & 1:
+                doubles = [(opening, opening)]
+            return mask, doubles
+        mask = lead_mask(hand, held, suits_led)
+        if decks == 2:
+            doubles = lead_pairs(hand, held, suits_led)
+    elif len(lead) == 1:
+        mask = follow_single_mask(hand, held, lead[0] // SUIT_SIZE, first_round)
+    else:
+        mask = 0
+        doubles = follow_pair_moves(hand, held, lead[0] // SUIT_SIZE, first_round)
+    if ban:
+        # first_trick_ban: no SQ or C10 in trick 1 unless nothing else is legal (P)
+        kept_mask = mask & ~BANNED_FIRST_TRICK_MASK
+        kept = [m for m in doubles if not _banned(m)]
+        if kept_mask or kept:
+            return kept_mask, kept
+    return mask, doubles

@@ -4,24 +4,22 @@ A deal state is derived from the deal's history (hands as dealt, exposures,
 leader, plays), as OpenSpiel derives a state from its actions. ``replay``
 validates untrusted history once and reports every problem; ``apply_move``
 checks one play; ``apply_legal_move`` skips the check for plays taken from
-``legal_moves`` (the inner loop of simulations).
+``legal_moves``. All of them advance a ``table.Table`` (the one play loop).
 """
 from __future__ import annotations
 
 from typing import NamedTuple
 
-from .cards import (CARD_NAMES, ONE_PLANE, PIG, PLANE, SUIT_SIZE, SUITS, TRANSFORMER, Card,
-                    add_card, bits_cards, count_of, hand_bits, remove_card)
+from .cards import CARD_NAMES, SUIT_SIZE, SUITS, Card, bits_cards, count_of, hand_bits, remove_card
+from .deal import first_leader
 from .errors import IllegalMove, InvalidDeal, Problem
 from .exposure import automatic_exposure, exposure_problems
-from .deal import first_leader
-from .moves import (follow_pair_moves, follow_single_mask, lead_mask, lead_pairs, unexposed,
-                    _singles)
-from .tricks import TrickResult, rank_trick, single_lead_winner, trick_ranking
+from .moves import _singles
+from .table import Table, advance, is_option
+from .tricks import TrickResult, rank_trick
 from .variants import Rules
 
 SEATS = 4
-BANNED_FIRST_TRICK = (PIG, TRANSFORMER)
 
 
 class DealState(NamedTuple):
@@ -58,45 +56,37 @@ class DealState(NamedTuple):
     @property
     def completed_trick(self) -> TrickResult | None:
         """The trick the last applied play completed, ranked; else None."""
-        if self.last_trick is None or self.trick:
+        if self.last_trick is None or self.trick or self.plays_count == 0:
             return None
         leader, plays = self.last_trick
         return rank_trick(self.rules, leader, plays)
 
+    def table(self) -> Table:
+        """A mutable copy to advance."""
+        return Table(rules=self.rules, hands=list(self.hands_bits), held_exposed=list(self.held_exposed),
+                     exposed=self.exposed, captured=list(self.captured_bits), suits_led=self.suits_led,
+                     first_round=self.first_round, trick_number=self.trick_number, leader=self.leader,
+                     trick=list(self.trick), seat=self.seat, opening_lead=self.opening_lead,
+                     first_pig_taker=self.first_pig_taker, last_trick=self.last_trick,
+                     plays_count=self.plays_count)
 
-def _ban_filter(moves: list[tuple[Card, ...]]) -> list[tuple[Card, ...]]:
-    """first_trick_ban: no SQ or C10 in trick 1 unless nothing else is legal (P)."""
-    kept = [m for m in moves if PIG not in m and TRANSFORMER not in m]
-    return kept or moves
+
+def freeze(t: Table) -> DealState:
+    """The immutable state of a table."""
+    return DealState(t.rules, tuple(t.hands), tuple(t.held_exposed), t.exposed, tuple(t.captured),
+                     t.suits_led, t.first_round, t.trick_number, t.leader, tuple(t.trick), t.seat,
+                     t.opening_lead, t.first_pig_taker, t.last_trick, t.plays_count)
 
 
 def _moves(state: DealState, *, exposure: bool = True, ban: bool = True) -> list[tuple[Card, ...]]:
-    seat = state.seat
-    if seat is None:
+    if state.seat is None:
         return []
-    hand = state.hands_bits[seat]
-    held = state.held_exposed[seat] if exposure else 0
-    if not state.trick:
-        if state.opening_lead is not None:
-            o = state.opening_lead
-            return [(o,), (o, o)] if count_of(hand, o) == 2 else [(o,)]
-        moves = _singles(lead_mask(hand, held, state.suits_led))
-        if state.rules.decks == 2:
-            moves += lead_pairs(hand, held, state.suits_led)
-    else:
-        lead = state.trick[0]
-        suit = lead[0] // SUIT_SIZE
-        if len(lead) == 1:
-            moves = _singles(follow_single_mask(hand, held, suit, state.first_round))
-        else:
-            moves = follow_pair_moves(hand, held, suit, state.first_round)
-    if ban and state.trick_number == 0 and state.rules.first_trick_ban:
-        moves = _ban_filter(moves)
-    return moves
+    mask, doubles = state.table().options(exposure=exposure, ban=ban)
+    return _singles(mask) + doubles
 
 
 def legal_moves(state: DealState) -> list[tuple[Card, ...]]:
-    """Every legal play for ``state.seat``: singles by card, then two-card plays."""
+    """Every legal play for ``state.seat``: single cards ascending, then two-card plays."""
     return _moves(state)
 
 
@@ -116,10 +106,11 @@ def _shape_error(state: DealState, move: tuple[Card, ...]) -> IllegalMove | None
     return None
 
 
-def _not_held(hand: int, move: tuple[Card, ...]) -> Card | None:
-    for c in move:
+def _not_held(hand: int, move: tuple[Card, ...]) -> int | None:
+    """Index in ``move`` of the first card not held, else None."""
+    for i, c in enumerate(move):
         if not count_of(hand, c):
-            return c
+            return i
         hand = remove_card(hand, c)
     return None
 
@@ -132,7 +123,7 @@ def _illegal_reason(state: DealState, move: tuple[Card, ...]) -> IllegalMove:
     if state.trick_number == 0 and state.rules.first_trick_ban and move in _moves(state, ban=False):
         return IllegalMove("SQ and C10 may not be played in the first trick while another card is legal",
                            code="first_trick_ban")
-    if move in _moves(state, exposure=False):
+    if move in _moves(state, exposure=False, ban=False):
         return IllegalMove("an exposed card may not be played in the first round of its suit "
                            "while the seat has another card of that suit", code="exposed_card_first_round")
     lead = state.trick[0]
@@ -155,71 +146,18 @@ def check_move(state: DealState, move, seat: int | None = None) -> None:
         raise error
     missing = _not_held(state.hands_bits[state.seat], move)
     if missing is not None:
-        raise IllegalMove(f"seat {state.seat} does not hold {CARD_NAMES[missing]}"
-                          + (" twice" if move.count(missing) == 2 else ""), code="card_not_in_hand")
-    if move not in _moves(state):
+        card = move[missing]
+        raise IllegalMove(f"seat {state.seat} does not hold {CARD_NAMES[card]}"
+                          + (" twice" if move.count(card) == 2 else ""), code="card_not_in_hand")
+    if not is_option(move, *state.table().options()):
         raise _illegal_reason(state, move)
-
-
-def _release(hand: int, held: int, card: Card, governed: bool) -> int:
-    """Exposed copies left after playing ``card``: a governed play uses an unexposed copy."""
-    if not held >> card & 1:
-        return held
-    if governed and count_of(hand, card) > count_of(held, card):
-        return held
-    return remove_card(held, card)
 
 
 def apply_legal_move(state: DealState, move: tuple[Card, ...]) -> DealState:
     """Apply a play known to be legal (taken from ``legal_moves``)."""
-    seat = state.seat
-    hand = state.hands_bits[seat]
-    held = state.held_exposed[seat]
-    trick = state.trick
-    suits_led, first_round = state.suits_led, state.first_round
-    if not trick:
-        lead_suit = move[0] // SUIT_SIZE
-        first_round = not suits_led >> lead_suit & 1
-        suits_led |= 1 << lead_suit
-    else:
-        lead_suit = trick[0][0] // SUIT_SIZE
-    for c in move:
-        if held:
-            held = _release(hand, held, c, first_round and c // SUIT_SIZE == lead_suit)
-        hand = remove_card(hand, c)
-    hands = state.hands_bits[:seat] + (hand,) + state.hands_bits[seat + 1:]
-    helds = state.held_exposed
-    if held != helds[seat]:
-        helds = helds[:seat] + (held,) + helds[seat + 1:]
-    trick = trick + (move,)
-    if len(trick) < SEATS:
-        return state._replace(hands_bits=hands, held_exposed=helds, suits_led=suits_led,
-                              first_round=first_round, trick=trick, seat=(seat + 1) % SEATS,
-                              opening_lead=None, plays_count=state.plays_count + 1)
-    return _finish_trick(state, hands, helds, suits_led, first_round, trick)
-
-
-def _finish_trick(state, hands, helds, suits_led, first_round, trick) -> DealState:
-    leader = state.leader
-    if len(trick[0]) == 1:
-        winner = single_lead_winner([p[0] for p in trick], leader)
-    else:
-        winner = trick_ranking(trick, leader)[0]
-    taken = state.captured_bits[winner]
-    for play in trick:
-        for c in play:
-            taken = add_card(taken, c)
-    captured = state.captured_bits[:winner] + (taken,) + state.captured_bits[winner + 1:]
-    pig_taker = state.first_pig_taker
-    if pig_taker is None and any(PIG in p for p in trick):
-        pig_taker = winner
-    finished = not hands[winner]
-    return state._replace(hands_bits=hands, held_exposed=helds, captured_bits=captured,
-                          suits_led=suits_led, first_round=first_round,
-                          trick_number=state.trick_number + 1, leader=winner, trick=(),
-                          seat=None if finished else winner, opening_lead=None,
-                          first_pig_taker=pig_taker, last_trick=(leader, trick),
-                          plays_count=state.plays_count + 1)
+    t = state.table()
+    advance(t, lambda mask, doubles: move, 1)
+    return freeze(t)
 
 
 def apply_move(state: DealState, move, seat: int | None = None) -> DealState:
@@ -264,18 +202,32 @@ def _leader_problems(rules: Rules, hands, first_deal: bool, leader: int | None) 
     return leader, []
 
 
-def initial_state(rules: Rules, hands, exposed, first_deal: bool, leader: int) -> DealState:
-    """The state before the first play, from validated inputs."""
+def initial_table(rules: Rules, hands, exposed, first_deal: bool, leader: int) -> Table:
+    """The table before the first play, from validated inputs."""
     exposed = [tuple(e) for e in exposed]
     auto = automatic_exposure(rules, hands, exposed)
     if auto is not None:
         exposed[auto[0]] += (auto[1],)
     opening = rules.opening if first_deal and rules.must_lead_opening_card else None
-    return DealState(rules=rules, hands_bits=tuple(hand_bits(h) for h in hands),
-                     held_exposed=tuple(hand_bits(e) for e in exposed), exposed=tuple(exposed),
-                     captured_bits=(0, 0, 0, 0), suits_led=0, first_round=False, trick_number=0,
-                     leader=leader, trick=(), seat=leader, opening_lead=opening,
-                     first_pig_taker=None, last_trick=None, plays_count=0)
+    return Table(rules=rules, hands=[hand_bits(h) for h in hands], held_exposed=[hand_bits(e) for e in exposed],
+                 exposed=tuple(exposed), captured=[0] * SEATS, suits_led=0, first_round=False,
+                 trick_number=0, leader=leader, trick=[], seat=leader, opening_lead=opening,
+                 first_pig_taker=None, last_trick=None, plays_count=0)
+
+
+class _Rejected(Exception):
+    """A scripted play that is not among the legal options."""
+
+
+def _scripted(plays):
+    moves = iter(plays)
+
+    def choose(mask: int, doubles) -> tuple[Card, ...]:
+        move = tuple(sorted(next(moves)))
+        if is_option(move, mask, doubles):
+            return move
+        raise _Rejected
+    return choose
 
 
 def replay(rules: Rules, *, hands, exposed=((), (), (), ()), plays=(), first_deal: bool = True,
@@ -293,22 +245,26 @@ def replay(rules: Rules, *, hands, exposed=((), (), (), ()), plays=(), first_dea
         problems += leader_problems
     if problems:
         raise InvalidDeal(problems)
-    state = initial_state(rules, hands, exposed, first_deal, leader)
-    for k, move in enumerate(plays):
-        try:
-            state = apply_move(state, move)
-        except IllegalMove as error:
-            path = f"/plays/{k}"
-            if error.code == "card_not_in_hand":
-                path += f"/{_missing_index(state, move)}"
-            raise InvalidDeal([Problem(error.code, path, f"play {k}: {error.detail}")]) from None
-    return state
+    t = initial_table(rules, hands, exposed, first_deal, leader)
+    try:
+        advance(t, _scripted(plays), len(plays))
+    except _Rejected:
+        _raise_play_problem(freeze(t), plays)
+    if t.plays_count < len(plays):
+        k = t.plays_count
+        raise InvalidDeal([Problem("deal_finished", f"/plays/{k}",
+                                   f"play {k}: the deal is finished: all cards have been played")])
+    return freeze(t)
 
 
-def _missing_index(state: DealState, move) -> int:
-    hand = state.hands_bits[state.seat]
-    for i, c in enumerate(move):
-        if not count_of(hand, c):
-            return i
-        hand = remove_card(hand, c)
-    return 0
+def _raise_play_problem(state: DealState, plays) -> None:
+    k = state.plays_count
+    move = tuple(plays[k])
+    path = f"/plays/{k}"
+    try:
+        check_move(state, move)
+        raise IllegalMove("play rejected", code="invalid_move")
+    except IllegalMove as error:
+        if error.code == "card_not_in_hand":
+            path += f"/{_not_held(state.hands_bits[state.seat], move) or 0}"
+        raise InvalidDeal([Problem(error.code, path, f"play {k}: {error.detail}")]) from None

@@ -9,8 +9,9 @@ and the transformer factor depends on copies taken and copies exposed.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
-from .cards import (CARD_NAMES, EXPOSABLE, HEART_ACE, HEARTS, PIG, PLANE, SHEEP, SUIT_SIZE,
+from .cards import (CARD_NAMES, EXPOSABLE, HEART_ACE, HEARTS, PIG, PLANE, SCORING_MASK, SHEEP, SUIT_SIZE,
                     TRANSFORMER, Card, count_of, hand_bits)
 from .errors import InvalidDeal, Problem
 from .exposure import deal_exposure_counts
@@ -27,9 +28,8 @@ TRANSFORMER_ALONE = 25
 TRANSFORMER_FACTORS = {1: (2, 4, 4), 2: (4, 8, 16)}
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class SeatScore:
-    """One seat's raw score and how it was made."""
+class SeatScore(NamedTuple):
+    """One seat's raw score and how it was made (a NamedTuple: built in the inner loop)."""
 
     hearts: int
     pig: int
@@ -45,6 +45,11 @@ class ScoreSheet:
     raw: tuple[int, ...]
     seats: tuple[SeatScore, ...]
     exposed: tuple[Card, ...]
+
+
+SCORING_BITS = SCORING_MASK | SCORING_MASK << PLANE
+NOTHING_TAKEN = SeatScore(hearts=0, pig=0, sheep=0, transformer_factor=1, all_hearts=False,
+                          grand_slam=False, raw=0)
 
 
 def _grand_slam(decks: int, k: dict[Card, int]) -> SeatScore:
@@ -63,6 +68,8 @@ def seat_score(rules: Rules, taken: int, k: dict[Card, int]) -> SeatScore:
     h1 = taken >> HEART_SHIFT & SUIT_BITS
     h2 = taken >> (PLANE + HEART_SHIFT) & SUIT_BITS
     heart_count = h1.bit_count() + h2.bit_count()
+    if not taken & SCORING_BITS:
+        return NOTHING_TAKEN
     pigs, sheep_n, tens = count_of(taken, PIG), count_of(taken, SHEEP), count_of(taken, TRANSFORMER)
     all_hearts = heart_count == SUIT_SIZE * decks
     if all_hearts and pigs == sheep_n == tens == decks:

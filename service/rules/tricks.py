@@ -53,14 +53,14 @@ def trick_ranking(plays, leader: int) -> tuple[int, ...]:
     return tuple((leader + i) % SEATS for i in keyed)
 
 
-def single_lead_winner(cards, leader: int) -> int:
-    """Winner of a trick of single plays: highest card of the led suit (hot path)."""
-    lead = cards[0]
-    low = lead - lead % SUIT_SIZE
-    best, best_i = lead, 0
-    for i in range(1, SEATS):
-        c = cards[i]
-        if best < c < low + SUIT_SIZE:
+def single_lead_winner(plays, leader: int) -> int:
+    """Winner of a trick of single-card plays: highest card of the led suit (hot path)."""
+    best = plays[0][0]
+    top = best - best % SUIT_SIZE + SUIT_SIZE
+    best_i = 0
+    for i in (1, 2, 3):
+        c = plays[i][0]
+        if best < c < top:
             best, best_i = c, i
     return (leader + best_i) % SEATS
 

@@ -1,0 +1,150 @@
+"""The play loop: one mutable table advanced play by play (SPEC.md §2–§4).
+
+``advance`` is the only code that applies plays. The immutable ``DealState``
+(``play.py``), replay of untrusted history and fast random playouts all run
+through it, so the rules of taking a trick are written once. A *chooser*
+picks each play from the legal options: a scripted history (replay), one
+given move (apply), or a random/heuristic policy (simulation).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from .cards import PIG, PLANE, SUIT_SIZE, Card, add_card, bits_cards, count_of, hand_bits, remove_card
+from .moves import play_options
+from .tricks import single_lead_winner, trick_ranking
+from .variants import Rules
+
+SEATS = 4
+Options = tuple[int, list[tuple[Card, ...]]]
+Chooser = Callable[[int, list[tuple[Card, ...]]], tuple[Card, ...]]
+
+
+@dataclass(slots=True, kw_only=True)
+class Table:
+    """Everything the rules need mid-deal; bits are two-plane hands (``cards``)."""
+
+    rules: Rules
+    hands: list[int]
+    held_exposed: list[int]
+    exposed: tuple[tuple[Card, ...], ...]
+    captured: list[int]
+    suits_led: int
+    first_round: bool
+    trick_number: int
+    leader: int
+    trick: list[tuple[Card, ...]]
+    seat: int | None
+    opening_lead: Card | None
+    first_pig_taker: int | None
+    last_trick: tuple[int, tuple[tuple[Card, ...], ...]] | None
+    plays_count: int
+
+    def options(self, *, exposure: bool = True, ban: bool = True) -> Options:
+        """Legal plays of the seat to act: (mask of single cards, two-card plays)."""
+        seat = self.seat
+        return play_options(self.rules.decks, self.hands[seat], self.held_exposed[seat] if exposure else 0,
+                            self.trick[0] if self.trick else None, self.suits_led, self.first_round,
+                            self.opening_lead, ban and self.trick_number == 0 and self.rules.first_trick_ban)
+
+
+def _release(hand: int, held: int, card: Card, governed: bool) -> int:
+    """Exposed copies left after playing ``card``.
+
+    A play the first-round restriction governs uses an unexposed copy; any
+    other play (a discard, or after the first round) uses an exposed copy first.
+    """
+    if not held >> card & 1:
+        return held
+    if governed and count_of(hand, card) > count_of(held, card):
+        return held
+    return remove_card(held, card)
+
+
+def _merge(taken: int, cards: int) -> int:
+    """Two-plane bits ``taken`` plus the two-plane bits ``cards``."""
+    for c in bits_cards(cards):
+        taken = add_card(taken, c)
+    return taken
+
+
+def advance(t: Table, choose: Chooser, limit: int = -1) -> None:
+    """Play until the deal ends or ``limit`` plays are made, each chosen by ``choose``."""
+    one_deck = t.rules.decks == 1
+    decks = t.rules.decks
+    hands, helds, captured, trick = t.hands, t.held_exposed, t.captured, t.trick
+    seat, leader, suits_led, first_round = t.seat, t.leader, t.suits_led, t.first_round
+    opening, trick_number, pig_taker, last_trick = t.opening_lead, t.trick_number, t.first_pig_taker, t.last_trick
+    ban = t.rules.first_trick_ban and trick_number == 0
+    played = 0
+    trick_cards = hand_bits(c for play in trick for c in play)
+    lead = trick[0] if trick else None
+    try:
+        while seat is not None and played != limit:
+            hand, held = hands[seat], helds[seat]
+            mask, doubles = play_options(decks, hand, held, lead, suits_led, first_round, opening, ban)
+            move = choose(mask, doubles)
+            if lead is None:
+                lead = move
+                lead_suit = move[0] // SUIT_SIZE
+                first_round = not suits_led >> lead_suit & 1
+                suits_led |= 1 << lead_suit
+                opening = None
+            else:
+                lead_suit = lead[0] // SUIT_SIZE
+            for c in move:
+                if held:
+                    held = _release(hand, held, c, first_round and c // SUIT_SIZE == lead_suit)
+                if one_deck:
+                    hand ^= 1 << c
+                    trick_cards |= 1 << c
+                else:
+                    hand = remove_card(hand, c)
+                    trick_cards = add_card(trick_cards, c)
+            hands[seat] = hand
+            helds[seat] = held
+            trick.append(move)
+            played += 1
+            if len(trick) < SEATS:
+                seat = (seat + 1) % SEATS
+                continue
+            # the trick is complete: its winner takes every card and leads next
+            winner = trick_ranking(trick, leader)[0] if len(lead) == 2 else single_lead_winner(trick, leader)
+            if pig_taker is None and trick_cards >> PIG & 1:
+                pig_taker = winner
+            captured[winner] = captured[winner] | trick_cards if one_deck else _merge(captured[winner], trick_cards)
+            trick_cards = 0
+            last_trick = (leader, tuple(trick))
+            trick.clear()
+            lead = None
+            trick_number += 1
+            ban = False
+            leader = winner
+            seat = winner if hands[winner] else None
+    finally:
+        t.seat, t.leader, t.suits_led, t.first_round = seat, leader, suits_led, first_round
+        t.opening_lead, t.trick_number, t.first_pig_taker = opening, trick_number, pig_taker
+        t.last_trick, t.plays_count = last_trick, t.plays_count + played
+
+
+def random_chooser(random: Callable[[], float]) -> Chooser:
+    """Uniformly random legal plays, from a ``random.Random().random``."""
+    def choose(mask: int, doubles: list[tuple[Card, ...]]) -> tuple[Card, ...]:
+        n = mask.bit_count()
+        k = int(random() * (n + len(doubles)))
+        if k >= n:
+            return doubles[k - n]
+        while k:
+            mask &= mask - 1
+            k -= 1
+        return ((mask & -mask).bit_length() - 1,)
+    return choose
+
+
+def is_option(move: tuple[Card, ...], mask: int, doubles) -> bool:
+    """Whether sorted ``move`` is among the legal options."""
+    if len(move) == 1:
+        c = move[0]
+        return 0 <= c < PLANE and bool(mask >> c & 1)
+    return move in doubles
