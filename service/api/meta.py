@@ -51,10 +51,17 @@ UI_CONFIG = {"url": "/openapi.yaml", "dom_id": "#swagger-ui", "deepLinking": Tru
 
 def load_into(app) -> None:
     """Read and parse the contract once; ``/readyz`` reports whether that worked."""
-    raw = load_contract()
-    parsed = yaml.safe_load(raw)
-    if str(parsed.get("openapi", "")).startswith("3.1") and parsed.get("paths"):
+    try:
+        raw = load_contract()
+        parsed = yaml.safe_load(raw)
+    except (OSError, yaml.YAMLError):
+        app.logger.exception("the API contract could not be loaded")
+        return
+    if isinstance(parsed, dict) and str(parsed.get("openapi")).startswith("3.1") \
+            and parsed.get("paths"):
         app.extensions[CONTRACT_KEY] = raw
+    else:
+        app.logger.error("the API contract is not an OpenAPI 3.1 document with paths")
 
 
 @meta.get("/healthz")
@@ -71,7 +78,10 @@ def readyz():
 
 @meta.get("/openapi.yaml")
 def openapi():
-    return Response(current_app.extensions[CONTRACT_KEY], mimetype=YAML)
+    contract = current_app.extensions.get(CONTRACT_KEY)
+    if contract is None:
+        return problem(500, "internal_error", "the API contract (openapi.yaml) is not loaded")
+    return Response(contract, mimetype=YAML)
 
 
 @meta.get("/docs")
@@ -81,4 +91,4 @@ def docs():
 
 @meta.get("/docs/<asset>")
 def docs_asset(asset: str):
-    return send_from_directory(SWAGGER_DIST, asset)
+    return send_from_directory(SWAGGER_DIST, asset, conditional=False, etag=False)
