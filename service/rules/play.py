@@ -205,11 +205,14 @@ def _leader_problems(rules: Rules, hands, first_deal: bool, leader: int | None) 
 def initial_table(rules: Rules, hands, exposed, first_deal: bool, leader: int) -> Table:
     """The table before the first play, from validated inputs."""
     exposed = [tuple(e) for e in exposed]
-    auto = automatic_exposure(rules, hands, exposed)
-    if auto is not None:
-        exposed[auto[0]] += (auto[1],)
+    held_exposed = [0] * SEATS
+    if any(exposed):
+        auto = automatic_exposure(rules, hands, exposed)
+        if auto is not None:
+            exposed[auto[0]] += (auto[1],)
+        held_exposed = [hand_bits(e) for e in exposed]
     opening = rules.opening if first_deal and rules.must_lead_opening_card else None
-    return Table(rules=rules, hands=[hand_bits(h) for h in hands], held_exposed=[hand_bits(e) for e in exposed],
+    return Table(rules=rules, hands=[hand_bits(h) for h in hands], held_exposed=held_exposed,
                  exposed=tuple(exposed), captured=[0] * SEATS, suits_led=0, first_round=False,
                  trick_number=0, leader=leader, trick=[], seat=leader, opening_lead=opening,
                  first_pig_taker=None, last_trick=None, plays_count=0)

@@ -11,11 +11,12 @@ import random as _random
 from .deal import deal_hands, first_leader
 from .exposure import deal_exposure_counts
 from .play import initial_table
-from .scoring import seat_score
+from .scoring import SeatScore, seat_score
 from .table import Table, advance, random_chooser
 from .variants import Rules
 
 NO_EXPOSURE = ((), (), (), ())
+RAW = SeatScore._fields.index("raw")
 
 
 def new_table(rules: Rules, hands, exposed=NO_EXPOSURE, *, first_deal: bool = True,
@@ -29,7 +30,8 @@ def new_table(rules: Rules, hands, exposed=NO_EXPOSURE, *, first_deal: bool = Tr
 def table_raw_scores(t: Table) -> tuple[int, ...]:
     """Raw scores of the cards each seat has captured so far."""
     k = deal_exposure_counts(t.rules, t.exposed)
-    return tuple(seat_score(t.rules, bits, k).raw for bits in t.captured)
+    rules = t.rules
+    return tuple([seat_score(rules, bits, k)[RAW] for bits in t.captured])
 
 
 def random_deal(rules: Rules, rng: _random.Random) -> tuple[Table, tuple[int, ...]]:

@@ -91,19 +91,19 @@ def advance(t: Table, choose: Chooser, limit: int = -1) -> None:
                 first_round = not suits_led >> lead_suit & 1
                 suits_led |= 1 << lead_suit
                 opening = None
+            if one_deck and not held:
+                bit = 1 << move[0]
+                hands[seat] = hand ^ bit
+                trick_cards |= bit
             else:
                 lead_suit = lead[0] // SUIT_SIZE
-            for c in move:
-                if held:
-                    held = _release(hand, held, c, first_round and c // SUIT_SIZE == lead_suit)
-                if one_deck:
-                    hand ^= 1 << c
-                    trick_cards |= 1 << c
-                else:
+                for c in move:
+                    if held:
+                        held = _release(hand, held, c, first_round and c // SUIT_SIZE == lead_suit)
                     hand = remove_card(hand, c)
                     trick_cards = add_card(trick_cards, c)
-            hands[seat] = hand
-            helds[seat] = held
+                hands[seat] = hand
+                helds[seat] = held
             trick.append(move)
             played += 1
             if len(trick) < SEATS:
@@ -128,9 +128,22 @@ def advance(t: Table, choose: Chooser, limit: int = -1) -> None:
         t.last_trick, t.plays_count = last_trick, t.plays_count + played
 
 
+SINGLE_PLAYS: tuple[tuple[Card, ...], ...] = tuple((c,) for c in range(PLANE))
+# the set ranks of every 13-bit suit mask, to pick a card of one suit in one step
+SUIT_RANKS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(r for r in range(SUIT_SIZE) if m >> r & 1) for m in range(1 << SUIT_SIZE))
+SUIT_SUBSETS = len(SUIT_RANKS)
+
+
 def random_chooser(random: Callable[[], float]) -> Chooser:
     """Uniformly random legal plays, from a ``random.Random().random``."""
     def choose(mask: int, doubles: list[tuple[Card, ...]]) -> tuple[Card, ...]:
+        if not doubles:
+            low = (mask & -mask).bit_length() - 1
+            base = low - low % SUIT_SIZE
+            if mask >> base < SUIT_SUBSETS:
+                ranks = SUIT_RANKS[mask >> base]
+                return SINGLE_PLAYS[base + ranks[int(random() * len(ranks))]]
         n = mask.bit_count()
         k = int(random() * (n + len(doubles)))
         if k >= n:
@@ -138,7 +151,7 @@ def random_chooser(random: Callable[[], float]) -> Chooser:
         while k:
             mask &= mask - 1
             k -= 1
-        return ((mask & -mask).bit_length() - 1,)
+        return SINGLE_PLAYS[(mask & -mask).bit_length() - 1]
     return choose
 
 

@@ -1,0 +1,89 @@
+"""Engine speed: random legal deals per second, legal moves and replay latency.
+
+    python bench/engine.py [--seconds 3] [--seed 1]
+
+Prints, for one and two decks: random deals per second on one core (deal,
+play every card by uniformly random legal plays, score), the median µs of
+``legal_moves`` on a mid-deal state, and the median µs of ``replay`` (full
+validation) of a finished deal. See docs/performance.md for recorded figures.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import random
+import statistics
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from service.rules import (Rules, advance, deal_hands, first_leader, legal_moves,  # noqa: E402
+                           random_chooser, replay, table_raw_scores)
+from service.rules.simulate import new_table  # noqa: E402
+
+SAMPLES = 2000
+MID_DEAL_PLAYS = {1: 26, 2: 50}
+
+
+def deals_per_second(rules: Rules, seconds: float, seed: int) -> tuple[float, int]:
+    rng = random.Random(seed)
+    choose = random_chooser(rng.random)
+    count = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while time.perf_counter() < deadline:
+        for _ in range(100):
+            t = new_table(rules, deal_hands(rules, rng=rng))
+            advance(t, choose)
+            table_raw_scores(t)
+        count += 100
+    return count / (time.perf_counter() - start), count
+
+
+def recorded_deal(rules: Rules, seed: int):
+    """A finished random deal as history: hands, plays."""
+    rng = random.Random(seed)
+    hands = deal_hands(rules, rng=rng)
+    t = new_table(rules, hands)
+    plays = []
+
+    def record(mask, doubles, pick=random_chooser(rng.random)):
+        move = pick(mask, doubles)
+        plays.append(move)
+        return move
+    advance(t, record)
+    return hands, plays
+
+
+def median_us(fn, samples: int = SAMPLES) -> float:
+    times = []
+    for _ in range(samples):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times) * 1e6
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=3.0)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    print(f"python {platform.python_version()} on {platform.machine()}, {os.cpu_count()} cores")
+    for decks in (1, 2):
+        rules = Rules(decks=decks)
+        rate, count = deals_per_second(rules, args.seconds, args.seed)
+        hands, plays = recorded_deal(rules, args.seed)
+        leader = first_leader(rules, hands)
+        mid = replay(rules, hands=hands, plays=plays[:MID_DEAL_PLAYS[decks]], leader=leader)
+        legal_us = median_us(lambda: legal_moves(mid))
+        replay_us = median_us(lambda: replay(rules, hands=hands, plays=plays, leader=leader))
+        print(f"{decks} deck(s): {rate:,.0f} random deals/s ({count:,} deals), "
+              f"legal_moves mid-deal {legal_us:.1f} µs median, "
+              f"replay+validate finished deal ({len(plays)} plays) {replay_us:.1f} µs median")
+
+
+if __name__ == "__main__":
+    main()
