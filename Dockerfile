@@ -1,0 +1,56 @@
+# Container image for gongzhu-service (issue 4, docs/deployment.md).
+#
+# Two stages on the same base: `build` turns the project and its dependencies
+# into wheels and installs them into /opt/venv; `runtime` gets only that venv,
+# so no compiler, pip, wheel or cache reaches the final image.
+#
+#   docker build -t gongzhu-service .                       # official slim Python
+#   docker build --build-arg BASE_IMAGE=local/debian-python \
+#                --build-arg PIP_OFFLINE=1 --network=none .  # no registry reachable
+#
+# BASE_IMAGE must provide `python3` with the venv module (Debian: python3-venv)
+# plus `groupadd`/`useradd`; deploy/base-image.sh builds such a base locally.
+ARG BASE_IMAGE=python:3.12-slim-bookworm
+
+FROM ${BASE_IMAGE} AS build
+# 1: install only from deploy/wheelhouse/ (filled by deploy/docker-smoke.sh);
+# 0: use the package index, with deploy/wheelhouse/ as an extra source.
+ARG PIP_OFFLINE=0
+ENV PIP_DISABLE_PIP_VERSION_CHECK=1 \
+    PIP_NO_CACHE_DIR=1 \
+    PIP_ROOT_USER_ACTION=ignore
+WORKDIR /src
+# A throwaway venv holds the build tools (pip), the runtime venv gets none.
+RUN python3 -m venv /opt/build-venv
+COPY deploy/wheelhouse/ /wheelhouse/
+COPY pyproject.toml README.md ./
+COPY service/ service/
+# Wheels for the project and every dependency, then install exactly those.
+RUN set -eu; \
+    index_args=""; \
+    if [ "$PIP_OFFLINE" = 1 ]; then index_args="--no-index"; fi; \
+    /opt/build-venv/bin/pip wheel $index_args --find-links /wheelhouse \
+        --wheel-dir /wheels . ; \
+    python3 -m venv --without-pip /opt/venv; \
+    /opt/build-venv/bin/pip --python /opt/venv/bin/python install \
+        --no-index --find-links /wheels --no-deps /wheels/*.whl; \
+    /opt/venv/bin/python -c "import service.wsgi, service.gunicorn_conf"
+
+FROM ${BASE_IMAGE} AS runtime
+# Fixed numeric UID/GID so Kubernetes can check runAsNonRoot without a passwd lookup.
+ARG APP_UID=10001
+RUN groupadd --system --gid "${APP_UID}" app \
+ && useradd --system --uid "${APP_UID}" --gid app --no-create-home \
+        --home-dir /nonexistent --shell /usr/sbin/nologin app
+COPY --from=build /opt/venv /opt/venv
+# Bytecode was compiled at install time; the root filesystem is read-only in Kubernetes.
+ENV PATH=/opt/venv/bin:$PATH \
+    PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PORT=8080
+USER ${APP_UID}:${APP_UID}
+EXPOSE 8080
+# No curl in the image: the venv's Python asks /healthz itself.
+HEALTHCHECK --interval=30s --timeout=3s --start-period=5s --retries=3 \
+    CMD ["python3", "-c", "import os, urllib.request; urllib.request.urlopen('http://127.0.0.1:%s/healthz' % os.environ.get('PORT', '8080'), timeout=2)"]
+CMD ["gunicorn", "-c", "python:service.gunicorn_conf", "service.wsgi:app"]

@@ -1,0 +1,248 @@
+#!/usr/bin/env bash
+# `make docker-smoke`: build the real image and prove it works (issue 4).
+#
+#  1. Find a Docker daemon, or start one (dockerd --iptables=false --bridge=none,
+#     overlay2 then vfs), installing Debian's docker.io when dockerd is missing.
+#  2. Base image: $BASE_IMAGE if set, else a local Debian + Python base built by
+#     deploy/base-image.sh (debootstrap + docker import): no registry is pulled from.
+#  3. Download the dependency wheels on the host into deploy/wheelhouse/ for the
+#     base's Python, then `docker build --network=none` with PIP_OFFLINE=1.
+#  4. Run the image as Kubernetes will (read-only root FS, tmpfs /tmp, all
+#     capabilities dropped, no-new-privileges, --network host on a free port), call
+#     /healthz, /readyz and a real /legal-moves, run the image's HEALTHCHECK, and
+#     check that no process in the container runs as root.
+#  5. Print the image size and the UID the service runs as.
+#
+# Exit status: 0 on success; 0 with a line `SKIPPED: <reason>` when this machine
+# cannot run a Docker daemon at all; 1 on any other failure.
+# Environment: BASE_IMAGE (skip debootstrap), SMOKE_IMAGE (tag, default
+# gongzhu-service:smoke), SMOKE_STATE_DIR (own dockerd's state, default
+# /var/lib/gongzhu-smoke).
+set -euo pipefail
+
+repo_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$repo_root"
+
+image=${SMOKE_IMAGE:-gongzhu-service:smoke}
+state_dir=${SMOKE_STATE_DIR:-/var/lib/gongzhu-smoke}
+own_sock=/run/gongzhu-smoke-docker.sock
+started=$SECONDS
+
+say() { echo "docker-smoke: $*"; }
+fail() { echo "docker-smoke: FAILED: $*" >&2; exit 1; }
+skip() { echo "SKIPPED: $*"; exit 0; }
+
+dockerd_pid=""
+container=""
+cleanup() {
+    if [[ -n $container ]]; then
+        docker rm -f "$container" >/dev/null 2>&1 || true
+    fi
+    if [[ -n $dockerd_pid ]]; then
+        kill "$dockerd_pid" 2>/dev/null || true
+        for _ in $(seq 1 40); do
+            kill -0 "$dockerd_pid" 2>/dev/null || break
+            sleep 0.5
+        done
+    fi
+}
+trap cleanup EXIT
+
+daemon_answers() { timeout 20 docker info >/dev/null 2>&1; }
+
+install_docker() {
+    command -v apt-get >/dev/null \
+        || skip "no dockerd on this machine and no apt-get to install Debian's docker.io"
+    say "installing Debian's docker.io (dockerd, containerd, runc)"
+    apt-get update -q >/dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends docker.io >/dev/null
+}
+
+start_dockerd() {
+    local driver log
+    mkdir -p "$state_dir"
+    for driver in overlay2 vfs; do
+        log=$state_dir/dockerd-$driver.log
+        say "starting dockerd (storage driver $driver, log $log)"
+        dockerd --iptables=false --bridge=none --storage-driver="$driver" \
+            --data-root "$state_dir/data-$driver" --exec-root /run/gongzhu-smoke-docker \
+            --pidfile /run/gongzhu-smoke-docker.pid --host "unix://$own_sock" \
+            >"$log" 2>&1 &
+        dockerd_pid=$!
+        export DOCKER_HOST=unix://$own_sock
+        for _ in $(seq 1 60); do
+            if daemon_answers; then return 0; fi
+            kill -0 "$dockerd_pid" 2>/dev/null || break
+            sleep 0.5
+        done
+        kill "$dockerd_pid" 2>/dev/null || true
+        wait "$dockerd_pid" 2>/dev/null || true
+        dockerd_pid=""
+        echo "--- last lines of $log" >&2
+        tail -5 "$log" >&2
+    done
+    skip "dockerd does not start on this machine (overlay2 and vfs tried; see $state_dir/dockerd-*.log): $(grep -m1 -iE 'level=(fatal|error)' "$log" | cut -c1-200)"
+}
+
+# --- 1. Docker daemon -------------------------------------------------------
+if ! command -v docker >/dev/null || ! command -v dockerd >/dev/null; then
+    install_docker
+fi
+if daemon_answers; then
+    say "using the running Docker daemon"
+elif DOCKER_HOST=unix://$own_sock daemon_answers; then
+    export DOCKER_HOST=unix://$own_sock
+    say "using the smoke dockerd left running at $own_sock"
+else
+    start_dockerd
+fi
+say "daemon: $(docker version --format 'server {{.Server.Version}}, client {{.Client.Version}}')," \
+    "storage $(docker info --format '{{.Driver}}')"
+# The machine's docker CLI may lack buildx; the classic builder handles this Dockerfile.
+export DOCKER_BUILDKIT=0
+
+# --- 2. Base image ----------------------------------------------------------
+if [[ -n ${BASE_IMAGE:-} ]]; then
+    base=$BASE_IMAGE
+else
+    base=$(bash deploy/base-image.sh)
+fi
+in_base() { docker run --rm --network none --entrypoint python3 "$base" -c "$1"; }
+py_version=$(in_base 'import sys; print("%d.%d" % sys.version_info[:2])')
+glibc=$(in_base 'import platform; print(platform.libc_ver()[1])')
+arch=$(in_base 'import platform; print(platform.machine())')
+say "base image $base: Python $py_version, glibc $glibc, $arch"
+
+# --- 3. Wheels for the base's Python, downloaded on the host ------------------
+mapfile -t requirements < <(python3 - <<'PY'
+import tomllib
+with open("pyproject.toml", "rb") as f:
+    project = tomllib.load(f)
+print(*project["project"]["dependencies"], sep="\n")
+print(*project["build-system"]["requires"], sep="\n")
+PY
+)
+wheelhouse=deploy/wheelhouse
+find "$wheelhouse" -name '*.whl' -delete
+say "downloading ${#requirements[@]} requirements (and their dependencies) as wheels into $wheelhouse/"
+# pip does not widen a given --platform to older glibc versions: list them all.
+platforms=()
+for ((minor = ${glibc#*.}; minor >= 5; minor--)); do
+    platforms+=(--platform "manylinux_2_${minor}_$arch")
+done
+platforms+=(--platform "manylinux2014_$arch" --platform "manylinux2010_$arch" --platform "manylinux1_$arch")
+python3 -m pip download --quiet --disable-pip-version-check --only-binary=:all: \
+    --python-version "$py_version" --implementation cp "${platforms[@]}" --dest "$wheelhouse" \
+    "${requirements[@]}" 2> >(grep -v "is ignored: it is neither a file nor a directory" >&2)
+
+# --- 4. Build ----------------------------------------------------------------
+build_log=$(mktemp)
+build_started=$SECONDS
+say "building $image (--network=none, PIP_OFFLINE=1)"
+if ! docker build --network=none --build-arg BASE_IMAGE="$base" --build-arg PIP_OFFLINE=1 \
+        -t "$image" . >"$build_log" 2>&1; then
+    tail -40 "$build_log" >&2
+    fail "docker build failed (full log: $build_log)"
+fi
+rm -f "$build_log"
+say "built in $((SECONDS - build_started)) s"
+
+size_bytes=$(docker image inspect --format '{{.Size}}' "$image")
+base_bytes=$(docker image inspect --format '{{.Size}}' "$base")
+image_user=$(docker image inspect --format '{{.Config.User}}' "$image")
+[[ ${image_user%%:*} =~ ^[1-9][0-9]*$ ]] || fail "image USER is '$image_user', not a fixed non-root UID"
+
+# Nothing of the build may reach the runtime image.
+docker run --rm --network none --entrypoint python3 "$image" -c '
+import os, shutil, sys
+leftovers = [tool for tool in ("gcc", "cc", "c++", "make", "pip", "pip3", "curl", "wget") if shutil.which(tool)]
+leftovers += [path for path in ("/wheels", "/wheelhouse", "/src", "/opt/build-venv", "/root/.cache")
+              if os.path.exists(path)]
+if leftovers:
+    sys.exit("build leftovers in the runtime image: %s" % leftovers)
+' || fail "runtime image is not clean"
+
+# --- 5. Run it the way Kubernetes will ----------------------------------------
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+container=$(docker run -d --network host --read-only --tmpfs /tmp:rw,size=16m \
+    --cap-drop ALL --security-opt no-new-privileges \
+    -e PORT="$port" -e WEB_CONCURRENCY=2 "$image")
+base_url=http://127.0.0.1:$port
+say "container ${container:0:12} listening on $base_url"
+
+python3 - "$base_url" "$container" <<'PY' || { docker logs --tail 40 "$container" >&2; fail "HTTP checks failed"; }
+import json, subprocess, sys, time, urllib.error, urllib.request
+
+base_url, container = sys.argv[1], sys.argv[2]
+
+def call(path, body=None):
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(base_url + path, data=data,
+                                     headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=5) as response:
+            return response.status, response.read().decode()
+    except urllib.error.HTTPError as error:
+        return error.code, error.read().decode()
+
+# Wait for the server: at most 30 s.
+deadline = time.monotonic() + 30
+while True:
+    running = subprocess.run(["docker", "inspect", "-f", "{{.State.Running}}", container],
+                             capture_output=True, text=True).stdout.strip()
+    if running != "true":
+        sys.exit("container stopped before serving")
+    try:
+        status, _ = call("/healthz")
+        if status == 200:
+            break
+    except OSError:
+        pass
+    if time.monotonic() > deadline:
+        sys.exit("no answer on /healthz within 30 s")
+    time.sleep(0.2)
+
+failures = []
+for path in ("/healthz", "/readyz"):
+    status, text = call(path)
+    print(f"docker-smoke: GET {path} -> {status} {text.strip()[:120]}")
+    if status != 200:
+        failures.append(f"GET {path} -> {status}")
+    else:
+        json.loads(text)
+
+# A fresh one-deck deal, dealt round-robin; the holder of C2 must lead it.
+suits, ranks = "SHDC", ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
+deck = [suit + rank for suit in suits for rank in ranks]
+deal = {"hands": [deck[seat::4] for seat in range(4)], "exposed": [[], [], [], []], "plays": []}
+status, text = call("/legal-moves", deal)
+print(f"docker-smoke: POST /legal-moves -> {status} {text.strip()[:160]}")
+if status != 200:
+    failures.append(f"POST /legal-moves -> {status}")
+elif '"C2"' not in text:
+    failures.append("POST /legal-moves: the opening card C2 is not among the legal moves")
+else:
+    json.loads(text)
+if failures:
+    sys.exit("; ".join(failures))
+PY
+
+# The image's own HEALTHCHECK command, run now rather than after its 30 s interval.
+mapfile -t healthcheck < <(docker image inspect --format '{{json .Config.Healthcheck.Test}}' "$image" \
+    | python3 -c 'import json, sys; test = json.load(sys.stdin); assert test[0] == "CMD", test; print(*test[1:], sep="\n")')
+docker exec "$container" "${healthcheck[@]}" || fail "the image's HEALTHCHECK command fails"
+say "HEALTHCHECK command passes"
+
+# No process in the container may run as root.
+processes=$(docker top "$container" -eo uid,pid,args)
+while IFS= read -r line; do say "  $line"; done <<<"$processes"
+uids=$(echo "$processes" | awk 'NR > 1 { print $1 }' | sort -u)
+[[ -n $uids ]] || fail "no processes found in the container"
+if grep -qx 0 <<<"$uids"; then fail "a process in the container runs as root"; fi
+in_container_uid=$(docker exec "$container" python3 -c 'import os; print(os.getuid())')
+[[ $in_container_uid != 0 ]] || fail "the service runs as root"
+
+say "image $image size: $(awk -v b="$size_bytes" 'BEGIN { printf "%.1f MB", b / 1e6 }')" \
+    "(base $(awk -v b="$base_bytes" 'BEGIN { printf "%.1f MB", b / 1e6 }'))"
+say "service runs as UID $in_container_uid (image USER $image_user; host-side UIDs: $(tr '\n' ' ' <<<"$uids"))"
+say "PASSED in $((SECONDS - started)) s"

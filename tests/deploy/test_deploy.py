@@ -1,0 +1,292 @@
+"""Deployment checks (issue 4): the Dockerfile, the deploy scripts and the Helm chart.
+
+The same checks as `make deploy-check` (deploy/check.sh), one per test, with the
+pinned tools deploy/tools.sh installs into .tools/ (hadolint, shellcheck, Helm,
+kubernetes-validate); plus what the chart promises platforms: probes, a locked-down
+pod, an HPA and Ingress when asked, a PodDisruptionBudget only when it can be
+satisfied, every value commented. The image itself is proven by
+`make docker-smoke` (deploy/docker-smoke.sh), which .ci/run calls after the tests.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.deploy
+
+ROOT = Path(__file__).resolve().parents[2]
+CHART = ROOT / "helm" / "gongzhu-service"
+ALL_FEATURES = CHART / "ci" / "all-features-values.yaml"
+VALUE_SETS = {"default": [], "all-features": ["-f", str(ALL_FEATURES)]}
+# Oldest Kubernetes the chart supports (Chart.yaml kubeVersion) and the newest schemas shipped.
+KUBE_VERSIONS = ("1.30.0", "1.37.0")
+# Image user (Dockerfile ARG APP_UID) that the chart's securityContext must match.
+APP_UID = 10001
+
+
+@dataclass(frozen=True, slots=True)
+class Tools:
+    hadolint: str
+    shellcheck: str
+    helm: str
+    kubernetes_validate: str
+    python: str
+
+
+def run(*args: str | Path, input: str | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [str(arg) for arg in args], cwd=ROOT, input=input, capture_output=True, text=True, timeout=300
+    )
+
+
+@pytest.fixture(scope="session")
+def tools() -> Tools:
+    installed = run("bash", ROOT / "deploy" / "tools.sh")
+    assert installed.returncode == 0, installed.stderr
+    tools_dir = Path(os.environ.get("TOOLS_DIR", ROOT / ".tools"))
+    paths = dict(
+        line.split("=", 1) for line in (tools_dir / "tools.env").read_text().splitlines() if "=" in line
+    )
+    return Tools(
+        hadolint=paths["HADOLINT"],
+        shellcheck=paths["SHELLCHECK"],
+        helm=paths["HELM"],
+        kubernetes_validate=paths["KUBERNETES_VALIDATE"],
+        python=paths["TOOLS_PYTHON"],
+    )
+
+
+def template(tools: Tools, *values: str) -> str:
+    rendered = run(tools.helm, "template", "gongzhu", CHART, "--namespace", "games", *values)
+    assert rendered.returncode == 0, rendered.stderr
+    return rendered.stdout
+
+
+def manifests(tools: Tools, *values: str) -> list[dict]:
+    """Rendered objects, parsed with the tools venv's PyYAML (the project needs no YAML parser)."""
+    to_json = "import json, sys, yaml; print(json.dumps([d for d in yaml.safe_load_all(sys.stdin) if d]))"
+    parsed = run(tools.python, "-c", to_json, input=template(tools, *values))
+    assert parsed.returncode == 0, parsed.stderr
+    return json.loads(parsed.stdout)
+
+
+def by_kind(objects: list[dict]) -> dict[str, dict]:
+    kinds: dict[str, dict] = {}
+    for obj in objects:
+        assert obj["kind"] not in kinds, f"two {obj['kind']} objects"
+        kinds[obj["kind"]] = obj
+    return kinds
+
+
+# --- the tools' verdicts --------------------------------------------------------
+
+
+def test_hadolint_clean(tools: Tools) -> None:
+    result = run(tools.hadolint, "--failure-threshold", "info", ROOT / "Dockerfile")
+    assert result.returncode == 0 and result.stdout == "", result.stdout + result.stderr
+
+
+def test_hadolint_ignores_carry_a_reason() -> None:
+    """No hadolint rule is switched off without a written reason on the line above."""
+    lines = (ROOT / "Dockerfile").read_text().splitlines()
+    for number, line in enumerate(lines):
+        if re.match(r"\s*#\s*hadolint\s+(global\s+)?ignore=", line):
+            above = lines[number - 1].strip() if number else ""
+            assert above.startswith("#") and "hadolint" not in above, f"line {number + 1}: no reason"
+    for config in (".hadolint.yaml", ".hadolint.yml"):
+        assert not (ROOT / config).exists(), f"{config} would switch rules off out of sight"
+
+
+def test_shellcheck_clean(tools: Tools) -> None:
+    scripts = sorted((ROOT / "deploy").glob("*.sh"))
+    assert scripts
+    result = run(tools.shellcheck, *scripts)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+@pytest.mark.parametrize("values", VALUE_SETS)
+def test_helm_lint_clean(tools: Tools, values: str) -> None:
+    result = run(tools.helm, "lint", "--strict", CHART, *VALUE_SETS[values])
+    assert result.returncode == 0, result.stdout + result.stderr
+    findings = [line for line in result.stdout.splitlines() if re.match(r"\[(INFO|WARNING|ERROR)\]", line)]
+    assert findings == []
+
+
+@pytest.mark.parametrize("kube_version", KUBE_VERSIONS)
+@pytest.mark.parametrize("values", VALUE_SETS)
+def test_rendered_manifests_validate_strictly(tools: Tools, values: str, kube_version: str, tmp_path: Path) -> None:
+    rendered = tmp_path / f"{values}.yaml"
+    rendered.write_text(template(tools, *VALUE_SETS[values]))
+    result = run(tools.kubernetes_validate, "--strict", "--kubernetes-version", kube_version, rendered)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "passed for resource deployment/" in result.stdout
+
+
+# --- what the chart renders -------------------------------------------------------
+
+
+def test_default_values_render_a_minimal_release(tools: Tools) -> None:
+    kinds = by_kind(manifests(tools))
+    assert sorted(kinds) == ["Deployment", "Pod", "PodDisruptionBudget", "Service", "ServiceAccount"]
+    assert kinds["Deployment"]["spec"]["replicas"] == 2
+    assert kinds["Service"]["spec"]["type"] == "ClusterIP"
+
+
+def test_all_features_render_hpa_pdb_and_ingress(tools: Tools) -> None:
+    kinds = by_kind(manifests(tools, *VALUE_SETS["all-features"]))
+    hpa, pdb, ingress = kinds["HorizontalPodAutoscaler"], kinds["PodDisruptionBudget"], kinds["Ingress"]
+    assert hpa["apiVersion"] == "autoscaling/v2"
+    assert hpa["spec"]["scaleTargetRef"]["name"] == kinds["Deployment"]["metadata"]["name"]
+    assert hpa["spec"]["metrics"] == [
+        {"type": "Resource", "resource": {"name": "cpu", "target": {"type": "Utilization", "averageUtilization": 60}}}
+    ]
+    assert "replicas" not in kinds["Deployment"]["spec"], "the HPA, not the Deployment, owns the replica count"
+    assert pdb["apiVersion"] == "policy/v1"
+    assert pdb["spec"]["selector"]["matchLabels"] == kinds["Deployment"]["spec"]["selector"]["matchLabels"]
+    assert ingress["apiVersion"] == "networking.k8s.io/v1"
+    backend = ingress["spec"]["rules"][0]["http"]["paths"][0]["backend"]["service"]
+    assert backend == {"name": kinds["Service"]["metadata"]["name"], "port": {"name": "http"}}
+
+
+@pytest.mark.parametrize(
+    ("values", "expected"),
+    [
+        (["--set", "replicaCount=1"], False),
+        (["--set", "replicaCount=2"], True),
+        (["--set", "autoscaling.enabled=true", "--set", "autoscaling.minReplicas=1"], False),
+        (["--set", "autoscaling.enabled=true", "--set", "autoscaling.minReplicas=2", "--set", "replicaCount=1"], True),
+        (["--set", "podDisruptionBudget.enabled=false"], False),
+    ],
+)
+def test_pdb_only_when_it_can_be_satisfied(tools: Tools, values: list[str], expected: bool) -> None:
+    kinds = by_kind(manifests(tools, *values))
+    assert ("PodDisruptionBudget" in kinds) is expected
+
+
+def test_autoscaling_refuses_to_render_without_a_cpu_request(tools: Tools) -> None:
+    result = run(
+        tools.helm, "template", "gongzhu", CHART,
+        "--set", "autoscaling.enabled=true", "--set", "resources.requests.cpu=null",
+    )
+    assert result.returncode != 0
+    assert "resources.requests.cpu" in result.stderr
+
+
+@pytest.mark.parametrize("values", VALUE_SETS)
+def test_pods_are_locked_down(tools: Tools, values: str) -> None:
+    kinds = by_kind(manifests(tools, *VALUE_SETS[values]))
+    for pod in (kinds["Deployment"]["spec"]["template"]["spec"], kinds["Pod"]["spec"]):
+        assert pod["automountServiceAccountToken"] is False
+        assert pod["securityContext"]["runAsNonRoot"] is True
+        assert pod["securityContext"]["runAsUser"] == APP_UID
+        assert pod["securityContext"]["seccompProfile"] == {"type": "RuntimeDefault"}
+        for container in pod["containers"]:
+            security = container["securityContext"]
+            assert security["readOnlyRootFilesystem"] is True
+            assert security["allowPrivilegeEscalation"] is False
+            assert security["capabilities"] == {"drop": ["ALL"]}
+            assert security["seccompProfile"] == {"type": "RuntimeDefault"}
+            assert container["resources"]["requests"].keys() == {"cpu", "memory"}
+    assert kinds["ServiceAccount"]["automountServiceAccountToken"] is False
+
+
+def test_deployment_probes_resources_and_writable_tmp(tools: Tools) -> None:
+    deployment = by_kind(manifests(tools))["Deployment"]
+    pod = deployment["spec"]["template"]["spec"]
+    (container,) = pod["containers"]
+    assert container["livenessProbe"]["httpGet"] == {"path": "/healthz", "port": "http"}
+    assert container["readinessProbe"]["httpGet"] == {"path": "/readyz", "port": "http"}
+    assert container["ports"] == [{"name": "http", "containerPort": 8080, "protocol": "TCP"}]
+    env = {item["name"]: item["value"] for item in container["env"]}
+    assert env == {"PORT": "8080", "WEB_CONCURRENCY": "2"}
+    assert container["resources"]["limits"]["memory"] == container["resources"]["requests"]["memory"]
+    assert container["volumeMounts"] == [{"name": "tmp", "mountPath": "/tmp"}]
+    assert pod["volumes"] == [{"name": "tmp", "emptyDir": {"medium": "Memory", "sizeLimit": "16Mi"}}]
+    assert container["lifecycle"] == {"preStop": {"sleep": {"seconds": 5}}}
+    assert pod["terminationGracePeriodSeconds"] > 5
+    assert container["image"] == "gongzhu-service:0.1.0"
+
+
+def test_helm_test_hook_calls_healthz_through_the_service(tools: Tools) -> None:
+    kinds = by_kind(manifests(tools))
+    test_pod = kinds["Pod"]
+    assert test_pod["metadata"]["annotations"]["helm.sh/hook"] == "test"
+    assert test_pod["spec"]["restartPolicy"] == "Never"
+    (container,) = test_pod["spec"]["containers"]
+    assert container["image"] == kinds["Deployment"]["spec"]["template"]["spec"]["containers"][0]["image"]
+    script = " ".join(container["command"])
+    service = kinds["Service"]
+    assert f"http://{service['metadata']['name']}:{service['spec']['ports'][0]['port']}/healthz" in script
+
+
+def test_notes_explain_how_to_reach_and_scale(tools: Tools) -> None:
+    for values, words in (([], "replicaCount=N"), (VALUE_SETS["all-features"], "HorizontalPodAutoscaler")):
+        result = run(tools.helm, "install", "gongzhu", CHART, "--dry-run=client", "--namespace", "games", *values)
+        assert result.returncode == 0, result.stderr
+        notes = result.stdout.split("NOTES:", 1)[1]
+        assert "gongzhu-gongzhu-service.games.svc:80" in notes
+        assert "helm test gongzhu" in notes
+        assert words in notes
+
+
+def test_every_value_is_commented() -> None:
+    """Each leaf value, and each top-level key, has a comment on the line above (lists are examples)."""
+    uncommented = []
+    previous = ""
+    list_indent: int | None = None
+    for number, line in enumerate((CHART / "values.yaml").read_text().splitlines(), start=1):
+        stripped = line.strip()
+        indent = len(line) - len(line.lstrip())
+        if stripped and not stripped.startswith("#"):
+            if stripped.startswith("- "):
+                list_indent = indent if list_indent is None else min(list_indent, indent)
+            elif list_indent is not None and indent > list_indent:
+                pass
+            else:
+                list_indent = None
+                match = re.match(r"([\w.-]+):\s*(.*)$", stripped)
+                assert match, f"values.yaml:{number}: unexpected line {line!r}"
+                is_leaf = match.group(2).split(" #")[0] != ""
+                if (is_leaf or indent == 0) and not previous.startswith("#"):
+                    uncommented.append(f"values.yaml:{number}: {stripped}")
+        if stripped:
+            previous = stripped
+    assert uncommented == []
+
+
+# --- the image recipe -------------------------------------------------------------
+
+
+def test_dockerfile_is_multistage_non_root_and_exec_form() -> None:
+    dockerfile = (ROOT / "Dockerfile").read_text()
+    instructions = [line for line in dockerfile.splitlines() if line and not line.startswith(("#", " "))]
+    assert re.search(r"^ARG BASE_IMAGE=python:3\.\d+-slim", dockerfile, re.M)
+    stages = [line for line in instructions if line.startswith("FROM ")]
+    assert stages == ["FROM ${BASE_IMAGE} AS build", "FROM ${BASE_IMAGE} AS runtime"]
+    runtime = dockerfile.split("AS runtime", 1)[1]
+    assert f"ARG APP_UID={APP_UID}" in runtime
+    assert re.search(r"^USER \$\{APP_UID\}:\$\{APP_UID\}$", runtime, re.M)
+    assert re.search(r"^COPY --from=build /opt/venv /opt/venv$", runtime, re.M)
+    cmd = [line for line in instructions if line.startswith("CMD ")][-1]
+    assert json.loads(cmd.removeprefix("CMD ")) == [
+        "gunicorn", "-c", "python:service.gunicorn_conf", "service.wsgi:app",
+    ]
+    healthcheck = runtime.split("HEALTHCHECK", 1)[1].split("\nCMD [\"gunicorn\"", 1)[0]
+    assert "/healthz" in healthcheck
+    assert "curl" not in healthcheck and "wget" not in healthcheck
+
+
+def test_dockerignore_sends_only_what_the_image_needs() -> None:
+    patterns = [
+        line.strip() for line in (ROOT / ".dockerignore").read_text().splitlines()
+        if line.strip() and not line.startswith("#")
+    ]
+    assert patterns[0] == "*", "allow-list: everything is excluded first"
+    assert {"!pyproject.toml", "!README.md", "!service/", "!deploy/wheelhouse/"} <= set(patterns)
+    assert "**/__pycache__" in patterns
