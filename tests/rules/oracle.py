@@ -14,7 +14,6 @@ from itertools import combinations
 SUITS = "SHDC"
 CARDS_PER_DECK = 52
 SEATS = 4
-TRICKS_PER_DECK = 13
 
 PIG = 10  # SQ
 HEART_ACE = 25  # HA
@@ -99,7 +98,8 @@ class Model:
 
     @property
     def finished(self):
-        return self.trick_number == TRICKS_PER_DECK * self.decks
+        # Pair plays empty the hands in fewer than 13·decks tricks.
+        return not self.trick and sum(self.unexposed[0].values()) + sum(self.exposed[0].values()) == 0
 
     @property
     def seat(self):
