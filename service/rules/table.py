@@ -13,7 +13,7 @@ from typing import Callable
 
 from .cards import PIG, PLANE, SUIT_SIZE, Card, add_card, bits_cards, count_of, hand_bits, remove_card
 from .moves import play_options
-from .tricks import single_lead_winner, trick_ranking
+from .tricks import trick_ranking
 from .variants import Rules
 
 SEATS = 4
@@ -69,6 +69,20 @@ def _merge(taken: int, cards: int) -> int:
     return taken
 
 
+def _single_lead_best(trick, leader: int) -> tuple[int, int, int]:
+    """(best card, end of the led suit, its seat) of a single-card trick in progress."""
+    if not trick or len(trick[0]) != 1:
+        return -1, 0, leader
+    best = trick[0][0]
+    top = best - best % SUIT_SIZE + SUIT_SIZE
+    winner = leader
+    for i in range(1, len(trick)):
+        c = trick[i][0]
+        if best < c < top:
+            best, winner = c, (leader + i) % SEATS
+    return best, top, winner
+
+
 def advance(t: Table, choose: Chooser, limit: int = -1) -> None:
     """Play until the deal ends or ``limit`` plays are made, each chosen by ``choose``."""
     one_deck = t.rules.decks == 1
@@ -80,6 +94,7 @@ def advance(t: Table, choose: Chooser, limit: int = -1) -> None:
     played = 0
     trick_cards = hand_bits(c for play in trick for c in play)
     lead = trick[0] if trick else None
+    best, top, winner = _single_lead_best(trick, leader)
     try:
         while seat is not None and played != limit:
             hand, held = hands[seat], helds[seat]
@@ -91,6 +106,10 @@ def advance(t: Table, choose: Chooser, limit: int = -1) -> None:
                 first_round = not suits_led >> lead_suit & 1
                 suits_led |= 1 << lead_suit
                 opening = None
+                best, top, winner = move[0], (lead_suit + 1) * SUIT_SIZE, seat
+            elif best < move[0] < top and len(move) == 1:
+                # a higher card of the led suit takes the lead of the trick; ties stay with the earlier play
+                best, winner = move[0], seat
             if one_deck and not held:
                 bit = 1 << move[0]
                 hands[seat] = hand ^ bit
@@ -110,7 +129,8 @@ def advance(t: Table, choose: Chooser, limit: int = -1) -> None:
                 seat = (seat + 1) % SEATS
                 continue
             # the trick is complete: its winner takes every card and leads next
-            winner = trick_ranking(trick, leader)[0] if len(lead) == 2 else single_lead_winner(trick, leader)
+            if len(lead) == 2:
+                winner = trick_ranking(trick, leader)[0]
             if pig_taker is None and trick_cards >> PIG & 1:
                 pig_taker = winner
             captured[winner] = captured[winner] | trick_cards if one_deck else _merge(captured[winner], trick_cards)

@@ -53,18 +53,6 @@ def trick_ranking(plays, leader: int) -> tuple[int, ...]:
     return tuple((leader + i) % SEATS for i in keyed)
 
 
-def single_lead_winner(plays, leader: int) -> int:
-    """Winner of a trick of single-card plays: highest card of the led suit (hot path)."""
-    best = plays[0][0]
-    top = best - best % SUIT_SIZE + SUIT_SIZE
-    best_i = 0
-    for i in (1, 2, 3):
-        c = plays[i][0]
-        if best < c < top:
-            best, best_i = c, i
-    return (leader + best_i) % SEATS
-
-
 def point_cards(plays) -> tuple[Card, ...]:
     return tuple(sorted(c for play in plays for c in play if SCORING_MASK >> c & 1))
 
