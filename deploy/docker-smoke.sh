@@ -24,6 +24,11 @@ repo_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$repo_root"
 
 image=${SMOKE_IMAGE:-gongzhu-service:smoke}
+load_seconds=${SMOKE_LOAD_SECONDS:-0}
+# The chart's default pod: resources.requests.cpu, resources.limits.memory, server.workers.
+pod_cpus=1
+pod_memory=128m
+pod_workers=2
 state_dir=${SMOKE_STATE_DIR:-/var/lib/gongzhu-smoke}
 own_sock=/run/gongzhu-smoke-docker.sock
 started=$SECONDS
@@ -82,6 +87,48 @@ start_dockerd() {
         tail -5 "$log" >&2
     done
     skip "dockerd does not start on this machine (overlay2 and vfs tried; see $state_dir/dockerd-*.log): $(grep -m1 -iE 'level=(fatal|error)' "$log" | cut -c1-200)"
+}
+
+# Optional sizing run (SMOKE_LOAD_SECONDS > 0, `make docker-measure`): wrk on the
+# other core drives the 1-CPU container on loopback for a bounded time, first
+# /healthz, then /legal-moves for a mid-deal state; prints throughput, latency and
+# the container's peak memory. Figures for docs/deployment.md.
+measure_load() {
+    if ! command -v wrk >/dev/null; then
+        say "installing Debian's wrk"
+        apt-get update -q >/dev/null
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends wrk >/dev/null
+    fi
+    local scripts body endpoint
+    scripts=$(mktemp -d)
+    # Mid-deal state: play the first legal move 24 times (six tricks) through the API itself.
+    python3 - "$base_url" > "$scripts/body.json" <<'PY'
+import json, sys, urllib.request
+suits, ranks = "SHDC", ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
+deck = [suit + rank for suit in suits for rank in ranks]
+deal = {"hands": [deck[seat::4] for seat in range(4)], "exposed": [[], [], [], []], "plays": []}
+for _ in range(24):
+    request = urllib.request.Request(sys.argv[1] + "/legal-moves", data=json.dumps(deal).encode(),
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=5) as response:
+        deal["plays"].append(json.load(response)["moves"][-1])
+print(json.dumps(deal))
+PY
+    body=$(python3 -c 'import json, sys; print(json.dumps(sys.stdin.read().strip()))' < "$scripts/body.json")
+    printf 'wrk.method = "POST"\nwrk.headers["Content-Type"] = "application/json"\nwrk.body = %s\n' \
+        "$body" > "$scripts/legal-moves.lua"
+    for endpoint in healthz legal-moves; do
+        local args=(--threads 1 --connections 4 --duration "${load_seconds}s" --latency)
+        if [[ $endpoint == legal-moves ]]; then args+=(--script "$scripts/legal-moves.lua"); fi
+        say "load: $endpoint for ${load_seconds}s, 4 connections, container limited to $pod_cpus CPU"
+        wrk "${args[@]}" "$base_url/$endpoint" | grep -E 'Requests/sec|Non-2xx|Socket errors|^ +(50|90|99)%' \
+            | while IFS= read -r line; do say "  $line"; done
+    done
+    local cgroup=/sys/fs/cgroup/memory/docker/$container/memory.max_usage_in_bytes
+    if [[ -r $cgroup ]]; then
+        say "container peak memory: $(awk '{ printf "%.1f MiB", $1 / 1048576 }' "$cgroup")"
+    fi
+    rm -rf "$scripts"
 }
 
 # --- 1. Docker daemon -------------------------------------------------------
@@ -164,9 +211,11 @@ if leftovers:
 
 # --- 5. Run it the way Kubernetes will ----------------------------------------
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+# Same limits as the chart's defaults (values.yaml: resources, server.workers, tmpSizeLimit).
 container=$(docker run -d --network host --read-only --tmpfs /tmp:rw,size=16m \
     --cap-drop ALL --security-opt no-new-privileges \
-    -e PORT="$port" -e WEB_CONCURRENCY=2 "$image")
+    --cpus "$pod_cpus" --memory "$pod_memory" --memory-swap "$pod_memory" \
+    -e PORT="$port" -e WEB_CONCURRENCY="$pod_workers" "$image")
 base_url=http://127.0.0.1:$port
 say "container ${container:0:12} listening on $base_url"
 
@@ -242,7 +291,11 @@ if grep -qx 0 <<<"$uids"; then fail "a process in the container runs as root"; f
 in_container_uid=$(docker exec "$container" python3 -c 'import os; print(os.getuid())')
 [[ $in_container_uid != 0 ]] || fail "the service runs as root"
 
+memory_of() { docker stats --no-stream --format '{{.MemUsage}}' "$container" | cut -d/ -f1 | tr -d ' '; }
+say "container memory after the checks: $(memory_of) (limit $pod_memory, $pod_workers workers)"
+if ((load_seconds > 0)); then measure_load; fi
+
 say "image $image size: $(awk -v b="$size_bytes" 'BEGIN { printf "%.1f MB", b / 1e6 }')" \
     "(base $(awk -v b="$base_bytes" 'BEGIN { printf "%.1f MB", b / 1e6 }'))"
-say "service runs as UID $in_container_uid (image USER $image_user; host-side UIDs: $(tr '\n' ' ' <<<"$uids"))"
+say "service runs as UID $in_container_uid (image USER $image_user; host-side UIDs: $(paste -sd' ' <<<"$uids"))"
 say "PASSED in $((SECONDS - started)) s"
