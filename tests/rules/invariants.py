@@ -80,7 +80,7 @@ def random_spec(rng, *, decks=None, options=True):
     return DealSpec(decks=decks, rules=rules, hands=hands, exposed=exposed, first_deal=first_deal, leader=leader)
 
 
-def check_deal(spec, rng, ck, *, apply_limit=None, probes=True):
+def check_deal(spec, rng, ck, *, apply_limit=None, probe_rate=1.0):
     """Play one random legal deal and check every invariant; returns the
     plays made."""
     rules = R.Rules(**spec.rules)
@@ -100,7 +100,7 @@ def check_deal(spec, rng, ck, *, apply_limit=None, probes=True):
         moves = R.legal_moves(state)
         _check_position(state, model, moves, ck)
         _check_listed_moves_apply(state, moves, rng, ck, apply_limit)
-        if probes:
+        if probe_rate >= 1.0 or rng.random() < probe_rate:
             _probe_unlisted(state, model, moves, rng, ck)
         move = rng.choice(moves)
         state = R.apply_move(state, move)
@@ -358,7 +358,7 @@ def check_settlement(rules, decks, raw, rng, ck):
        lambda: ingots.transfers)
 
 
-def run_random_deals(count, seed, *, decks=None, options=True, apply_limit=None, probes=True, ck=None):
+def run_random_deals(count, seed, *, decks=None, options=True, apply_limit=None, probe_rate=1.0, ck=None):
     """Check `count` random deals drawn from random.Random(seed); returns
     (checker, failures) with failures as (deal index, message)."""
     ck = ck or Checker()
@@ -367,7 +367,7 @@ def run_random_deals(count, seed, *, decks=None, options=True, apply_limit=None,
     for index in range(count):
         spec = random_spec(rng, decks=decks, options=options)
         try:
-            check_deal(spec, rng, ck, apply_limit=apply_limit, probes=probes)
+            check_deal(spec, rng, ck, apply_limit=apply_limit, probe_rate=probe_rate)
         except Exception as error:  # every failure is reported, the run goes on
             failures.append((index, f"{type(error).__name__}: {error}\n  deal: {spec.describe()}"))
     return ck, failures
