@@ -33,7 +33,7 @@ def read_json() -> Any:
         sent = request.mimetype or "no Content-Type"
         raise ApiProblem(415, "unsupported_media_type",
                          f"send the body as {JSON}, not {sent}")
-    data = request.get_data(cache=False)
+    data = request.get_data()
     try:
         return json.loads(data, object_pairs_hook=_object, parse_constant=_constant)
     except ValueError as error:

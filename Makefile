@@ -1,0 +1,45 @@
+# gongzhu-service — `make run` serves the API on :8080; `make test` runs every test.
+# Both bootstrap .venv on first use; a stamp file makes later runs skip the install
+# until pyproject.toml changes.
+
+PYTHON ?= python3
+VENV   ?= .venv
+BIN    := $(VENV)/bin
+PORT   ?= 8080
+PYTEST_ARGS ?=
+
+.PHONY: run test test-fast schemathesis venv clean help
+
+help:
+	@echo "make run    serve the API with gunicorn on :$(PORT) (PORT, WEB_CONCURRENCY override)"
+	@echo "make test   install test extras and run every test (pytest)"
+	@echo "make test-fast   every test but the live-server ones"
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+# The runtime install; the test install below also satisfies it.
+$(VENV)/.stamp-run: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e .
+	touch $@
+
+$(VENV)/.stamp-test: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
+	touch $@ $(VENV)/.stamp-run
+
+venv: $(VENV)/.stamp-test
+
+run: $(VENV)/.stamp-run
+	PORT=$(PORT) exec $(BIN)/gunicorn -c python:service.gunicorn_conf service.wsgi:app
+
+test: $(VENV)/.stamp-test
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+test-fast: $(VENV)/.stamp-test
+	$(BIN)/python -m pytest -m "not live" $(PYTEST_ARGS)
+
+clean:
+	rm -rf $(VENV) .pytest_cache .hypothesis build dist *.egg-info
+
+# Deployment targets (Dockerfile, Helm) live in mk/*.mk.
+-include mk/*.mk

@@ -1,0 +1,449 @@
+"""Every error path of the HTTP layer (issue 3, SPEC.md §7): exact status, media
+type, code and pointers. Bad input never gets a 500."""
+from __future__ import annotations
+
+import json
+import logging
+
+import pytest
+
+from service.api import create_app
+
+from .deals import FULL_PLAYS, SEED1, X, Y, Z
+from .problems import assert_problem
+
+DEAL_POSTS = ["/legal-moves", "/play", "/exposures"]
+ALL_POSTS = ["/legal-moves", "/play", "/trick", "/score", "/ingots", "/exposures", "/deal"]
+
+
+def post(client, path, body):
+    return client.post(path, data=json.dumps(body), content_type="application/json")
+
+
+# ---- 400, 413, 415: the body itself -------------------------------------------------
+
+@pytest.mark.parametrize("path", ALL_POSTS)
+@pytest.mark.parametrize("text", ['{"hands": [', "", "hands", "{'a': 1}", '{"a": NaN}',
+                                  '{"a": Infinity}', '{"a": 1, "a": 2}', "\xff\xfe{"])
+def test_malformed_json_is_400(client, path, text):
+    response = client.post(path, data=text.encode("latin-1"), content_type="application/json")
+    assert_problem(response, 400, "malformed_json")
+
+
+def test_malformed_json_names_the_duplicate_key(client):
+    response = client.post("/legal-moves", data='{"hands": [], "hands": []}',
+                           content_type="application/json")
+    body = assert_problem(response, 400, "malformed_json")
+    assert body["detail"] == "the body is not valid JSON: duplicate object key 'hands'"
+
+
+def test_deeply_nested_json_is_400_not_500(client):
+    text = "[" * 50_000 + "]" * 50_000
+    response = client.post("/legal-moves", data=text, content_type="application/json")
+    body = assert_problem(response, 400, "malformed_json")
+    assert body["detail"] == "the body is nested too deeply"
+
+
+@pytest.mark.parametrize("path", ALL_POSTS)
+@pytest.mark.parametrize("content_type", ["text/plain", "application/x-www-form-urlencoded",
+                                          "application/problem+json", "application/jsonx"])
+def test_wrong_content_type_is_415(client, path, content_type):
+    response = client.post(path, data="{}", content_type=content_type)
+    body = assert_problem(response, 415, "unsupported_media_type")
+    assert body["detail"] == f"send the body as application/json, not {content_type}"
+
+
+def test_missing_content_type_is_415(client):
+    response = client.post("/legal-moves", data="{}")
+    body = assert_problem(response, 415, "unsupported_media_type")
+    assert body["detail"] == "send the body as application/json, not no Content-Type"
+
+
+def test_json_with_charset_is_accepted(client):
+    response = client.post("/ingots", data=json.dumps({"scores": [1, 2, 3, 4]}),
+                           content_type="application/json; charset=utf-8")
+    assert response.status_code == 200
+
+
+@pytest.mark.parametrize("path", ALL_POSTS)
+def test_body_over_the_default_256_kib_is_413(client, path):
+    body = json.dumps({"scores": [0, 0, 0, 0], "pad": " " * (256 * 1024)})
+    response = client.post(path, data=body, content_type="application/json")
+    assert_problem(response, 413, "payload_too_large")
+
+
+def test_body_just_under_the_limit_is_read(client):
+    text = json.dumps({"scores": [100, 0, -200, -200]})
+    text = text[:-1] + " " * (256 * 1024 - len(text)) + "}"
+    assert len(text) == 256 * 1024
+    response = client.post("/ingots", data=text, content_type="application/json")
+    assert response.status_code == 200
+
+
+def test_body_limit_is_configurable():
+    client = create_app({"MAX_CONTENT_LENGTH": 100}).test_client()
+    small = client.post("/ingots", json={"scores": [1, 2, 3, 4]})
+    assert small.status_code == 200
+    large = client.post("/ingots", json={"scores": [1, 2, 3, 4], "fee": 0, "x": "y" * 100})
+    assert_problem(large, 413, "payload_too_large")
+
+
+def test_body_limit_from_environment(monkeypatch):
+    monkeypatch.setenv("GONGZHU_MAX_BODY", "64")
+    client = create_app().test_client()
+    small = client.post("/ingots", data='{"scores": [0, 0, 0, 0]}', content_type="application/json")
+    assert small.status_code == 200
+    text = '{"scores": [0, 0, 0, 0]}' + " " * 41
+    assert len(text) == 65
+    response = client.post("/ingots", data=text, content_type="application/json")
+    assert_problem(response, 413, "payload_too_large")
+
+
+# ---- 404, 405, 500 --------------------------------------------------------------------
+
+@pytest.mark.parametrize("path", ["/", "/nope", "/legal-moves/", "/ranks/", "/ranks/ten",
+                                  "/ranks/1.5", "/docs/", "/docs/missing.js", "/openapi.json",
+                                  "/static/x"])
+def test_unknown_path_is_404(client, path):
+    assert_problem(client.get(path), 404, "not_found")
+
+
+@pytest.mark.parametrize("path", ALL_POSTS)
+@pytest.mark.parametrize("method", ["GET", "PUT", "DELETE", "PATCH", "OPTIONS", "HEAD"])
+def test_wrong_method_on_post_operation_is_405_with_allow(client, path, method):
+    response = client.open(path, method=method)
+    assert response.status_code == 405
+    assert response.headers["Allow"] == "POST"
+    if method != "HEAD":
+        assert_problem(response, 405, "method_not_allowed")
+
+
+@pytest.mark.parametrize("path", ["/healthz", "/readyz", "/ranks", "/ranks/5", "/openapi.yaml",
+                                  "/docs", "/docs/index.css"])
+@pytest.mark.parametrize("method", ["POST", "PUT", "DELETE", "OPTIONS"])
+def test_wrong_method_on_get_operation_is_405_with_allow(client, path, method):
+    response = client.open(path, method=method)
+    body = assert_problem(response, 405, "method_not_allowed")
+    assert response.headers["Allow"] == "GET, HEAD"
+    assert body["detail"] == "this resource allows GET, HEAD only"
+
+
+def test_unexpected_exception_is_500_logged_and_leaks_nothing(caplog):
+    app = create_app()
+
+    @app.get("/boom")
+    def boom():
+        raise RuntimeError("secret internals /etc/passwd")
+
+    with caplog.at_level(logging.ERROR):
+        response = app.test_client().get("/boom")
+    body = assert_problem(response, 500, "internal_error")
+    assert "secret" not in response.get_data(as_text=True)
+    assert body["detail"] == "the server failed to answer this request; it has been logged"
+    record = next(r for r in caplog.records if r.exc_info)
+    assert record.exc_info[0] is RuntimeError
+    assert "secret internals" in caplog.text
+
+
+# ---- 422: shape and notation ------------------------------------------------------------
+
+@pytest.mark.parametrize("path", ALL_POSTS)
+@pytest.mark.parametrize("body", [[], "hands", 3, None, True])
+def test_body_must_be_an_object(client, path, body):
+    assert_problem(post(client, path, body), 422, "invalid_type", [("", "invalid_type")])
+
+
+@pytest.mark.parametrize("path", DEAL_POSTS)
+def test_hands_are_required(client, path):
+    body = {"move": ["C2"]} if path == "/play" else {}
+    assert_problem(post(client, path, body), 422, "missing_field", [("/hands", "missing_field")])
+
+
+def test_unknown_field_is_rejected_with_its_pointer(client):
+    body = {"hands": SEED1, "player": 3}
+    problem = assert_problem(post(client, "/legal-moves", body), 422, "unknown_field",
+                             [("/player", "unknown_field")])
+    assert problem["detail"] == "/player: unknown field: not part of this request"
+
+
+def test_unknown_fields_in_rules_and_escaped_pointers(client):
+    body = {"hands": SEED1, "rules": {"decks": 1, "trumps": "H"}, "a/b~c": 1}
+    assert_problem(post(client, "/legal-moves", body), 422, "unknown_field",
+                   [("/rules/trumps", "unknown_field"), ("/a~1b~0c", "unknown_field")])
+
+
+def test_a_field_named_like_marshmallows_schema_key_still_gets_its_pointer(client):
+    assert_problem(post(client, "/ingots", {"scores": [0, 0, 0, 0], "_schema": 1}), 422,
+                   "unknown_field", [("/_schema", "unknown_field")])
+
+
+@pytest.mark.parametrize("path", ALL_POSTS)
+def test_unknown_field_on_every_operation(client, path):
+    response = post(client, path, {"extra": 1})
+    body = response.get_json()
+    assert response.status_code == 422
+    assert ("/extra", "unknown_field") in [(e["pointer"], e["code"]) for e in body["errors"]]
+
+
+@pytest.mark.parametrize("bad, detail", [
+    ("sq", "'sq' is not a card"),
+    ("10C", "'10C' is not a card"),
+    ("S1", "'S1' is not a card"),
+    ("S11", "'S11' is not a card"),
+    ("SQ ", "'SQ ' is not a card"),
+    ("♠Q", "'♠Q' is not a card"),
+    ("ST", "'ST' is not a card"),
+    (10, "a card is a string, not number"),
+    (None, "a card is a string, not null"),
+    (["SQ"], "a card is a string, not array"),
+    ({"SQ": 1}, "a card is a string, not object"),
+])
+def test_bad_card_notation_points_at_the_card(client, bad, detail):
+    hands = [list(h) for h in SEED1]
+    hands[2][5] = bad
+    body = assert_problem(post(client, "/legal-moves", {"hands": hands}), 422, "invalid_card",
+                          [("/hands/2/5", "invalid_card")])
+    assert body["errors"][0]["detail"].startswith(detail + ": write suit S/H/D/C")
+
+
+def test_every_bad_card_is_reported(client):
+    hands = [list(h) for h in SEED1]
+    hands[0][0], hands[3][12] = "XX", "c2"
+    plays = [["C2"], ["C8", "hq"]]
+    assert_problem(post(client, "/legal-moves", {"hands": hands, "plays": plays}), 422,
+                   "invalid_card", [("/hands/0/0", "invalid_card"), ("/hands/3/12", "invalid_card"),
+                                    ("/plays/1/1", "invalid_card")])
+
+
+@pytest.mark.parametrize("field, value, errors", [
+    ("hands", SEED1[:3], [("/hands", "wrong_length")]),
+    ("hands", "SQ", [("/hands", "invalid_type")]),
+    ("hands", [SEED1[0], "SQ", {"a": 1}, SEED1[3]], [("/hands/1", "invalid_type"),
+                                                    ("/hands/2", "invalid_type")]),
+    ("hands", [SEED1[0] * 3, SEED1[1], SEED1[2], SEED1[3]], [("/hands/0", "wrong_length")]),
+    ("exposed", [[], [], []], [("/exposed", "wrong_length")]),
+    ("exposed", [["SQ"] * 9, [], [], []], [("/exposed/0", "wrong_length")]),
+    ("plays", [["C2"], []], [("/plays/1", "wrong_length")]),
+    ("plays", [["C2", "C2", "C2"]], [("/plays/0", "wrong_length")]),
+    ("plays", [["C2"]] * 105, [("/plays", "wrong_length")]),
+    ("plays", [{"0": "C2"}], [("/plays/0", "invalid_type")]),
+    ("leader", 4, [("/leader", "out_of_range")]),
+    ("leader", -1, [("/leader", "out_of_range")]),
+    ("leader", 1.0, [("/leader", "invalid_type")]),
+    ("leader", True, [("/leader", "invalid_type")]),
+    ("leader", "1", [("/leader", "invalid_type")]),
+    ("leader", None, [("/leader", "invalid_type")]),
+    ("first_deal", "yes", [("/first_deal", "invalid_type")]),
+    ("first_deal", 1, [("/first_deal", "invalid_type")]),
+    ("first_deal", None, [("/first_deal", "invalid_type")]),
+    ("rules", [], [("/rules", "invalid_type")]),
+    ("rules", None, [("/rules", "invalid_type")]),
+    ("rules", {"decks": 3}, [("/rules/decks", "invalid_value")]),
+    ("rules", {"decks": "2"}, [("/rules/decks", "invalid_value")]),
+    ("rules", {"decks": True}, [("/rules/decks", "invalid_value")]),
+    ("rules", {"decks": 2.0}, [("/rules/decks", "invalid_value")]),
+    ("rules", {"opening_card": "C3"}, [("/rules/opening_card", "invalid_value")]),
+    ("rules", {"partnership": "false"}, [("/rules/partnership", "invalid_type")]),
+    ("rules", {"first_trick_ban": 0}, [("/rules/first_trick_ban", "invalid_type")]),
+])
+def test_field_shape_errors(client, field, value, errors):
+    body = {"hands": SEED1, field: value}
+    code = errors[0][1]
+    assert_problem(post(client, "/legal-moves", body), 422, code, errors)
+
+
+def test_several_kinds_of_field_error_are_invalid_request(client):
+    body = {"hands": SEED1[:3], "leader": "0", "extra": 1}
+    assert_problem(post(client, "/legal-moves", body), 422, "invalid_request",
+                   [("/leader", "invalid_type"), ("/hands", "wrong_length"),
+                    ("/extra", "unknown_field")])
+
+
+@pytest.mark.parametrize("body, errors", [
+    ({"hands": SEED1, "move": []}, [("/move", "wrong_length")]),
+    ({"hands": SEED1, "move": ["C2", "C2", "C2"]}, [("/move", "wrong_length")]),
+    ({"hands": SEED1, "move": "C2"}, [("/move", "invalid_type")]),
+    ({"hands": SEED1, "move": ["c2"]}, [("/move/0", "invalid_card")]),
+    ({"hands": SEED1}, [("/move", "missing_field")]),
+    ({"hands": SEED1, "move": ["C2"], "seat": 7}, [("/seat", "out_of_range")]),
+])
+def test_play_request_shape(client, body, errors):
+    assert_problem(post(client, "/play", body), 422, errors[0][1], errors)
+
+
+@pytest.mark.parametrize("body, errors", [
+    ({"scores": [1, 2, 3]}, [("/scores", "wrong_length")]),
+    ({"scores": "1,2,3,4"}, [("/scores", "wrong_length")]),
+    ({"scores": [1, 2.5, "3", True]}, [("/scores/1", "invalid_type"), ("/scores/2", "invalid_type"),
+                                       ("/scores/3", "invalid_type")]),
+    ({"scores": [1, 2, 3, 10**7]}, [("/scores/3", "out_of_range")]),
+    ({"scores": [1, 2, 3, 4], "multiplier": 0}, [("/multiplier", "out_of_range")]),
+    ({"scores": [1, 2, 3, 4], "fee": -1}, [("/fee", "out_of_range")]),
+    ({"multiplier": 2}, [("/scores", "missing_field")]),
+])
+def test_ingots_request_shape(client, body, errors):
+    assert_problem(post(client, "/ingots", body), 422, errors[0][1], errors)
+
+
+@pytest.mark.parametrize("body, errors", [
+    ({"seed": -1}, [("/seed", "out_of_range")]),
+    ({"seed": 2**53}, [("/seed", "out_of_range")]),
+    ({"seed": "1"}, [("/seed", "invalid_type")]),
+    ({"seed": 1.5}, [("/seed", "invalid_type")]),
+    ({"first_deal": "no"}, [("/first_deal", "invalid_type")]),
+])
+def test_deal_request_shape(client, body, errors):
+    assert_problem(post(client, "/deal", body), 422, errors[0][1], errors)
+
+
+@pytest.mark.parametrize("body, errors", [
+    ({"plays": [["S5"]] * 4}, [("/leader", "missing_field")]),
+    ({"leader": 0, "plays": [["S5"]] * 3}, [("/plays", "wrong_length")]),
+    ({"leader": 0, "plays": [["S5"], ["S6"], [], ["S7"]]}, [("/plays/2", "wrong_length")]),
+    ({"leader": 0, "plays": [["S5"], ["S6"], ["S7"], ["s8"]]}, [("/plays/3/0", "invalid_card")]),
+])
+def test_trick_request_shape(client, body, errors):
+    assert_problem(post(client, "/trick", body), 422, errors[0][1], errors)
+
+
+@pytest.mark.parametrize("body, errors", [
+    ({}, [("/captured", "missing_field")]),
+    ({"captured": [[], [], []]}, [("/captured", "wrong_length")]),
+    ({"captured": [[], ["SQ"] * 105, [], []]}, [("/captured/1", "wrong_length")]),
+    ({"captured": [[], [], [], ["Q♠"]]}, [("/captured/3/0", "invalid_card")]),
+])
+def test_score_request_shape(client, body, errors):
+    assert_problem(post(client, "/score", body), 422, errors[0][1], errors)
+
+
+# ---- 422: inconsistent deals (the engine's verdict) -----------------------------------------
+
+def test_inconsistent_deal_lists_every_problem(client):
+    hands = [SEED1[0][:12] + ["CA"], SEED1[1], SEED1[2], SEED1[3][:12]]
+    assert_problem(post(client, "/legal-moves", {"hands": hands}), 422, "invalid_deal",
+                   [("/hands/1/0", "duplicate_card"), ("/hands/3", "wrong_card_count")])
+
+
+def test_two_deck_rules_need_26_cards_a_seat(client):
+    body = {"rules": {"decks": 2}, "hands": SEED1}
+    assert_problem(post(client, "/legal-moves", body), 422, "invalid_deal",
+                   [(f"/hands/{s}", "wrong_card_count") for s in range(4)])
+
+
+def test_later_deal_needs_a_leader(client):
+    assert_problem(post(client, "/legal-moves", {"hands": SEED1, "first_deal": False}), 422,
+                   "invalid_deal", [("/leader", "missing_leader")])
+
+
+def test_first_deal_leader_must_hold_the_opening_card(client):
+    assert_problem(post(client, "/legal-moves", {"hands": SEED1, "leader": 0}), 422,
+                   "invalid_deal", [("/leader", "wrong_leader")])
+
+
+def test_exposing_a_card_not_held(client):
+    body = {"hands": SEED1, "exposed": [[], ["SQ"], [], []]}
+    assert_problem(post(client, "/legal-moves", body), 422, "invalid_deal",
+                   [("/exposed/1/0", "illegal_exposure")])
+
+
+def test_exposing_a_card_that_cannot_be_exposed(client):
+    body = {"hands": SEED1, "exposed": [["S5"], [], [], []]}
+    assert_problem(post(client, "/exposures", body), 422, "invalid_deal",
+                   [("/exposed/0/0", "illegal_exposure")])
+
+
+def test_illegal_play_in_the_history_points_at_it(client):
+    body = {"hands": SEED1, "plays": [["C2"], ["SQ"]]}
+    assert_problem(post(client, "/legal-moves", body), 422, "invalid_deal",
+                   [("/plays/1", "must_follow_suit")])
+
+
+def test_card_not_held_in_the_history_points_at_the_card(client):
+    body = {"hands": SEED1, "plays": [["C2"], ["C8"], ["CA"], ["C3"], ["HA"]]}
+    assert_problem(post(client, "/legal-moves", body), 422, "invalid_deal",
+                   [("/plays/4/0", "card_not_in_hand")])
+
+
+def test_too_many_plays(client):
+    body = {"hands": SEED1, "plays": FULL_PLAYS + [["C2"]]}
+    assert_problem(post(client, "/legal-moves", body), 422, "invalid_deal",
+                   [("/plays/52", "deal_finished")])
+
+
+def test_score_with_a_card_taken_twice(client):
+    body = {"captured": [["SQ"], [], ["SQ"], []]}
+    assert_problem(post(client, "/score", body), 422, "invalid_deal",
+                   [("/captured/2/0", "duplicate_card")])
+
+
+def test_trick_with_a_pair_in_one_deck(client):
+    body = {"leader": 0, "plays": [["S4", "S4"], ["SK"], ["SQ"], ["SJ"]]}
+    assert_problem(post(client, "/trick", body), 422, "invalid_deal", [("/plays/0", "invalid_move")])
+
+
+# ---- 422: each illegal move of SPEC §7 ---------------------------------------------------------
+
+def test_not_your_turn(client):
+    body = {"hands": SEED1, "move": ["C8"], "seat": 0}
+    problem = assert_problem(post(client, "/play", body), 422, "not_your_turn",
+                             [("/seat", "not_your_turn")])
+    assert problem["detail"] == "it is seat 3's turn, not seat 0's"
+
+
+def test_card_not_in_hand(client):
+    body = {"hands": SEED1, "plays": [["C2"], ["C8"]], "move": ["C3"]}
+    assert_problem(post(client, "/play", body), 422, "card_not_in_hand",
+                   [("/move/0", "card_not_in_hand")])
+
+
+def test_card_not_in_hand_points_at_the_second_card_of_a_pair(client):
+    # Seat 1 leads and holds one S7: a pair of S7 fails at the second copy.
+    body = {"rules": {"decks": 2}, "first_deal": False, "leader": 1, "hands": Y,
+            "move": ["S7", "S7"]}
+    assert_problem(post(client, "/play", body), 422, "card_not_in_hand",
+                   [("/move/1", "card_not_in_hand")])
+
+
+def test_must_follow_suit(client):
+    body = {"hands": SEED1, "plays": [["C2"]], "move": ["SQ"]}
+    assert_problem(post(client, "/play", body), 422, "must_follow_suit", [("/move", "must_follow_suit")])
+
+
+def test_must_follow_pair(client):
+    body = {"rules": {"decks": 2}, "first_deal": False, "leader": 0, "hands": Y,
+            "plays": [["S9", "S9"]], "move": ["SK", "S7"]}
+    assert_problem(post(client, "/play", body), 422, "must_follow_pair", [("/move", "must_follow_pair")])
+
+
+def test_exposed_card_first_round(client):
+    body = {"first_deal": False, "leader": 1, "hands": X, "exposed": [["SQ"], [], [], []],
+            "plays": [["S5"], ["S7"], ["SK"]], "move": ["SQ"]}
+    assert_problem(post(client, "/play", body), 422, "exposed_card_first_round",
+                   [("/move", "exposed_card_first_round")])
+
+
+def test_must_lead_opening_card(client):
+    body = {"hands": SEED1, "move": ["C5"]}
+    assert_problem(post(client, "/play", body), 422, "must_lead_opening_card",
+                   [("/move", "must_lead_opening_card")])
+
+
+def test_first_trick_ban(client):
+    body = {"rules": {"first_trick_ban": True}, "hands": Z, "plays": [["C2"]], "move": ["SQ"]}
+    assert_problem(post(client, "/play", body), 422, "first_trick_ban", [("/move", "first_trick_ban")])
+
+
+def test_deal_finished(client):
+    body = {"hands": SEED1, "plays": FULL_PLAYS, "move": ["C2"]}
+    assert_problem(post(client, "/play", body), 422, "deal_finished", [("/move", "deal_finished")])
+
+
+@pytest.mark.parametrize("move", [["C2", "C2"], ["C2", "C5"]])
+def test_two_cards_in_one_deck_is_invalid_move(client, move):
+    body = {"hands": SEED1, "move": move}
+    assert_problem(post(client, "/play", body), 422, "invalid_move", [("/move", "invalid_move")])
+
+
+def test_two_deck_lead_of_two_different_cards_is_invalid_move(client):
+    body = {"rules": {"decks": 2}, "first_deal": False, "leader": 0, "hands": Y, "move": ["S9", "S2"]}
+    assert_problem(post(client, "/play", body), 422, "invalid_move", [("/move", "invalid_move")])

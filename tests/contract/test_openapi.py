@@ -1,0 +1,287 @@
+"""The contract (openapi.yaml) and the app agree (issue 3 acceptance).
+
+- openapi.yaml is a valid OpenAPI 3.1 document;
+- every Flask route is a path of the contract and every path is routed, with
+  the same methods;
+- every example of every operation is sent through the app: the request and
+  the response validate against the contract (openapi-core), and the response
+  equals the example of the same name under the status it is filed under;
+- the error responses the HTTP layer produces itself (400, 404, 405, 413,
+  415, 500) validate too;
+- the marshmallow request schemas accept exactly the fields the contract names.
+"""
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+from jsonschema import Draft202012Validator
+from openapi_core import Config, OpenAPI
+from openapi_core.contrib.werkzeug import WerkzeugOpenAPIResponse
+from openapi_core.exceptions import OpenAPIError
+from openapi_core.testing import MockRequest
+from openapi_spec_validator import validate
+from referencing import Registry
+from referencing.jsonschema import DRAFT202012
+
+from service.api import create_app, schemas
+
+ROOT = Path(__file__).resolve().parents[2]
+CONTRACT_PATH = ROOT / "service" / "openapi.yaml"
+SPEC = yaml.safe_load(CONTRACT_PATH.read_text(encoding="utf-8"))
+BASE_URL = "http://localhost:8080"
+METHODS = {"get", "post", "put", "delete", "patch"}
+
+
+def _text(data: bytes) -> str:
+    return data.decode("utf-8")
+
+
+def _binary(data: bytes) -> str:
+    # A PNG is a string of octets to JSON Schema (contentMediaType image/png).
+    return data.decode("latin-1")
+
+
+# How openapi-core reads each media type the contract answers with.
+DESERIALIZERS = {
+    "application/problem+json": json.loads,
+    "application/yaml": _text,
+    "text/html": _text,
+    "text/css": _text,
+    "text/javascript": _text,
+    "application/javascript": _text,
+    "image/png": _binary,
+}
+
+
+@pytest.fixture(scope="module")
+def openapi():
+    config = Config(extra_media_type_deserializers=DESERIALIZERS)
+    return OpenAPI.from_file_path(str(CONTRACT_PATH), config=config)
+
+
+@pytest.fixture(scope="module")
+def client():
+    return create_app().test_client()
+
+
+def call(client, method: str, path: str, body=None, **kwargs):
+    """The app's response, with the request as openapi-core sees it attached."""
+    if body is not None:
+        kwargs = {"data": json.dumps(body, ensure_ascii=False).encode(),
+                  "content_type": "application/json"}
+    response = client.open(path, method=method.upper(), base_url=BASE_URL, **kwargs)
+    data = kwargs.get("data")
+    response.sent = MockRequest(BASE_URL, method.lower(), path,
+                                data=data.encode() if isinstance(data, str) else data,
+                                content_type=kwargs.get("content_type", "application/json"))
+    return response
+
+
+# Problem codes for requests the contract itself rejects (shape and notation).
+SHAPE_CODES = {"invalid_request", "unknown_field", "missing_field", "invalid_type",
+               "invalid_value", "out_of_range", "wrong_length", "invalid_card"}
+
+
+def validate_exchange(openapi, response, *, request_valid: bool = True) -> None:
+    """The response is in the contract; the request is valid exactly when expected."""
+    if request_valid:
+        openapi.validate_request(response.sent)
+    else:
+        with pytest.raises(OpenAPIError):
+            openapi.validate_request(response.sent)
+    openapi.validate_response(response.sent, WerkzeugOpenAPIResponse(response))
+
+
+def operations():
+    for path, item in SPEC["paths"].items():
+        for method, op in item.items():
+            if method in METHODS:
+                yield path, method, op
+
+
+def request_examples():
+    for path, method, op in operations():
+        content = op.get("requestBody", {}).get("content", {}).get("application/json", {})
+        for name, example in content.get("examples", {}).items():
+            yield pytest.param(path, method, name, example["value"], id=f"{method} {path} {name}")
+
+
+def parameter_examples():
+    for path, method, op in operations():
+        for parameter in op.get("parameters", []):
+            for name, example in parameter.get("examples", {}).items():
+                url = path.replace("{" + parameter["name"] + "}", str(example["value"]))
+                yield pytest.param(path, method, name, url, id=f"{method} {path} {name}")
+
+
+def response_example(op: dict, name: str):
+    """(status, media type, value) of the response example called ``name``."""
+    found = []
+    for status, response in op["responses"].items():
+        for media, content in response.get("content", {}).items():
+            if name in content.get("examples", {}):
+                found.append((int(status), media, content["examples"][name]["value"]))
+    assert len(found) == 1, f"example {name!r} needs exactly one response example, has {found}"
+    return found[0]
+
+
+def test_contract_is_valid_openapi_3_1():
+    validate(SPEC)
+    assert SPEC["openapi"].startswith("3.1")
+
+
+def test_root_openapi_yaml_is_the_packaged_contract():
+    assert (ROOT / "openapi.yaml").read_bytes() == CONTRACT_PATH.read_bytes()
+
+
+def test_every_route_is_in_the_contract_and_every_path_is_routed():
+    app = create_app()
+    routed = set()
+    for rule in app.url_map.iter_rules():
+        path = re.sub(r"<(?:[^:<>]+:)?([^<>]+)>", r"{\1}", rule.rule)
+        routed |= {(path, m.lower()) for m in rule.methods - {"HEAD", "OPTIONS"}}
+    documented = {(path, method) for path, method, _ in operations()}
+    assert routed == documented
+
+
+def test_every_operation_has_examples_and_problem_responses():
+    for path, method, op in operations():
+        assert "500" in op["responses"], (path, method)
+        if method == "post":
+            assert op["requestBody"]["content"]["application/json"]["examples"], path
+            assert {"400", "413", "415", "422"} <= set(op["responses"]), path
+            ok = op["responses"]["200"]["content"]["application/json"]
+            assert ok["examples"], path
+            assert op["responses"]["422"]["content"]["application/problem+json"]["examples"], path
+
+
+@pytest.mark.parametrize("path, method, name, body", list(request_examples()))
+def test_request_example_round_trip(openapi, client, path, method, name, body):
+    status, media, expected = response_example(SPEC["paths"][path][method], name)
+    response = call(client, method, path, body)
+    # A request the contract rejects by its shape is answered by a shape code.
+    shape_error = status == 422 and expected["code"] in SHAPE_CODES
+    validate_exchange(openapi, response, request_valid=not shape_error)
+    assert response.status_code == status
+    assert response.mimetype == media
+    assert response.get_json() == expected
+
+
+@pytest.mark.parametrize("path, method, name, url", list(parameter_examples()))
+def test_parameter_example_round_trip(openapi, client, path, method, name, url):
+    response = call(client, method, url)
+    validate_exchange(openapi, response)
+    op = SPEC["paths"][path][method]
+    if path == "/ranks/{points}":
+        status, media, expected = response_example(op, name)
+        assert (response.status_code, response.mimetype) == (status, media)
+        assert response.get_json() == expected
+    else:
+        assert response.status_code == 200
+
+
+@pytest.mark.parametrize("path", ["/ranks", "/healthz", "/readyz"])
+def test_get_examples_equal_the_answers(openapi, client, path):
+    response = call(client, "get", path)
+    validate_exchange(openapi, response)
+    examples = SPEC["paths"][path]["get"]["responses"]["200"]["content"]["application/json"]["examples"]
+    assert [e["value"] for e in examples.values()] == [response.get_json()]
+
+
+@pytest.mark.parametrize("path, media", [("/openapi.yaml", "application/yaml"), ("/docs", "text/html"),
+                                         ("/docs/swagger-ui-bundle.js", None), ("/docs/swagger-ui.css", "text/css"),
+                                         ("/docs/favicon-32x32.png", "image/png")])
+def test_documents_validate(openapi, client, path, media):
+    response = call(client, "get", path)
+    validate_exchange(openapi, response)
+    assert response.status_code == 200
+    if media:
+        assert response.mimetype == media
+
+
+# ---- the HTTP layer's own errors, produced for real -----------------------------------------
+
+def problem_validator():
+    registry = Registry().with_resource("urn:contract", DRAFT202012.create_resource(SPEC))
+    return Draft202012Validator({"$ref": "urn:contract#/components/schemas/Problem"},
+                                registry=registry)
+
+
+@pytest.mark.parametrize("method, path, kwargs, status", [
+    ("post", "/legal-moves", {"data": "{", "content_type": "application/json"}, 400),
+    ("post", "/play", {"data": "{}", "content_type": "text/plain"}, 415),
+    ("post", "/score", {"data": "[" + " " * 300_000 + "]", "content_type": "application/json"}, 413),
+    ("get", "/ranks/twelve", {}, 404),
+])
+def test_http_layer_errors_validate(openapi, client, method, path, kwargs, status):
+    response = call(client, method, path, **kwargs)
+    assert response.status_code == status
+    if status == 404:
+        # Not an operation: the body must still be the contract's Problem.
+        problem_validator().validate(response.get_json())
+    else:
+        validate_exchange(openapi, response, request_valid=False)
+
+
+@pytest.mark.parametrize("method, path", [("GET", "/play"), ("OPTIONS", "/healthz"), ("DELETE", "/ranks")])
+def test_405_is_the_contracts_method_not_allowed(client, method, path):
+    response = client.open(path, method=method)
+    assert response.status_code == 405
+    assert response.mimetype == "application/problem+json"
+    problem_validator().validate(response.get_json())
+    assert "Allow" in SPEC["components"]["responses"]["MethodNotAllowed"]["headers"]
+
+
+def test_500_validates(openapi):
+    app = create_app()
+    app.view_functions["api.ingots"] = lambda: 1 / 0
+    response = call(app.test_client(), "post", "/ingots", {"scores": [0, 0, 0, 0]})
+    assert response.status_code == 500
+    validate_exchange(openapi, response)
+
+
+def test_every_problem_example_validates():
+    validator = problem_validator()
+    count = 0
+    for path, method, op in operations():
+        for status, response in op["responses"].items():
+            if "$ref" in response:
+                name = response["$ref"].rsplit("/", 1)[1]
+                response = SPEC["components"]["responses"][name]
+            for example in response.get("content", {}).get("application/problem+json", {}).get("examples", {}).values():
+                validator.validate(example["value"])
+                assert example["value"]["status"] == int(status)
+                count += 1
+    for response in SPEC["components"]["responses"].values():
+        for example in response["content"]["application/problem+json"]["examples"].values():
+            validator.validate(example["value"])
+            count += 1
+    assert count > 40
+
+
+# ---- marshmallow and the contract name the same fields -----------------------------------------
+
+@pytest.mark.parametrize("schema, component", [
+    (schemas.DEAL_STATE, "DealState"), (schemas.PLAY, "PlayRequest"), (schemas.TRICK, "TrickRequest"),
+    (schemas.SCORE, "ScoreRequest"), (schemas.INGOTS, "IngotsRequest"),
+    (schemas.EXPOSURES, "ExposuresRequest"), (schemas.DEAL, "DealRequest"),
+    (schemas.RulesSchema(), "Rules"),
+])
+def test_request_schemas_match_the_contract(schema, component):
+    contract = SPEC["components"]["schemas"][component]
+    assert contract["additionalProperties"] is False
+    assert set(schema.fields) == set(contract["properties"])
+    required = {name for name, field in schema.fields.items() if field.required}
+    assert required == set(contract.get("required", []))
+
+
+def test_request_bodies_use_the_request_schemas():
+    bodies = {path: op["requestBody"]["content"]["application/json"]["schema"]["$ref"].rsplit("/", 1)[1]
+              for path, method, op in operations() if method == "post"}
+    assert bodies == {"/legal-moves": "DealState", "/play": "PlayRequest", "/trick": "TrickRequest",
+                      "/score": "ScoreRequest", "/ingots": "IngotsRequest",
+                      "/exposures": "ExposuresRequest", "/deal": "DealRequest"}
