@@ -58,7 +58,7 @@ def deal_hands(rules: Rules, seed: int | None = None, *,
         seeded_shuffle(cards, seed)
     else:
         (rng or random.SystemRandom()).shuffle(cards)
-    return tuple(tuple(cards[seat::SEATS]) for seat in range(SEATS))
+    return tuple([tuple(cards[seat::SEATS]) for seat in range(SEATS)])
 
 
 def first_leader(rules: Rules, hands) -> int | None:
@@ -68,12 +68,6 @@ def first_leader(rules: Rules, hands) -> int | None:
     position 4·k + s (R: "由系统判断谁先得到第一张").
     """
     opening = rules.opening
-    best = None
-    for seat, hand in enumerate(hands):
-        for k, card in enumerate(hand):
-            if card == opening:
-                order = SEATS * k + seat
-                if best is None or order < best[0]:
-                    best = (order, seat)
-                break
-    return None if best is None else best[1]
+    orders = [(SEATS * list(hand).index(opening) + seat, seat)
+              for seat, hand in enumerate(hands) if opening in hand]
+    return min(orders)[1] if orders else None

@@ -15,6 +15,7 @@ from .errors import InvalidDeal, Problem
 from .variants import Rules
 
 AUTOMATIC_AFTER = 3
+NOTHING_EXPOSED = dict.fromkeys(EXPOSABLE, 0)
 
 
 def exposure_problems(rules: Rules, hands, exposed) -> list[Problem]:
@@ -75,6 +76,8 @@ def exposure_counts(exposed) -> dict[Card, int]:
 
 def deal_exposure_counts(rules: Rules, exposed) -> dict[Card, int]:
     """As ``exposure_counts``, counting the automatic 4th card when holders are unknown."""
+    if not any(exposed):
+        return dict(NOTHING_EXPOSED)
     counts = exposure_counts(exposed)
     if rules.decks == 1 and sum(1 for c in EXPOSABLE if counts[c]) == AUTOMATIC_AFTER:
         for c in EXPOSABLE:

@@ -65,11 +65,11 @@ def _grand_slam(decks: int, k: dict[Card, int]) -> SeatScore:
 def seat_score(rules: Rules, taken: int, k: dict[Card, int]) -> SeatScore:
     """Raw score of the cards in ``taken`` (two-plane bits) given exposed copies ``k``."""
     decks = rules.decks
+    if not taken & SCORING_BITS:
+        return NOTHING_TAKEN
     h1 = taken >> HEART_SHIFT & SUIT_BITS
     h2 = taken >> (PLANE + HEART_SHIFT) & SUIT_BITS
     heart_count = h1.bit_count() + h2.bit_count()
-    if not taken & SCORING_BITS:
-        return NOTHING_TAKEN
     pigs, sheep_n, tens = count_of(taken, PIG), count_of(taken, SHEEP), count_of(taken, TRANSFORMER)
     all_hearts = heart_count == SUIT_SIZE * decks
     if all_hearts and pigs == sheep_n == tens == decks:
@@ -86,8 +86,7 @@ def seat_score(rules: Rules, taken: int, k: dict[Card, int]) -> SeatScore:
         raw = TRANSFORMER_ALONE * factor
     else:
         raw = (hearts + pig + sheep) * factor
-    return SeatScore(hearts=hearts, pig=pig, sheep=sheep, transformer_factor=factor,
-                     all_hearts=all_hearts, grand_slam=False, raw=raw)
+    return SeatScore(hearts, pig, sheep, factor, all_hearts, False, raw)
 
 
 def _exposure_list_problems(rules: Rules, exposed) -> list[Problem]:

@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from typing import Callable
 
 from .cards import PIG, PLANE, SUIT_SIZE, Card, add_card, bits_cards, count_of, hand_bits, remove_card
-from .moves import play_options
+from .moves import NO_DOUBLES, play_options
+from .cards import SUIT_MASKS
 from .tricks import trick_ranking
 from .variants import Rules
 
@@ -98,8 +99,12 @@ def advance(t: Table, choose: Chooser, limit: int = -1) -> None:
     try:
         while seat is not None and played != limit:
             hand, held = hands[seat], helds[seat]
-            mask, doubles = play_options(decks, hand, held, lead, suits_led, first_round, opening, ban)
-            move = choose(mask, doubles)
+            if one_deck and not held and not ban and opening is None:
+                # play_options inlined for the common case: lead anything; follow suit if able
+                move = choose(hand if lead is None else hand & SUIT_MASKS[lead[0] // SUIT_SIZE] or hand,
+                              NO_DOUBLES)
+            else:
+                move = choose(*play_options(decks, hand, held, lead, suits_led, first_round, opening, ban))
             if lead is None:
                 lead = move
                 lead_suit = move[0] // SUIT_SIZE
@@ -153,6 +158,8 @@ SINGLE_PLAYS: tuple[tuple[Card, ...], ...] = tuple((c,) for c in range(PLANE))
 SUIT_RANKS: tuple[tuple[int, ...], ...] = tuple(
     tuple(r for r in range(SUIT_SIZE) if m >> r & 1) for m in range(1 << SUIT_SIZE))
 SUIT_SUBSETS = len(SUIT_RANKS)
+SUIT_MASK = SUIT_SUBSETS - 1
+SUIT_BASES = tuple(range(0, PLANE, SUIT_SIZE))
 
 
 def random_chooser(random: Callable[[], float]) -> Chooser:
@@ -168,10 +175,12 @@ def random_chooser(random: Callable[[], float]) -> Chooser:
         k = int(random() * (n + len(doubles)))
         if k >= n:
             return doubles[k - n]
-        while k:
-            mask &= mask - 1
-            k -= 1
-        return SINGLE_PLAYS[(mask & -mask).bit_length() - 1]
+        for base in SUIT_BASES:
+            ranks = SUIT_RANKS[mask >> base & SUIT_MASK]
+            if k < len(ranks):
+                return SINGLE_PLAYS[base + ranks[k]]
+            k -= len(ranks)
+        raise ValueError("no legal play to choose from")
     return choose
 
 
