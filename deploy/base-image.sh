@@ -20,8 +20,8 @@ fi
 
 if ! command -v debootstrap >/dev/null; then
     echo "base-image: installing debootstrap" >&2
-    apt-get update -q >&2
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends debootstrap >&2
+    apt-get update -q >/dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends debootstrap >/dev/null
 fi
 
 rootfs=$(mktemp -d /var/tmp/gongzhu-rootfs.XXXXXX)
