@@ -24,6 +24,9 @@ HELM_SHA256=aeb4645b9e6658948efa290e28dd23ae75a16fb73f137942f2294fd5c7fcb573
 
 python=${PYTHON:-python3}
 mkdir -p "$tools_dir"
+# One installer at a time (parallel test workers may all call this script).
+exec 9>"$tools_dir/.lock"
+flock 9
 helm_work=""
 trap 'if [[ -n $helm_work ]]; then rm -rf "$helm_work"; fi' EXIT
 
