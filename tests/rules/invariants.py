@@ -147,6 +147,9 @@ def _check_position(state, model, moves, ck):
 
 
 def _check_listed_moves_apply(state, moves, rng, ck, limit):
+    """Every listed move is legal; all (or a sample of `limit`) are applied."""
+    for move in moves:
+        ck(R.is_legal_move(state, move), "listed move is_legal_move", lambda: move)
     sample = moves if limit is None or len(moves) <= limit else rng.sample(moves, limit)
     for move in sample:
         try:

@@ -21,27 +21,60 @@ def raw_of(rules, taken, exposed=""):
     return sheet.raw[0]
 
 
-@pytest.mark.parametrize(
-    ("number", "taken", "exposed", "raw"),
-    [
-        ("5_1", "C10", "", 50),
-        ("5_2", "C10", "C10", 100),
-        ("5_3", "C10 H3", "", 0),
-        ("5_4", "C10 SQ DJ", "", 0),
-        ("5_5", "C10 SQ DJ", "SQ", -200),
-        ("5_6", "C10 HK H5", "", -100),
-        ("5_7", "C10 SQ HA", "C10 SQ HA", -1200),
-        ("5_8", HEARTS.replace(" HA", ""), "HA", -300),
-        ("5_9", HEARTS, "", 200),
-        ("5_10", HEARTS + " SQ", "", 100),
-        ("5_11", HEARTS + " C10", "HA C10", 1600),
-        ("5_12", ALL_SCORING, "", 800),
-        ("5_13", ALL_SCORING, "SQ DJ HA C10", 3200),
-        ("5_14", ALL_SCORING, "DJ", 1000),
-    ],
-)
-def test_spec_5_1_to_5_14_one_deck_raw_scores(number, taken, exposed, raw):
-    assert raw_of(ONE_DECK, taken, exposed) == raw, number
+def test_spec_5_1_transformer_alone():
+    assert raw_of(ONE_DECK, "C10", "") == 50
+
+
+def test_spec_5_2_transformer_alone_exposed():
+    assert raw_of(ONE_DECK, "C10", "C10") == 100
+
+
+def test_spec_5_3_transformer_with_zero_heart_is_zero():
+    assert raw_of(ONE_DECK, "C10 H3", "") == 0
+
+
+def test_spec_5_4_transformer_with_pig_and_sheep_is_zero():
+    assert raw_of(ONE_DECK, "C10 SQ DJ", "") == 0
+
+
+def test_spec_5_5_transformer_with_exposed_pig_and_sheep():
+    assert raw_of(ONE_DECK, "C10 SQ DJ", "SQ") == -200
+
+
+def test_spec_5_6_transformer_doubles_hearts():
+    assert raw_of(ONE_DECK, "C10 HK H5", "") == -100
+
+
+def test_spec_5_7_everything_exposed_quadruples():
+    assert raw_of(ONE_DECK, "C10 SQ HA", "C10 SQ HA") == -1200
+
+
+def test_spec_5_8_exposed_heart_ace_doubles_hearts():
+    assert raw_of(ONE_DECK, HEARTS.replace(" HA", ""), "HA") == -300
+
+
+def test_spec_5_9_all_hearts():
+    assert raw_of(ONE_DECK, HEARTS, "") == 200
+
+
+def test_spec_5_10_all_hearts_pig_stays_negative():
+    assert raw_of(ONE_DECK, HEARTS + " SQ", "") == 100
+
+
+def test_spec_5_11_all_hearts_with_exposed_transformer():
+    assert raw_of(ONE_DECK, HEARTS + " C10", "HA C10") == 1600
+
+
+def test_spec_5_12_grand_slam():
+    assert raw_of(ONE_DECK, ALL_SCORING, "") == 800
+
+
+def test_spec_5_13_grand_slam_all_exposed():
+    assert raw_of(ONE_DECK, ALL_SCORING, "SQ DJ HA C10") == 3200
+
+
+def test_spec_5_14_grand_slam_sheep_exposed():
+    assert raw_of(ONE_DECK, ALL_SCORING, "DJ") == 1000
 
 
 def test_spec_5_15_two_decks_heart_ace_and_both_transformers():
