@@ -142,3 +142,16 @@ def test_first_deal_with_the_wrong_leader_is_rejected():
         replay(Rules(), hands=hands, leader=0)
     assert ("wrong_leader", "/leader") in [(p.code, p.path) for p in caught.value.problems]
     assert replay(Rules(), hands=hands, leader=2).seat == 2
+
+
+def test_two_decks_leader_must_be_the_first_club_two_dealt():
+    # SPEC §2: "Two decks: the seat dealt the *first* C2 leads"; §7: hands are
+    # given as dealt, so a leader naming the second C2's holder is wrong.
+    rules = Rules(decks=2)
+    hands = list(build_hands({1: "C2", 3: "C2"}, decks=2))
+    hands[3] = place(hands[3], c("C2"), 0)
+    hands[1] = place(hands[1], c("C2"), 1)
+    assert replay(rules, hands=hands, leader=3).seat == 3
+    with pytest.raises(InvalidDeal) as caught:
+        replay(rules, hands=hands, leader=1)
+    assert ("wrong_leader", "/leader") in [(p.code, p.path) for p in caught.value.problems]

@@ -137,3 +137,16 @@ def test_exposed_card_is_free_from_the_second_round_of_its_suit():
     state = advance(R, state, cs("S2"), cs("S4"), cs("S9"), cs("S7"))
     assert state.seat == 2
     assert normalized_moves(legal_moves(state)) == sorted((card,) for card in hands[2] if card != c("S9"))
+
+
+def test_leader_holding_only_the_exposed_card_of_a_suit_may_lead_it():
+    hands = build_hands({2: "SQ"}, avoid={2: "S"})
+    state = replay(ONE_DECK, hands=hands, exposed=exposure(s="SQ"), first_deal=False, leader=2)
+    assert normalized_moves(legal_moves(state)) == sorted((card,) for card in hands[2])
+
+
+def test_two_decks_leader_holding_only_both_exposed_copies_may_lead_the_pair():
+    hands = build_hands({1: "SQ SQ"}, decks=2, avoid={1: "S"})
+    state = replay(TWO_DECKS, hands=hands, exposed=exposure(e="SQ SQ"), first_deal=False, leader=1)
+    spade_moves = [m for m in normalized_moves(legal_moves(state)) if m[0] // 13 == 0]
+    assert spade_moves == [cs("SQ"), cs("SQ SQ")]

@@ -143,6 +143,7 @@ def test_two_deck_transformer_factors(tens, exposed, raw):
         ("H5 H5 HA", "HA HA", -280),
         ("C10", "", 50),
         ("C10", "C10", 100),
+        ("C10", "C10 C10", 100),
         ("C10 SQ DJ", "", 0),
     ],
 )
