@@ -8,7 +8,8 @@ from typing import Any
 from flask import Flask
 
 from . import problems
-from .meta import load_into, meta
+from .meta import load_into
+from .meta import meta as meta_routes
 from .views import api
 
 DEFAULT_MAX_BODY = 256 * 1024
@@ -36,7 +37,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.json.compact = True
     problems.register(app)
     app.register_blueprint(api)
-    app.register_blueprint(meta)
+    app.register_blueprint(meta_routes)
     load_into(app)
     logging.getLogger(app.name).setLevel(logging.INFO)
     return app

@@ -48,7 +48,7 @@ def _binary(data: bytes) -> str:
 # How openapi-core reads each media type the contract answers with.
 DESERIALIZERS = {
     "application/problem+json": json.loads,
-    "application/yaml": _text,
+    "application/yaml": yaml.safe_load,
     "text/html": _text,
     "text/css": _text,
     "text/javascript": _text,

@@ -1,0 +1,46 @@
+"""Structure STYLE.md asks for: imports go one way (api → rules), the engine is
+stdlib only, and views stay thin (5–15 lines: load, call the engine, answer)."""
+from __future__ import annotations
+
+import ast
+import inspect
+import sys
+from pathlib import Path
+
+from service.api import views
+
+ROOT = Path(__file__).resolve().parents[2]
+MAX_VIEW_LINES = 15
+
+
+def imported_modules(path: Path) -> set[str]:
+    names = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.level == 0:
+            names.add(node.module)
+    return names
+
+
+def test_engine_imports_only_the_standard_library_and_itself():
+    for path in sorted((ROOT / "service" / "rules").glob("*.py")):
+        for name in imported_modules(path):
+            top = name.split(".")[0]
+            assert top in sys.stdlib_module_names or name.startswith("service.rules"), (path.name, name)
+
+
+def test_api_reaches_the_engine_only_through_its_package():
+    for path in sorted((ROOT / "service" / "api").glob("*.py")):
+        for name in imported_modules(path):
+            assert not name.startswith("service.rules."), (path.name, name)
+
+
+def test_views_are_thin():
+    functions = [f for f in vars(views).values()
+                 if inspect.isfunction(f) and f.__module__ == views.__name__]
+    assert len(functions) == 9
+    for function in functions:
+        lines = inspect.getsource(function).strip().splitlines()
+        body = [line for line in lines if not line.lstrip().startswith("@")]
+        assert len(body) <= MAX_VIEW_LINES, function.__name__
