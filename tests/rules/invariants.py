@@ -98,6 +98,10 @@ def check_deal(spec, rng, ck, *, apply_limit=None, probe_rate=1.0):
     plays = []
     while not model.finished:
         moves = R.legal_moves(state)
+        ck(state.plays_count == len(plays), "plays count", lambda: (state.plays_count, len(plays)))
+        ck([tuple(m) for m in state.trick] == [m for _, m in model.trick], "current trick",
+           lambda: (state.trick, model.trick))
+        ck([Counter(h) for h in state.hands] == [model.hand(seat) for seat in range(O.SEATS)], "all four hands")
         _check_position(state, model, moves, ck)
         _check_listed_moves_apply(state, moves, rng, ck, apply_limit)
         if probe_rate >= 1.0 or rng.random() < probe_rate:
