@@ -46,15 +46,11 @@ def main(argv=None):
     started = time.perf_counter()
     deals = checks = 0
     failures = []
-    if args.jobs > 1:
-        with ProcessPoolExecutor(args.jobs) as pool:
-            results = pool.map(run_chunk, chunks)
-            for count, n, found in results:
-                deals, checks, failures = deals + count, checks + n, failures + found
-    else:
-        for chunk in chunks:
-            count, n, found = run_chunk(chunk)
+    with ProcessPoolExecutor(max(1, args.jobs)) as pool:
+        for count, n, found in pool.map(run_chunk, chunks):
             deals, checks, failures = deals + count, checks + n, failures + found
+            print(f"  {deals}/{args.deals} deals, {len(failures)} failures, "
+                  f"{time.perf_counter() - started:.0f}s", file=sys.stderr, flush=True)
     elapsed = time.perf_counter() - started
     print(f"deals: {deals}  invariant checks: {checks}  failures: {len(failures)}  "
           f"time: {elapsed:.1f}s  ({deals / elapsed:.0f} deals/s with checks)")
