@@ -150,3 +150,22 @@ def test_two_decks_leader_holding_only_both_exposed_copies_may_lead_the_pair():
     state = replay(TWO_DECKS, hands=hands, exposed=exposure(e="SQ SQ"), first_deal=False, leader=1)
     spade_moves = [m for m in normalized_moves(legal_moves(state)) if m[0] // 13 == 0]
     assert spade_moves == [cs("SQ"), cs("SQ SQ")]
+
+
+def test_two_decks_only_one_of_two_exposed_copies_comes_back():
+    # Unexposed spades: S5 only; one of the two exposed SQ completes the play.
+    hands = build_hands({0: "S4 S4", 1: "SQ SQ S5"}, decks=2, avoid={1: "S"})
+    state = replay(TWO_DECKS, hands=hands, exposed=exposure(e="SQ SQ"), plays=[cs("S4 S4")], first_deal=False, leader=0)
+    assert normalized_moves(legal_moves(state)) == [cs("S5 SQ")]
+
+
+def test_two_decks_exposed_pair_held_back_behind_an_unexposed_pair():
+    hands = build_hands({0: "S4 S4", 1: "SQ SQ S5 S5"}, decks=2, avoid={1: "S"})
+    state = replay(TWO_DECKS, hands=hands, exposed=exposure(e="SQ SQ"), plays=[cs("S4 S4")], first_deal=False, leader=0)
+    assert legal_moves(state) == [cs("S5 S5")]
+
+
+def test_two_decks_both_copies_exposed_single_lead_must_follow_with_one():
+    hands = build_hands({0: "S4", 1: "SQ SQ"}, decks=2, avoid={1: "S"})
+    state = replay(TWO_DECKS, hands=hands, exposed=exposure(e="SQ SQ"), plays=[cs("S4")], first_deal=False, leader=0)
+    assert legal_moves(state) == [cs("SQ")]
