@@ -50,6 +50,21 @@ def seeded_shuffle(cards: list[Card], seed: int) -> None:
         cards[i], cards[j] = cards[j], cards[i]
 
 
+SPAN_BITS = tuple(span.bit_length() for span in range(2 * 52 + 1))
+
+
+def shuffle(cards: list[Card], rng: random.Random) -> None:
+    """``rng.shuffle(cards)`` exactly (same draws, same result), without a call per card."""
+    getrandbits = rng.getrandbits
+    for i in range(len(cards) - 1, 0, -1):
+        span = i + 1
+        bits = SPAN_BITS[span]
+        j = getrandbits(bits)
+        while j >= span:
+            j = getrandbits(bits)
+        cards[i], cards[j] = cards[j], cards[i]
+
+
 def deal_hands(rules: Rules, seed: int | None = None, *,
                rng: random.Random | None = None) -> tuple[tuple[Card, ...], ...]:
     """Four hands in the order dealt: seeded, injected ``rng``, or cryptographic."""
@@ -57,7 +72,7 @@ def deal_hands(rules: Rules, seed: int | None = None, *,
     if seed is not None:
         seeded_shuffle(cards, seed)
     else:
-        (rng or random.SystemRandom()).shuffle(cards)
+        shuffle(cards, rng or random.SystemRandom())
     return tuple([tuple(cards[seat::SEATS]) for seat in range(SEATS)])
 
 
@@ -68,6 +83,6 @@ def first_leader(rules: Rules, hands) -> int | None:
     position 4·k + s (R: "由系统判断谁先得到第一张").
     """
     opening = rules.opening
-    orders = [(SEATS * list(hand).index(opening) + seat, seat)
+    orders = [(SEATS * hand.index(opening) + seat, seat)
               for seat, hand in enumerate(hands) if opening in hand]
     return min(orders)[1] if orders else None

@@ -18,6 +18,7 @@ from .tricks import trick_ranking
 from .variants import Rules
 
 SEATS = 4
+NEXT_SEAT = SEATS - 1  # (seat + 1) & NEXT_SEAT == (seat + 1) % SEATS
 Options = tuple[int, list[tuple[Card, ...]]]
 Chooser = Callable[[int, list[tuple[Card, ...]]], tuple[Card, ...]]
 
@@ -99,24 +100,27 @@ def advance(t: Table, choose: Chooser, limit: int = -1) -> None:
     try:
         while seat is not None and played != limit:
             hand, held = hands[seat], helds[seat]
-            if one_deck and not held and not ban and opening is None:
+            simple = one_deck and not held
+            if simple and not ban and opening is None:
                 # play_options inlined for the common case: lead anything; follow suit if able
                 move = choose(hand if lead is None else hand & SUIT_MASKS[lead[0] // SUIT_SIZE] or hand,
                               NO_DOUBLES)
             else:
                 move = choose(*play_options(decks, hand, held, lead, suits_led, first_round, opening, ban))
+            card = move[0]
             if lead is None:
                 lead = move
-                lead_suit = move[0] // SUIT_SIZE
+                lead_suit = card // SUIT_SIZE
                 first_round = not suits_led >> lead_suit & 1
                 suits_led |= 1 << lead_suit
                 opening = None
-                best, top, winner = move[0], (lead_suit + 1) * SUIT_SIZE, seat
-            elif best < move[0] < top and len(move) == 1:
-                # a higher card of the led suit takes the lead of the trick; ties stay with the earlier play
-                best, winner = move[0], seat
-            if one_deck and not held:
-                bit = 1 << move[0]
+                best, top, winner = card, (lead_suit + 1) * SUIT_SIZE, seat
+            elif best < card < top:
+                # a higher card of the led suit takes the trick; ties stay with the earlier play
+                # (pair leads are ranked in full when the trick is complete)
+                best, winner = card, seat
+            if simple:
+                bit = 1 << card
                 hands[seat] = hand ^ bit
                 trick_cards |= bit
             else:
@@ -131,7 +135,7 @@ def advance(t: Table, choose: Chooser, limit: int = -1) -> None:
             trick.append(move)
             played += 1
             if len(trick) < SEATS:
-                seat = (seat + 1) % SEATS
+                seat = (seat + 1) & NEXT_SEAT
                 continue
             # the trick is complete: its winner takes every card and leads next
             if len(lead) == 2:
