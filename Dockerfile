@@ -37,6 +37,9 @@ RUN set -eu; \
     /opt/venv/bin/python -c "import service.wsgi, service.gunicorn_conf"
 
 FROM ${BASE_IMAGE} AS runtime
+LABEL org.opencontainers.image.title="gongzhu-service" \
+      org.opencontainers.image.description="Stateless REST API for the card game Gong Zhu" \
+      org.opencontainers.image.licenses="MIT"
 # Fixed numeric UID/GID so Kubernetes can check runAsNonRoot without a passwd lookup.
 ARG APP_UID=10001
 RUN groupadd --system --gid "${APP_UID}" app \

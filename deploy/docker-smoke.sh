@@ -9,8 +9,9 @@
 #     base's Python, then `docker build --network=none` with PIP_OFFLINE=1.
 #  4. Run the image as Kubernetes will (read-only root FS, tmpfs /tmp, all
 #     capabilities dropped, no-new-privileges, --network host on a free port), call
-#     /healthz, /readyz and a real /legal-moves, run the image's HEALTHCHECK, and
-#     check that no process in the container runs as root.
+#     /healthz, /readyz and a real /legal-moves, run the image's HEALTHCHECK and
+#     the chart's `helm test` pod program, and check that no process in the
+#     container runs as root.
 #  5. Print the image size and the UID the service runs as.
 #
 # Exit status: 0 on success; 0 with a line `SKIPPED: <reason>` when this machine
@@ -283,6 +284,26 @@ mapfile -t healthcheck < <(docker image inspect --format '{{json .Config.Healthc
     | python3 -c 'import json, sys; test = json.load(sys.stdin); assert test[0] == "CMD", test; print(*test[1:], sep="\n")')
 docker exec "$container" "${healthcheck[@]}" || fail "the image's HEALTHCHECK command fails"
 say "HEALTHCHECK command passes"
+
+# The chart's `helm test` pod, rendered by the real chart and run in a new container
+# of this image, locked down like the pod; the Service name is pointed at loopback.
+bash deploy/tools.sh
+# shellcheck source=/dev/null
+source "${TOOLS_DIR:-$repo_root/.tools}/tools.env"
+test_program=$("$HELM" template smoke helm/gongzhu-service \
+        --set fullnameOverride=127.0.0.1 --set service.port="$port" \
+        --show-only templates/tests/test-healthz.yaml \
+    | "$TOOLS_PYTHON" -c '
+import sys, yaml
+command = yaml.safe_load(sys.stdin)["spec"]["containers"][0]["command"]
+assert command[:2] == ["python3", "-c"] and len(command) == 3, command
+print(command[2])')
+if ! test_output=$(docker run --rm --network host --read-only --cap-drop ALL \
+        --security-opt no-new-privileges --entrypoint python3 "$image" -c "$test_program" 2>&1); then
+    echo "$test_output" >&2
+    fail "the chart's helm test pod fails against the running service"
+fi
+say "helm test pod: $test_output"
 
 # No process in the container may run as root.
 processes=$(docker top "$container" -eo uid,pid,args)
