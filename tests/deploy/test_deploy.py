@@ -178,6 +178,21 @@ def test_autoscaling_refuses_to_render_without_a_cpu_request(tools: Tools) -> No
     assert "resources.requests.cpu" in result.stderr
 
 
+@pytest.mark.parametrize(
+    ("value", "complaint"),
+    [
+        ("replicaCount=two", "/replicaCount"),
+        ("replicaCout=2", "replicaCout"),
+        ("service.type=Headless", "/service/type"),
+        ("autoscaling.targetCPUUtilizationPercentage=170", "/autoscaling/targetCPUUtilizationPercentage"),
+    ],
+)
+def test_values_schema_rejects_mistakes(tools: Tools, value: str, complaint: str) -> None:
+    result = run(tools.helm, "template", "gongzhu", CHART, "--set", value)
+    assert result.returncode != 0
+    assert complaint in result.stderr
+
+
 @pytest.mark.parametrize("values", VALUE_SETS)
 def test_pods_are_locked_down(tools: Tools, values: str) -> None:
     kinds = by_kind(manifests(tools, *VALUE_SETS[values]))
@@ -290,3 +305,48 @@ def test_dockerignore_sends_only_what_the_image_needs() -> None:
     assert patterns[0] == "*", "allow-list: everything is excluded first"
     assert {"!pyproject.toml", "!README.md", "!service/", "!deploy/wheelhouse/"} <= set(patterns)
     assert "**/__pycache__" in patterns
+
+
+# --- docker-smoke's SKIPPED rule ----------------------------------------------------
+
+FAKE_DOCKER = """#!/bin/sh
+# docker CLI stand-in: `info` answers as told, everything else fails.
+if [ "$1" = info ]; then exit "${FAKE_DOCKER_INFO_STATUS:-1}"; fi
+echo "fake docker: $*" >&2
+exit 1
+"""
+FAKE_DOCKERD = """#!/bin/sh
+echo 'level=fatal msg="cannot create the daemon here"' >&2
+exit 1
+"""
+
+
+def smoke_with_fakes(tmp_path: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    for name, text in (("docker", FAKE_DOCKER), ("dockerd", FAKE_DOCKERD)):
+        (bin_dir / name).write_text(text)
+        (bin_dir / name).chmod(0o755)
+    environment = {
+        **os.environ,
+        "PATH": f"{bin_dir}:{os.environ['PATH']}",
+        "SMOKE_STATE_DIR": str(tmp_path / "state"),
+        "DOCKER_HOST": f"unix://{tmp_path}/none.sock",
+        **env,
+    }
+    return subprocess.run(
+        ["bash", str(ROOT / "deploy" / "docker-smoke.sh")],
+        cwd=ROOT, env=environment, capture_output=True, text=True, timeout=120,
+    )
+
+
+def test_smoke_skips_only_when_no_docker_daemon_can_run(tmp_path: Path) -> None:
+    result = smoke_with_fakes(tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[-1].startswith("SKIPPED: ")
+
+
+def test_smoke_fails_when_the_daemon_runs_but_the_image_does_not(tmp_path: Path) -> None:
+    result = smoke_with_fakes(tmp_path, FAKE_DOCKER_INFO_STATUS="0", BASE_IMAGE="fake/base")
+    assert result.returncode != 0
+    assert "SKIPPED" not in result.stdout
