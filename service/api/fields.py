@@ -62,8 +62,7 @@ def _card_errors(row: list) -> dict[int, list[CodedMessage]]:
 
 def _parse_cards(row: list) -> tuple[int, ...]:
     """The cards of a list of notations; KeyError/TypeError when any is not a card."""
-    by_name = CARD_BY_NAME
-    return tuple([by_name[c] for c in row])
+    return tuple(map(CARD_BY_NAME.__getitem__, row))
 
 
 class StrictBoolean(fields.Field):
@@ -162,10 +161,11 @@ class CardLists(fields.Field):
     def _deserialize(self, value, attr, data, **kwargs):
         _check_list(value, self.what, self.min_rows, self.max_rows)
         low, high = self.min_cards, self.max_cards
-        by_name = CARD_BY_NAME
+        card_of = CARD_BY_NAME.__getitem__
+        # Fast path: every row a list of the right length, every card known.
         if all(type(row) is list and low <= len(row) <= high for row in value):
             try:
-                return tuple([tuple([by_name[c] for c in row]) for row in value])
+                return tuple([tuple(map(card_of, row)) for row in value])
             except (KeyError, TypeError):
                 pass
         errors = {}
