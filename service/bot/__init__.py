@@ -1,0 +1,11 @@
+"""Auto-play (托管) for the seat to act: a heuristic seat and a Monte Carlo one (issue 6).
+
+Pure, stdlib only, reads only what the acting seat may know. See docs/bot.md.
+"""
+from .advice import Suggestion, heuristic_suggestion, suggest
+from .exposures import suggest_exposures
+from .heuristic import heuristic_play
+from .knowledge import Knowledge, knowledge
+
+__all__ = ["Knowledge", "Suggestion", "heuristic_play", "heuristic_suggestion", "knowledge",
+           "suggest", "suggest_exposures"]

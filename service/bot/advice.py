@@ -1,0 +1,70 @@
+"""``suggest``: the play the service recommends for the seat to act (issue 6, POST /suggest).
+
+Only the acting seat's information set is read (``knowledge``): never the
+other hands the deal state carries. One deck: determinized Monte Carlo
+(``search``); two decks: the baseline heuristic (documented fallback).
+"""
+from __future__ import annotations
+
+import random
+import time
+from typing import NamedTuple
+
+from service.rules.cards import Card
+from service.rules.play import DealState, legal_moves
+
+from .heuristic import heuristic_play
+from .knowledge import knowledge
+from .search import monte_carlo
+
+DEFAULT_BUDGET_MS = 100
+# playouts per millisecond of budget, calibrated so a decision ends well inside its budget
+PLAYOUTS_PER_MS = 2
+# share of the budget after which the search stops even if playouts remain
+DEADLINE_SHARE = 0.8
+MS = 1e-3
+
+
+class Suggestion(NamedTuple):
+    move: tuple[Card, ...]
+    reason: str
+    samples: int
+
+
+def _options(state: DealState, moves) -> tuple[int, list]:
+    mask = sum(1 << m[0] for m in moves if len(m) == 1)
+    return mask, [m for m in moves if len(m) == 2]
+
+
+def heuristic_suggestion(state: DealState, moves=None) -> Suggestion:
+    """The baseline heuristic's play (no search)."""
+    moves = moves if moves is not None else legal_moves(state)
+    k = knowledge(state)
+    mask, doubles = _options(state, moves)
+    move = heuristic_play(k.hand, mask, doubles, state.trick, k.played)
+    return Suggestion(move=move, reason="heuristic", samples=0)
+
+
+def suggest(state: DealState, *, budget_ms: int = DEFAULT_BUDGET_MS, seed: int | None = None,
+            plays=None) -> Suggestion:
+    """A legal play for ``state.seat``, from what that seat may know only.
+
+    ``plays`` (optional) is the deal's play history; with it the search also
+    knows which seats are void in which suits. Deterministic for a ``seed``
+    unless the deadline (``budget_ms``) cuts the search short.
+    Raises ``ValueError`` when the deal is finished.
+    """
+    start = time.perf_counter()
+    moves = legal_moves(state)
+    if not moves:
+        raise ValueError("the deal is finished: no seat is to act")
+    if len(moves) == 1:
+        return Suggestion(move=moves[0], reason="only_move", samples=0)
+    if state.rules.decks != 1:
+        return heuristic_suggestion(state, moves)
+    k = knowledge(state, plays)
+    rng = random.Random(seed)
+    deadline = start + budget_ms * MS * DEADLINE_SHARE
+    move, samples = monte_carlo(state, k, moves, playouts=budget_ms * PLAYOUTS_PER_MS,
+                                deadline=deadline, rng=rng)
+    return Suggestion(move=move, reason="monte_carlo", samples=samples)

@@ -1,0 +1,89 @@
+"""suggest (issue 6): always legal, blind to hidden cards, deterministic for a seed."""
+import random
+
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from service.bot import advice, suggest
+from service.rules import (
+    Rules,
+    apply_legal_move,
+    deal_hands,
+    is_legal_move,
+    legal_moves,
+    parse_card,
+    replay,
+)
+
+from .states import random_position, reshuffled
+
+FIXED = {"derandomize": True, "deadline": None, "database": None, "suppress_health_check": list(HealthCheck)}
+SEEDS = st.integers(min_value=0, max_value=2**63 - 1)
+# one Monte Carlo round only (2 playouts' cap), so no deadline can change the result
+ONE_ROUND_MS = 1
+
+
+@settings(max_examples=1500, **FIXED)
+@given(seed=SEEDS)
+def test_one_deck_suggestion_is_legal(seed):
+    p = random_position(seed, decks=1)
+    s = suggest(p.state, budget_ms=ONE_ROUND_MS, seed=seed, plays=p.plays)
+    assert is_legal_move(p.state, s.move)
+    assert s.reason in ("only_move", "monte_carlo")
+
+
+@settings(max_examples=600, **FIXED)
+@given(seed=SEEDS)
+def test_two_deck_suggestion_is_legal(seed):
+    p = random_position(seed, decks=2)
+    s = suggest(p.state, budget_ms=ONE_ROUND_MS, seed=seed)
+    assert is_legal_move(p.state, s.move)
+    assert s.reason in ("only_move", "heuristic")
+
+
+@settings(max_examples=400, **FIXED)
+@given(seed=SEEDS, decks=st.sampled_from((1, 2)), with_history=st.booleans())
+def test_suggestion_ignores_hidden_cards(seed, decks, with_history):
+    p = random_position(seed, decks=decks)
+    other = reshuffled(p, random.Random(seed))
+    assume(other is not None)
+    plays = p.plays if with_history else None
+    assert suggest(p.state, budget_ms=ONE_ROUND_MS, seed=seed, plays=plays) == \
+        suggest(other, budget_ms=ONE_ROUND_MS, seed=seed, plays=plays)
+
+
+def test_same_seed_same_search(monkeypatch):
+    # no deadline: the playout count alone (budget × PLAYOUTS_PER_MS) bounds the search
+    monkeypatch.setattr(advice, "DEADLINE_SHARE", 1e6)
+    p = next(p for p in map(random_position, range(100)) if len(legal_moves(p.state)) >= 3)
+    moves = legal_moves(p.state)
+    first = suggest(p.state, budget_ms=20, seed=3, plays=p.plays)
+    assert first == suggest(p.state, budget_ms=20, seed=3, plays=p.plays)
+    assert first.samples == (20 * advice.PLAYOUTS_PER_MS // len(moves)) * len(moves)
+
+
+def test_only_move_is_the_opening_card():
+    rules = Rules()
+    state = replay(rules, hands=deal_hands(rules, seed=1))
+    assert suggest(state, seed=0) == advice.Suggestion(move=(parse_card("C2"),), reason="only_move",
+                                                               samples=0)
+
+
+def test_finished_deal_has_no_suggestion():
+    rules = Rules()
+    state = replay(rules, hands=deal_hands(rules, seed=1))
+    while not state.finished:
+        state = apply_legal_move(state, legal_moves(state)[0])
+    with pytest.raises(ValueError):
+        suggest(state, seed=0)
+
+
+def test_history_must_match_the_state():
+    p = random_position(11)
+    assert p.plays
+    with pytest.raises(ValueError):
+        suggest(p.state, seed=0, plays=p.plays[:-1])
+    wrong = (51,) if p.plays[-1] != (51,) else (50,)
+    with pytest.raises(ValueError):
+        suggest(p.state, seed=0, plays=p.plays[:-1] + [wrong])
