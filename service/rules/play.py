@@ -193,13 +193,13 @@ def _leader_problems(rules: Rules, hands, first_deal: bool, leader: int | None) 
                                   "a later deal needs leader: the seat that took the pig last deal")]
         return leader, []
     holder = first_leader(rules, hands)
-    if leader is None or holder is None:
+    if leader is None or holder is None or leader == holder:
         return holder, []
-    if rules.opening not in hands[leader]:
-        return holder, [Problem("wrong_leader", "/leader",
-                                f"in the first deal {rules.opening_card}'s holder leads; "
-                                f"seat {leader} does not hold it")]
-    return leader, []
+    # hands are given as dealt, so the seat dealt the first opening card is known (R)
+    which = "first " if rules.decks == 2 and rules.opening in hands[leader] else ""
+    return holder, [Problem("wrong_leader", "/leader",
+                            f"in the first deal the seat dealt the {which}{rules.opening_card} leads: "
+                            f"seat {holder}, not seat {leader}")]
 
 
 def initial_table(rules: Rules, hands, exposed, first_deal: bool, leader: int) -> Table:
