@@ -118,12 +118,24 @@ PY
     body=$(python3 -c 'import json, sys; print(json.dumps(sys.stdin.read().strip()))' < "$scripts/body.json")
     printf 'wrk.method = "POST"\nwrk.headers["Content-Type"] = "application/json"\nwrk.body = %s\n' \
         "$body" > "$scripts/legal-moves.lua"
+    # CPU time the container spends per request: unlike requests per second, it
+    # holds when other jobs share the machine.
+    local cpuacct=/sys/fs/cgroup/cpuacct/docker/$container/cpuacct.usage
+    local cpu_before cpu_after requests report
     for endpoint in healthz legal-moves; do
         local args=(--threads 1 --connections 4 --duration "${load_seconds}s" --latency)
         if [[ $endpoint == legal-moves ]]; then args+=(--script "$scripts/legal-moves.lua"); fi
         say "load: $endpoint for ${load_seconds}s, 4 connections, container limited to $pod_cpus CPU"
-        wrk "${args[@]}" "$base_url/$endpoint" | grep -E 'Requests/sec|Non-2xx|Socket errors|^ +(50|90|99)%' \
+        cpu_before=$(cat "$cpuacct" 2>/dev/null || echo 0)
+        report=$(wrk "${args[@]}" "$base_url/$endpoint")
+        cpu_after=$(cat "$cpuacct" 2>/dev/null || echo 0)
+        grep -E 'Requests/sec|Non-2xx|Socket errors|^ +(50|90|99)%' <<<"$report" \
             | while IFS= read -r line; do say "  $line"; done
+        requests=$(awk '/requests in/ { print $1 }' <<<"$report")
+        if ((cpu_after > cpu_before && requests > 0)); then
+            say "  CPU per request: $(awk -v ns=$((cpu_after - cpu_before)) -v n="$requests" \
+                'BEGIN { printf "%.2f ms, i.e. %.0f requests per CPU-second", ns / n / 1e6, n * 1e9 / ns }')"
+        fi
     done
     local cgroup=/sys/fs/cgroup/memory/docker/$container/memory.max_usage_in_bytes
     if [[ -r $cgroup ]]; then
