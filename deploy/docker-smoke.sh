@@ -18,7 +18,7 @@
 # cannot run a Docker daemon at all; 1 on any other failure.
 # Environment: BASE_IMAGE (skip debootstrap), SMOKE_IMAGE (tag, default
 # gongzhu-service:smoke), SMOKE_STATE_DIR (own dockerd's state, default
-# /var/lib/gongzhu-smoke).
+# /var/lib/gongzhu-smoke), SMOKE_LOAD_SECONDS (> 0: add the sizing load run).
 set -euo pipefail
 
 repo_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -53,6 +53,7 @@ cleanup() {
     fi
 }
 trap cleanup EXIT
+trap 'echo "docker-smoke: FAILED at line $LINENO: $BASH_COMMAND" >&2' ERR
 
 daemon_answers() { timeout 20 docker info >/dev/null 2>&1; }
 
@@ -92,8 +93,8 @@ start_dockerd() {
 
 # Optional sizing run (SMOKE_LOAD_SECONDS > 0, `make docker-measure`): wrk on the
 # other core drives the 1-CPU container on loopback for a bounded time, first
-# /healthz, then /legal-moves for a mid-deal state; prints throughput, latency and
-# the container's peak memory. Figures for docs/deployment.md.
+# /healthz, then /legal-moves for a mid-deal state; prints throughput, latency, CPU
+# time per request and the container's peak memory. Figures for docs/deployment.md.
 measure_load() {
     if ! command -v wrk >/dev/null; then
         say "installing Debian's wrk"
@@ -102,7 +103,7 @@ measure_load() {
     fi
     local scripts body endpoint
     scripts=$(mktemp -d)
-    # Mid-deal state: play the first legal move 24 times (six tricks) through the API itself.
+    # Mid-deal state: play the last legal move 24 times (six tricks) through the API itself.
     python3 - "$base_url" > "$scripts/body.json" <<'PY'
 import json, sys, urllib.request
 suits, ranks = "SHDC", ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
