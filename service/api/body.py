@@ -8,6 +8,7 @@ from typing import Any
 
 from flask import request
 from marshmallow import Schema
+from werkzeug.exceptions import RequestEntityTooLarge
 
 from .problems import ApiProblem
 
@@ -34,6 +35,11 @@ def read_json() -> Any:
         raise ApiProblem(415, "unsupported_media_type",
                          f"send the body as {JSON}, not {sent}")
     data = request.get_data()
+    limit = request.max_content_length
+    # A streamed (chunked) body is cut at the limit, not refused: look one byte past it.
+    if request.content_length is None and limit is not None and len(data) >= limit \
+            and request.environ["wsgi.input"].read(1):
+        raise RequestEntityTooLarge()
     try:
         return json.loads(data, object_pairs_hook=_object, parse_constant=_constant)
     except ValueError as error:

@@ -145,7 +145,7 @@ class ScoresField(fields.Field):
         errors = {}
         for i, score in enumerate(value):
             try:
-                SCORE_CHECK.deserialize(score)
+                SCORE_CHECK._deserialize(score, attr, data)
             except ValidationError as error:
                 errors[i] = error.messages
         if errors:
