@@ -22,3 +22,6 @@ loglevel = os.environ.get("LOG_LEVEL", "info")
 limit_request_line = 8190
 # Behind a proxy or ingress: trust X-Forwarded-* from it only when told to.
 forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
+# No runtime control socket (gunicorn ≥ 24): one fixed path per user would be shared
+# by every server on the host, and a read-only root filesystem has nowhere to put it.
+control_socket_disable = True
