@@ -44,4 +44,7 @@ tar --numeric-owner -C "$rootfs" -c . | docker import \
     --change 'CMD ["python3"]' \
     --message "debootstrap $suite minbase + python3 python3-venv" \
     - "$image" >/dev/null
+# Older recipes' bases are no longer used.
+docker image ls --format '{{.Repository}}:{{.Tag}}' "${image%%:*}" | grep -vxF "$image" \
+    | xargs -r docker rmi >/dev/null 2>&1 || true
 echo "$image"

@@ -163,6 +163,10 @@ say "daemon: $(docker version --format 'server {{.Server.Version}}, client {{.Cl
     "storage $(docker info --format '{{.Driver}}')"
 # The machine's docker CLI may lack buildx; the classic builder handles this Dockerfile.
 export DOCKER_BUILDKIT=0
+if [[ ${DOCKER_HOST:-} == "unix://$own_sock" ]]; then
+    # Our own daemon: drop untagged images of earlier runs, keep the last day's as build cache.
+    docker image prune --force --filter until=24h >/dev/null
+fi
 
 # --- 2. Base image ----------------------------------------------------------
 if [[ -n ${BASE_IMAGE:-} ]]; then
