@@ -35,9 +35,9 @@ def read_json() -> Any:
         raise ApiProblem(415, "unsupported_media_type",
                          f"send the body as {JSON}, not {sent}")
     data = request.get_data()
-    limit = request.max_content_length
     # A streamed (chunked) body is cut at the limit, not refused: look one byte past it.
-    if request.content_length is None and limit is not None and len(data) >= limit \
+    limit = request.max_content_length
+    if limit is not None and len(data) >= limit and request.content_length is None \
             and request.environ["wsgi.input"].read(1):
         raise RequestEntityTooLarge()
     try:
