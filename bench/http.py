@@ -1,0 +1,268 @@
+"""Throughput and latency of the running service, each endpoint against /healthz in the same run.
+
+One command from a fresh clone (bootstraps .venv with ``make venv``, installs wrk as root):
+
+    python3 bench/http.py                      # 6 rounds x 3 s per side, 5 workers, wrk -t2 -c16
+    python3 bench/http.py --rounds 5 --seconds 10 --workers 5 --threads 2 --connections 16
+    python3 bench/http.py --profile-only       # only the in-process per-stage breakdown
+
+gunicorn starts exactly as ``make run`` does (``gunicorn -c python:service.gunicorn_conf
+service.wsgi:app``, ``WEB_CONCURRENCY`` workers) on 127.0.0.1:<free port>. For each
+endpoint body (``/legal-moves`` one-deck mid-deal, ``/legal-moves`` two-deck mid-deal,
+``/score``, ``/play``) it alternates short wrk rounds of /healthz and of the endpoint
+(ABBA order), so background load hits both sides alike and the ratio is fair. Figures:
+requests/s (all requests of all rounds / their time), p50 (median of the rounds' p50),
+p99 (worst round's p99), errors (socket errors + non-2xx), ratio to /healthz (totals, and
+the median of each round against its neighbouring /healthz round).
+
+Then an in-process breakdown of one request per stage (JSON parse, schema load, replay,
+legal moves, serialize, the whole Flask request), in microseconds, so a missed target
+says where the time goes.
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+# This file's name shadows the stdlib's ``http`` package: keep bench/ off sys.path and load
+# the helper by its path.
+_HERE = Path(__file__).resolve().parent
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
+import importlib.util  # noqa: E402
+
+_spec = importlib.util.spec_from_file_location("_server", _HERE / "_server.py")
+_server = importlib.util.module_from_spec(_spec)
+sys.modules["_server"] = _server
+_spec.loader.exec_module(_server)
+
+_server.bootstrap()
+
+import argparse  # noqa: E402
+import json  # noqa: E402
+import statistics  # noqa: E402
+import tempfile  # noqa: E402
+import time  # noqa: E402
+
+TARGET = 0.8
+
+
+def measure(args) -> list[dict]:
+    wrk = _server.ensure_wrk()
+    work = Path(tempfile.mkdtemp(prefix="gongzhu-http-"))
+    bodies = _server.bodies()
+    names = [n for n in bodies if not args.only or n in args.only]
+    results = []
+    with _server.Server(workers=args.workers, log_dir=work) as srv:
+        health = _server.lua_script(work, "healthz", None)
+        scripts = {n: _server.lua_script(work, n, bodies[n][1]) for n in names}
+        opts = dict(threads=args.threads, connections=args.connections)
+        # Warm-up: every worker imports lazily-touched code and fills caches.
+        _server.run_wrk(wrk, f"{srv.base}/healthz", health, seconds=1, **opts)
+        for n in names:
+            _server.run_wrk(wrk, srv.base + bodies[n][0], scripts[n], seconds=1, **opts)
+        print(f"# gunicorn {srv.workers} workers on {srv.base}; wrk -t{args.threads} "
+              f"-c{args.connections}; {args.rounds} rounds x {args.seconds}s per side (ABBA)",
+              flush=True)
+        for n in names:
+            path = bodies[n][0]
+            sides = {"healthz": [], n: []}
+            for r in range(args.rounds):
+                order = [("healthz", "/healthz", health), (n, path, scripts[n])]
+                if r % 2:
+                    order.reverse()
+                for side, p, script in order:
+                    res = _server.run_wrk(wrk, srv.base + p, script, seconds=args.seconds, **opts)
+                    sides[side].append(res)
+            row = {"name": n, "path": path, "body_bytes": len(bodies[n][1])}
+            for side, runs in sides.items():
+                key = "healthz" if side == "healthz" else "endpoint"
+                reqs = sum(x["requests"] for x in runs)
+                secs = sum(x["duration_us"] for x in runs) / 1e6
+                row[key] = {"rps": reqs / secs, "requests": reqs,
+                            "rps_rounds": [round(x["rps"]) for x in runs],
+                            "p50_ms": statistics.median(x["p50_us"] for x in runs) / 1000,
+                            "p99_ms": max(x["p99_us"] for x in runs) / 1000,
+                            "max_ms": max(x["max_us"] for x in runs) / 1000,
+                            "errors": sum(x["errors"] for x in runs),
+                            "cmd": runs[0]["cmd"]}
+            row["ratio"] = row["endpoint"]["rps"] / row["healthz"]["rps"]
+            # Each round's endpoint against the /healthz round next to it: robust to load swings.
+            row["ratio_pairs"] = [round(e["rps"] / h["rps"], 3) for e, h in zip(sides[n], sides["healthz"])]
+            row["ratio_median_of_pairs"] = statistics.median(row["ratio_pairs"])
+            results.append(row)
+            e, h = row["endpoint"], row["healthz"]
+            print(f"{n:18s} {e['rps']:8.0f} req/s p50 {e['p50_ms']:6.2f} ms p99 {e['p99_ms']:6.2f} ms "
+                  f"errors {e['errors']}  | /healthz {h['rps']:8.0f} req/s p50 {h['p50_ms']:6.2f} ms "
+                  f"p99 {h['p99_ms']:6.2f} ms errors {h['errors']} | ratio {row['ratio']:.2f} "
+                  f"(median of pairs {row['ratio_median_of_pairs']:.2f})"
+                  f"{'' if row['ratio'] >= TARGET else '  (< 0.8 target)'}", flush=True)
+        mem = srv.memory()
+        print(f"# workers after load: RSS {mem['workers_rss_kib'] / 1024:.1f} MiB total, "
+              f"PSS {mem['workers_pss_kib'] / 1024:.1f} MiB total; master RSS "
+              f"{mem['master']['rss'] / 1024:.1f} MiB")
+    return results
+
+
+def _per_call_us(fn, n: int) -> float:
+    fn()
+    t0 = time.process_time()
+    for _ in range(n):
+        fn()
+    return (time.process_time() - t0) / n * 1e6
+
+
+def _wsgi_call(app, method: str, path: str, body: bytes | None):
+    """One request straight into the WSGI app (no server, no test client)."""
+    import io
+    from werkzeug.test import EnvironBuilder
+    kw = {"data": body, "content_type": "application/json"} if body is not None else {}
+    environ = EnvironBuilder(path=path, method=method, **kw).get_environ()
+
+    def call():
+        env = dict(environ)
+        env["wsgi.input"] = io.BytesIO(body or b"")
+        b"".join(app(env, lambda status, headers, exc=None: None))
+    return call
+
+
+def profile(n: int) -> dict:
+    """CPU µs per call of each stage of a /legal-moves request, in one process (no gunicorn).
+
+    Each stage runs alone in a loop on the request's own data (process CPU time, best of
+    3 passes, so other processes' load counts little): ``json_parse`` (the API's
+    ``json.loads`` with its duplicate-key hook), ``schema_load`` (marshmallow, the parsed
+    body to engine values), ``replay`` (the engine replays and checks the deal),
+    ``legal_moves`` (engine), ``serialize`` (answer dict + Flask JSON response). Then the
+    whole WSGI call of the same request and of /healthz; ``flask_rest`` = request −
+    healthz − stages: what a JSON POST costs Flask/werkzeug beyond a bare GET (body
+    stream, content-type parse, glue)."""
+    from service import rules as engine
+    from service.api import create_app, schemas
+    from service.api.body import _constant, _object
+    from service.api.results import legal_moves_out, replay
+
+    def cpu_us(fn) -> float:
+        for _ in range(min(200, n)):
+            fn()
+        best = 1e18
+        for _ in range(3):
+            t0 = time.process_time_ns()
+            for _ in range(n):
+                fn()
+            best = min(best, (time.process_time_ns() - t0) / n / 1000)
+        return best
+
+    app = create_app()
+    out = {}
+    health = cpu_us(_wsgi_call(app, "GET", "/healthz", None))
+    for name in ("legal-moves-1deck", "legal-moves-2deck"):
+        path, raw = _server.bodies()[name]
+        parsed = json.loads(raw, object_pairs_hook=_object, parse_constant=_constant)
+        data = schemas.DEAL_STATE.load(parsed)
+        state = replay(data)
+        moves = engine.legal_moves(state)
+        with app.app_context():
+            row = {
+                "json_parse": cpu_us(lambda: json.loads(raw, object_pairs_hook=_object,
+                                                        parse_constant=_constant)),
+                "schema_load": cpu_us(lambda: schemas.DEAL_STATE.load(parsed)),
+                "replay": cpu_us(lambda: replay(data)),
+                "legal_moves": cpu_us(lambda: engine.legal_moves(state)),
+                "serialize": cpu_us(lambda: app.json.response(legal_moves_out(state, moves))),
+            }
+        row["wsgi_request"] = cpu_us(_wsgi_call(app, "POST", path, raw))
+        row["wsgi_healthz"] = health
+        row["flask_rest"] = row["wsgi_request"] - health - sum(
+            row[k] for k in ("json_parse", "schema_load", "replay", "legal_moves", "serialize"))
+        out[name] = row
+        print(f"{name}: " + ", ".join(f"{k} {v:.0f} µs" for k, v in row.items()), flush=True)
+    return out
+
+
+def ablation(n: int) -> dict:
+    """CPU µs per /legal-moves request by stage, *in context*: each stage of the view is in
+    turn replaced by its precomputed result and the whole WSGI call re-timed (process CPU
+    time, best of 3); a stage's cost is the CPU it removes. Isolated loops (``profile``) run
+    with hot caches; this counts what a stage costs inside a real request. Noisier:
+    ±20 µs on a busy machine. ``rest`` = total − stages (routing, context, WSGI)."""
+    from flask import current_app
+    from service import rules as engine
+    from service.api import body as body_mod
+    from service.api import create_app, schemas, views
+    from service.api.results import legal_moves_out, replay
+
+    def cpu_us(call) -> float:
+        for _ in range(min(200, n)):
+            call()
+        best = 1e18
+        for _ in range(3):
+            t0 = time.process_time_ns()
+            for _ in range(n):
+                call()
+            best = min(best, (time.process_time_ns() - t0) / n / 1000)
+        return best
+
+    app = create_app()
+    out = {}
+    for name in ("legal-moves-1deck", "legal-moves-2deck"):
+        path, raw = _server.bodies()[name]
+        parsed = json.loads(raw)
+        data = schemas.DEAL_STATE.load(parsed)
+        state = replay(data)
+        moves = engine.legal_moves(state)
+        with app.app_context():
+            answer = current_app.json.response(legal_moves_out(state, moves))
+        call = _wsgi_call(app, "POST", path, raw)
+        stubs = {"read_parse": (body_mod, "read_json", lambda: parsed),
+                 "_load": (views, "load", lambda schema: data),
+                 "replay": (views, "replay", lambda d: state),
+                 "legal_moves": (engine, "legal_moves", lambda st: moves),
+                 "answer": (views, "legal_moves_out", lambda st, m: answer)}
+        total = cpu_us(call)
+        row = {}
+        for stage, (mod, attr, stub) in stubs.items():
+            original = getattr(mod, attr)
+            setattr(mod, attr, stub)
+            try:
+                row[stage] = total - cpu_us(call)
+            finally:
+                setattr(mod, attr, original)
+        row["schema_load"] = row.pop("_load") - row["read_parse"]
+        row = {k: row[k] for k in ("read_parse", "schema_load", "replay", "legal_moves", "answer")}
+        row["rest"] = total - sum(row.values())
+        row["total"] = total
+        out[name] = row
+        print(f"{name} (in context): " + ", ".join(f"{k} {v:.0f} µs" for k, v in row.items()), flush=True)
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--rounds", type=int, default=6)
+    ap.add_argument("--seconds", type=float, default=3.0, help="per wrk round (whole seconds)")
+    ap.add_argument("--workers", type=int, default=0, help="WEB_CONCURRENCY (default: gunicorn_conf's 2 x cores + 1)")
+    ap.add_argument("--threads", type=int, default=2, help="wrk threads")
+    ap.add_argument("--connections", type=int, default=16, help="wrk connections")
+    ap.add_argument("--only", nargs="*", help="body names: legal-moves-1deck legal-moves-2deck score play")
+    ap.add_argument("--profile-only", action="store_true")
+    ap.add_argument("--profile-calls", type=int, default=2000)
+    ap.add_argument("--json", type=Path, help="also write the figures here")
+    args = ap.parse_args()
+    if not 1 <= args.rounds <= 50 or not 1 <= args.seconds <= 120:
+        sys.exit("rounds 1..50, seconds 1..120")
+    print(f"# {_server.machine_notes()}", flush=True)
+    report = {"machine": _server.machine_notes()}
+    if not args.profile_only:
+        report["http"] = measure(args)
+    print("# in-process CPU time per call, by stage (best of 3 passes; no gunicorn, no sockets):",
+          flush=True)
+    report["profile_us"] = profile(args.profile_calls)
+    print("# the same, in context (ablation: each stage stubbed in turn inside the whole request):",
+          flush=True)
+    report["ablation_us"] = ablation(args.profile_calls)
+    if args.json:
+        args.json.write_text(json.dumps(report, indent=1))
+
+
+if __name__ == "__main__":
+    main()
