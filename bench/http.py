@@ -103,14 +103,6 @@ def measure(args) -> list[dict]:
     return results
 
 
-def _per_call_us(fn, n: int) -> float:
-    fn()
-    t0 = time.process_time()
-    for _ in range(n):
-        fn()
-    return (time.process_time() - t0) / n * 1e6
-
-
 def _wsgi_call(app, method: str, path: str, body: bytes | None):
     """One request straight into the WSGI app (no server, no test client)."""
     import io
