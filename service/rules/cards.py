@@ -112,6 +112,12 @@ def add_card(bits: int, card: Card) -> int:
     return bits | (bit << PLANE if bits & bit else bit)
 
 
+def merge_bits(a: int, b: int) -> int:
+    """The multiset union (sum) of two-plane bits ``a`` and ``b`` (at most two copies in all)."""
+    a_one, b_one = a & ONE_PLANE, b & ONE_PLANE
+    return a_one | b_one | (a >> PLANE | b >> PLANE | a_one & b_one) << PLANE
+
+
 def count_of(bits: int, card: Card) -> int:
     return (bits >> card & 1) + (bits >> (card + PLANE) & 1)
 

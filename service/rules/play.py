@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from .cards import CARD_NAMES, SUIT_SIZE, SUITS, Card, bits_cards, count_of, hand_bits, remove_card
+from .cards import (CARD_NAMES, SUIT_SIZE, SUITS, Card, bits_cards, count_of, full_deck, hand_bits,
+                    remove_card)
 from .deal import first_leader
 from .errors import IllegalMove, InvalidDeal, Problem
 from .exposure import automatic_exposure, exposure_problems
@@ -20,6 +21,7 @@ from .tricks import TrickResult, rank_trick
 from .variants import Rules
 
 SEATS = 4
+FULL_DEALS = {decks: hand_bits(full_deck(decks)) for decks in (1, 2)}
 
 
 class DealState(NamedTuple):
@@ -170,6 +172,9 @@ def _hand_problems(rules: Rules, hands) -> list[Problem]:
     problems = []
     if len(hands) != SEATS:
         return [Problem("wrong_card_count", "/hands", f"a deal has {SEATS} hands, got {len(hands)}")]
+    size = rules.hand_size
+    if all(len(h) == size for h in hands) and hand_bits(c for h in hands for c in h) == FULL_DEALS[rules.decks]:
+        return problems
     seen: dict[Card, int] = {}
     for seat, hand in enumerate(hands):
         if len(hand) != rules.hand_size:
@@ -226,7 +231,8 @@ def _scripted(plays):
     moves = iter(plays)
 
     def choose(mask: int, doubles) -> tuple[Card, ...]:
-        move = tuple(sorted(next(moves)))
+        move = next(moves)
+        move = tuple(move) if len(move) == 1 else tuple(sorted(move))
         if is_option(move, mask, doubles):
             return move
         raise _Rejected
@@ -241,7 +247,7 @@ def replay(rules: Rules, *, hands, exposed=((), (), (), ()), plays=(), first_dea
     problems = _hand_problems(rules, hands)
     if len(exposed) != SEATS:
         problems.append(Problem("illegal_exposure", "/exposed", f"exposed has {SEATS} lists"))
-    elif len(hands) == SEATS:
+    elif len(hands) == SEATS and any(exposed):
         problems += exposure_problems(rules, hands, exposed)
     if len(hands) == SEATS:
         leader, leader_problems = _leader_problems(rules, hands, first_deal, leader)

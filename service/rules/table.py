@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from .cards import PIG, PLANE, SUIT_SIZE, Card, add_card, bits_cards, count_of, hand_bits, remove_card
+from .cards import PIG, PLANE, SUIT_SIZE, Card, add_card, count_of, hand_bits, merge_bits, remove_card
 from .moves import NO_DOUBLES, play_options
 from .cards import SUIT_MASKS
 from .tricks import trick_ranking
@@ -62,13 +62,6 @@ def _release(hand: int, held: int, card: Card, governed: bool) -> int:
     if governed and count_of(hand, card) > count_of(held, card):
         return held
     return remove_card(held, card)
-
-
-def _merge(taken: int, cards: int) -> int:
-    """Two-plane bits ``taken`` plus the two-plane bits ``cards``."""
-    for c in bits_cards(cards):
-        taken = add_card(taken, c)
-    return taken
 
 
 def _single_lead_best(trick, leader: int) -> tuple[int, int, int]:
@@ -142,7 +135,7 @@ def advance(t: Table, choose: Chooser, limit: int = -1) -> None:
                 winner = trick_ranking(trick, leader)[0]
             if pig_taker is None and trick_cards >> PIG & 1:
                 pig_taker = winner
-            captured[winner] = captured[winner] | trick_cards if one_deck else _merge(captured[winner], trick_cards)
+            captured[winner] = merge_bits(captured[winner], trick_cards)
             trick_cards = 0
             last_trick = (leader, tuple(trick))
             trick.clear()
