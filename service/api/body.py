@@ -35,11 +35,12 @@ def read_json() -> Any:
         raise ApiProblem(415, "unsupported_media_type",
                          f"send the body as {JSON}, not {sent}")
     data = request.get_data()
-    # A streamed (chunked) body is cut at the limit, not refused: look one byte past it.
-    limit = request.max_content_length
-    if limit is not None and len(data) >= limit and request.content_length is None \
-            and request.environ["wsgi.input"].read(1):
-        raise RequestEntityTooLarge()
+    # werkzeug refuses a Content-Length over the limit but cuts a streamed (chunked)
+    # body at it: look one byte past the limit.
+    if "CONTENT_LENGTH" not in request.environ:
+        limit = request.max_content_length
+        if limit is not None and len(data) >= limit and request.environ["wsgi.input"].read(1):
+            raise RequestEntityTooLarge()
     try:
         return json.loads(data, object_pairs_hook=_object, parse_constant=_constant)
     except ValueError as error:
