@@ -57,8 +57,8 @@ def problem(status: int, code: str, detail: str, errors: list[dict] | None = Non
     }
     if errors is not None:
         body["errors"] = errors
-    return Response(json.dumps(body, ensure_ascii=False, separators=(",", ":")), status, headers=headers,
-                    mimetype=PROBLEM_JSON)
+    text = json.dumps(body, ensure_ascii=False, separators=(",", ":"))
+    return Response(text + "\n", status, headers=headers, mimetype=PROBLEM_JSON)
 
 
 def _escape(token: str) -> str:
