@@ -14,7 +14,7 @@ from .deals import FULL_PLAYS, SEED1, Y
 
 CARDS = st.sampled_from(CARD_NAMES)
 NOT_CARDS = st.sampled_from(["sq", "10C", "S1", "", "HA ", "X"])
-SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-3, 6), st.floats(allow_nan=False),
+SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-3, 6), st.floats(allow_nan=False, allow_infinity=False),
                     CARDS, NOT_CARDS)
 JSON = st.recursive(SCALARS, lambda inner: st.one_of(
     st.lists(inner, max_size=5), st.dictionaries(st.text(max_size=3), inner, max_size=3)),
