@@ -18,7 +18,8 @@ preload_app = True
 accesslog = "-"
 errorlog = "-"
 loglevel = os.environ.get("LOG_LEVEL", "info")
-# Request-line and header limits: the API's URLs are short; this is gunicorn's maximum.
+# gunicorn answers an over-long request line itself, in plain text and outside the
+# contract: allow its maximum, far beyond any URL of this API (/ranks/{points}).
 limit_request_line = 8190
 # Behind a proxy or ingress: trust X-Forwarded-* from it only when told to.
 forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
