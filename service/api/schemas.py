@@ -200,7 +200,24 @@ class IngotsSchema(StrictSchema):
     fee = _optional(StrictInteger, minimum=0, maximum=MAX_FEE, load_default=0)
 
 
+MAX_BUDGET_MS = 2000
+
+
+class SuggestSchema(DealStateSchema):
+    """A deal state, the thinking budget and an optional seed for the bot (托管)."""
+
+    budget_ms = _optional(StrictInteger, minimum=1, maximum=MAX_BUDGET_MS, load_default=100)
+    seed = _optional(StrictInteger, minimum=0, maximum=MAX_SEED)
+
+
+class SuggestExposuresSchema(StrictSchema):
+    rules = _rules()
+    hand = _required(CardList, min_items=1, max_items=MAX_HAND, what="a hand")
+
+
 DEAL_STATE = DealStateSchema()
+SUGGEST = SuggestSchema()
+SUGGEST_EXPOSURES = SuggestExposuresSchema()
 PLAY = PlaySchema()
 TRICK = TrickSchema()
 SCORE = ScoreSchema()

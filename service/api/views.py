@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from flask import Blueprint
 
+from service import bot
 from service import rules as engine
 
 from . import schemas as s
@@ -74,3 +75,22 @@ def ranks():
 @api.get("/ranks/<int(signed=True):points>")
 def rank(points: int):
     return {"points": points, "title": title_out(engine.title_for(points))}
+
+
+@api.post("/suggest")
+def suggest():
+    data = load(s.SUGGEST)
+    state = replay(data)
+    if state.finished:
+        raise engine.IllegalMove("the deal is finished: no seat is to act", code="deal_finished",
+                                 path="/plays")
+    advice = bot.suggest(state, budget_ms=data["budget_ms"], seed=data.get("seed"), plays=data["plays"])
+    return {"seat": state.seat, "move": s.cards(advice.move), "reason": advice.reason,
+            "samples": advice.samples}
+
+
+@api.post("/suggest-exposures")
+def suggest_exposures():
+    data = load(s.SUGGEST_EXPOSURES)
+    shown, reason = bot.suggest_exposures(data["rules"], data["hand"])
+    return {"rules": s.rules_out(data["rules"]), "expose": s.cards(shown), "reason": reason}

@@ -25,6 +25,8 @@ from service.rules.cards import (
     SUIT_SIZE,
     Card,
 )
+from service.rules.cards import CARD_NAMES
+from service.rules.errors import InvalidDeal, Problem
 from service.rules.variants import Rules
 
 SHEEP_GUARDS = tuple(DIAMONDS * SUIT_SIZE + r for r in (10, 11, 12))
@@ -39,8 +41,28 @@ def _suit_count(hand, suit: int) -> int:
     return sum(1 for c in hand if c // SUIT_SIZE == suit)
 
 
+def hand_problems(rules: Rules, hand) -> list[Problem]:
+    """A hand as dealt has 13 (26) cards, no card more often than the decks hold it."""
+    problems = []
+    if len(hand) != rules.hand_size:
+        problems.append(Problem("wrong_card_count", "/hand",
+                                f"a hand as dealt has {rules.hand_size} cards with {rules.decks} deck(s), "
+                                f"got {len(hand)}"))
+    seen: dict[Card, int] = {}
+    for i, card in enumerate(hand):
+        seen[card] = seen.get(card, 0) + 1
+        if seen[card] > rules.decks:
+            problems.append(Problem("duplicate_card", f"/hand/{i}",
+                                    f"{CARD_NAMES[card]} appears more than {rules.decks} time(s)"))
+    return problems
+
+
 def suggest_exposures(rules: Rules, hand: tuple[Card, ...]) -> tuple[tuple[Card, ...], str]:
-    """(cards to expose, reason) for a hand as dealt; only exposable cards it holds."""
+    """(cards to expose, reason) for a hand as dealt; raises ``InvalidDeal`` for a bad hand."""
+    problems = hand_problems(rules, hand)
+    if problems:
+        raise InvalidDeal(problems)
+    hand = tuple(hand)
     decks = rules.decks
     shown, reasons = [], []
     if SHEEP in hand and (sum(hand.count(c) for c in SHEEP_GUARDS) >= MIN_SHEEP_GUARDS * decks

@@ -62,6 +62,12 @@ def random_position(seed: int, decks: int = 1) -> Position:
 
 def reshuffled(p: Position, rng: random.Random):
     """The same public history with the other seats' unexposed cards dealt anew; None if none fits."""
+    found = reshuffled_deal(p, rng)
+    return None if found is None else found[2]
+
+
+def reshuffled_deal(p: Position, rng: random.Random):
+    """(hands as dealt, leader, state) of ``reshuffled``; None if no other deal fits."""
     me = p.state.seat
     others = [s for s in range(SEATS) if s != me]
     hidden = {s: list(bits_cards(p.state.hands_bits[s])) for s in others}
@@ -89,5 +95,5 @@ def reshuffled(p: Position, rng: random.Random):
             # this deal breaks a void the history shows; try another
             continue
         if other.hands != p.state.hands:
-            return other
+            return hands, leader, other
     return None

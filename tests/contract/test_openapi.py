@@ -269,7 +269,8 @@ def test_every_problem_example_validates():
     (schemas.DEAL_STATE, "DealState"), (schemas.PLAY, "PlayRequest"), (schemas.TRICK, "TrickRequest"),
     (schemas.SCORE, "ScoreRequest"), (schemas.INGOTS, "IngotsRequest"),
     (schemas.EXPOSURES, "ExposuresRequest"), (schemas.DEAL, "DealRequest"),
-    (schemas.RulesSchema(), "Rules"),
+    (schemas.RulesSchema(), "Rules"), (schemas.SUGGEST, "SuggestRequest"),
+    (schemas.SUGGEST_EXPOSURES, "SuggestExposuresRequest"),
 ])
 def test_request_schemas_match_the_contract(schema, component):
     contract = SPEC["components"]["schemas"][component]
@@ -284,4 +285,5 @@ def test_request_bodies_use_the_request_schemas():
               for path, method, op in operations() if method == "post"}
     assert bodies == {"/legal-moves": "DealState", "/play": "PlayRequest", "/trick": "TrickRequest",
                       "/score": "ScoreRequest", "/ingots": "IngotsRequest",
-                      "/exposures": "ExposuresRequest", "/deal": "DealRequest"}
+                      "/exposures": "ExposuresRequest", "/deal": "DealRequest",
+                      "/suggest": "SuggestRequest", "/suggest-exposures": "SuggestExposuresRequest"}
