@@ -8,15 +8,16 @@ checks one play; ``apply_legal_move`` skips the check for plays taken from
 """
 from __future__ import annotations
 
+from itertools import chain
 from typing import NamedTuple
 
-from .cards import (CARD_NAMES, SUIT_SIZE, SUITS, Card, bits_cards, count_of, full_deck, hand_bits,
+from .cards import (CARD_NAMES, PLANE, SUIT_SIZE, SUITS, Card, bits_cards, count_of, full_deck, hand_bits,
                     remove_card)
 from .deal import first_leader
 from .errors import IllegalMove, InvalidDeal, Problem
 from .exposure import automatic_exposure, exposure_problems
 from .moves import _singles
-from .table import Table, advance, is_option
+from .table import SINGLE_PLAYS, Table, advance, is_option
 from .tricks import TrickResult, rank_trick
 from .variants import Rules
 
@@ -173,7 +174,7 @@ def _hand_problems(rules: Rules, hands) -> list[Problem]:
     if len(hands) != SEATS:
         return [Problem("wrong_card_count", "/hands", f"a deal has {SEATS} hands, got {len(hands)}")]
     size = rules.hand_size
-    if all(len(h) == size for h in hands) and hand_bits(c for h in hands for c in h) == FULL_DEALS[rules.decks]:
+    if all(len(h) == size for h in hands) and hand_bits(chain.from_iterable(hands)) == FULL_DEALS[rules.decks]:
         return problems
     seen: dict[Card, int] = {}
     for seat, hand in enumerate(hands):
@@ -232,9 +233,14 @@ def _scripted(plays):
 
     def choose(mask: int, doubles) -> tuple[Card, ...]:
         move = next(moves)
-        move = tuple(move) if len(move) == 1 else tuple(sorted(move))
-        if is_option(move, mask, doubles):
-            return move
+        if len(move) == 1:
+            card = move[0]
+            if 0 <= card < PLANE and mask >> card & 1:
+                return SINGLE_PLAYS[card]
+        else:
+            move = tuple(sorted(move))
+            if move in doubles:
+                return move
         raise _Rejected
     return choose
 
