@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import yaml
 
 from tests.conftest import CONTRACT
 
@@ -27,6 +28,11 @@ SEED = os.environ.get("SCHEMATHESIS_SEED", "1")
 # deal, and the contract documents the 422 the engine gives it.
 EXCLUDED = ["positive_data_acceptance", "ignored_auth", "use_after_free",
             "ensure_resource_availability", "object_level_authorization"]
+
+
+SPEC = yaml.safe_load(CONTRACT.read_text(encoding="utf-8"))
+OPERATION_COUNT = sum(1 for item in SPEC["paths"].values() for method in item
+                      if method in {"get", "post", "put", "patch", "delete"})
 
 
 def test_schemathesis_finds_nothing(live_server, tmp_path):
@@ -42,5 +48,5 @@ def test_schemathesis_finds_nothing(live_server, tmp_path):
                             env={**os.environ, "NO_COLOR": "1"})
     summary = result.stdout[-6000:]
     assert result.returncode == 0, summary + result.stderr[-3000:]
-    assert "Tested: 14" in result.stdout, summary
+    assert f"Tested: {OPERATION_COUNT}" in result.stdout, summary
     assert re.search(r"\d+ generated, \d+ passed", result.stdout), summary
