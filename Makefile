@@ -8,7 +8,7 @@ BIN    := $(VENV)/bin
 PORT   ?= 8080
 PYTEST_ARGS ?=
 
-.PHONY: run test test-fast schemathesis venv clean help
+.PHONY: run test test-fast schemathesis venv clean help bench-engine bench-http soak faults properties arena
 
 help:
 	@echo "make run    serve the API with gunicorn on :$(PORT) (PORT, WEB_CONCURRENCY override)"
@@ -36,7 +36,26 @@ test: $(VENV)/.stamp-test
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 test-fast: $(VENV)/.stamp-test
-	$(BIN)/python -m pytest -m "not live" $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -m "not live and not faults" $(PYTEST_ARGS)
+
+# Benchmarks and fault drills (print figures; see docs/performance.md).
+bench-engine: $(VENV)/.stamp-test
+	$(BIN)/python bench/engine.py
+
+bench-http: $(VENV)/.stamp-test
+	$(BIN)/python bench/http.py
+
+soak: $(VENV)/.stamp-test
+	$(BIN)/python bench/soak.py --minutes $(or $(MINUTES),5)
+
+faults: $(VENV)/.stamp-test
+	$(BIN)/python bench/faults.py
+
+properties: $(VENV)/.stamp-test
+	$(BIN)/python bench/properties.py --deals $(or $(DEALS),100000) --jobs 2
+
+arena: $(VENV)/.stamp-test
+	$(BIN)/python -m bench.arena --deals $(or $(DEALS),2000) --opponent $(or $(OPPONENT),heuristic) --budget-ms 20
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis build dist *.egg-info

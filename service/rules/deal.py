@@ -19,13 +19,16 @@ from __future__ import annotations
 
 import hashlib
 import random
+from itertools import chain
 
-from .cards import Card, full_deck
+from .cards import CARD_NAMES, Card, full_deck, hand_bits
+from .errors import Problem
 from .variants import Rules
 
 SEATS = 4
 WORD_BYTES = 8
 WORD_RANGE = 1 << 64
+FULL_DEALS = {decks: hand_bits(full_deck(decks)) for decks in (1, 2)}
 
 
 def _seed_words(seed: int):
@@ -86,3 +89,25 @@ def first_leader(rules: Rules, hands) -> int | None:
     orders = [(SEATS * hand.index(opening) + seat, seat)
               for seat, hand in enumerate(hands) if opening in hand]
     return min(orders)[1] if orders else None
+
+
+def deal_problems(rules: Rules, hands) -> list[Problem]:
+    """Every way ``hands`` fail to be a deal: four hands of 13 (26), each card once (twice)."""
+    problems = []
+    if len(hands) != SEATS:
+        return [Problem("wrong_card_count", "/hands", f"a deal has {SEATS} hands, got {len(hands)}")]
+    size = rules.hand_size
+    if all(len(h) == size for h in hands) and hand_bits(chain.from_iterable(hands)) == FULL_DEALS[rules.decks]:
+        return problems
+    seen: dict[Card, int] = {}
+    for seat, hand in enumerate(hands):
+        if len(hand) != rules.hand_size:
+            problems.append(Problem("wrong_card_count", f"/hands/{seat}",
+                                    f"seat {seat} was dealt {len(hand)} cards; "
+                                    f"{rules.hand_size} with {rules.decks} deck(s)"))
+        for i, card in enumerate(hand):
+            seen[card] = seen.get(card, 0) + 1
+            if seen[card] > rules.decks:
+                problems.append(Problem("duplicate_card", f"/hands/{seat}/{i}",
+                                        f"{CARD_NAMES[card]} is dealt more than {rules.decks} time(s)"))
+    return problems

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import Counter
 
 from .cards import CARD_NAMES, EXPOSABLE, Card
+from .deal import deal_problems
 from .errors import InvalidDeal, Problem
 from .variants import Rules
 
@@ -53,8 +54,15 @@ def automatic_exposure(rules: Rules, hands, exposed) -> tuple[int, Card] | None:
 
 
 def effective_exposure(rules: Rules, hands, exposed) -> tuple[tuple[Card, ...], ...]:
-    """The four exposure lists with the automatic 4th card; raises ``InvalidDeal``."""
-    problems = exposure_problems(rules, hands, exposed)
+    """The four exposure lists with the automatic 4th card; raises ``InvalidDeal``.
+
+    The hands must form a deal (``deal_problems``); every problem is reported.
+    """
+    problems = deal_problems(rules, hands)
+    if len(exposed) != len(hands):
+        problems.append(Problem("illegal_exposure", "/exposed", f"exposed has {len(hands)} lists"))
+    elif not problems:
+        problems += exposure_problems(rules, hands, exposed)
     if problems:
         raise InvalidDeal(problems)
     lists = [tuple(cards) for cards in exposed]

@@ -8,12 +8,11 @@ checks one play; ``apply_legal_move`` skips the check for plays taken from
 """
 from __future__ import annotations
 
-from itertools import chain
 from typing import NamedTuple
 
-from .cards import (CARD_NAMES, PLANE, SUIT_SIZE, SUITS, Card, bits_cards, count_of, full_deck, hand_bits,
+from .cards import (CARD_NAMES, PLANE, SUIT_SIZE, SUITS, Card, bits_cards, count_of, hand_bits,
                     remove_card)
-from .deal import first_leader
+from .deal import deal_problems, first_leader
 from .errors import IllegalMove, InvalidDeal, Problem
 from .exposure import automatic_exposure, exposure_problems
 from .moves import _singles
@@ -22,7 +21,6 @@ from .tricks import TrickResult, rank_trick
 from .variants import Rules
 
 SEATS = 4
-FULL_DEALS = {decks: hand_bits(full_deck(decks)) for decks in (1, 2)}
 
 
 class DealState(NamedTuple):
@@ -169,27 +167,6 @@ def apply_move(state: DealState, move, seat: int | None = None) -> DealState:
     return apply_legal_move(state, tuple(sorted(move)))
 
 
-def _hand_problems(rules: Rules, hands) -> list[Problem]:
-    problems = []
-    if len(hands) != SEATS:
-        return [Problem("wrong_card_count", "/hands", f"a deal has {SEATS} hands, got {len(hands)}")]
-    size = rules.hand_size
-    if all(len(h) == size for h in hands) and hand_bits(chain.from_iterable(hands)) == FULL_DEALS[rules.decks]:
-        return problems
-    seen: dict[Card, int] = {}
-    for seat, hand in enumerate(hands):
-        if len(hand) != rules.hand_size:
-            problems.append(Problem("wrong_card_count", f"/hands/{seat}",
-                                    f"seat {seat} was dealt {len(hand)} cards; "
-                                    f"{rules.hand_size} with {rules.decks} deck(s)"))
-        for i, card in enumerate(hand):
-            seen[card] = seen.get(card, 0) + 1
-            if seen[card] > rules.decks:
-                problems.append(Problem("duplicate_card", f"/hands/{seat}/{i}",
-                                        f"{CARD_NAMES[card]} is dealt more than {rules.decks} time(s)"))
-    return problems
-
-
 def _leader_problems(rules: Rules, hands, first_deal: bool, leader: int | None) -> tuple[int | None, list[Problem]]:
     if leader is not None and not 0 <= leader < SEATS:
         return None, [Problem("wrong_leader", "/leader", f"leader is a seat 0-3, got {leader}")]
@@ -250,7 +227,7 @@ def replay(rules: Rules, *, hands, exposed=((), (), (), ()), plays=(), first_dea
     """Validate a deal's history and return its state; ``InvalidDeal`` lists every problem."""
     hands = [tuple(h) for h in hands]
     exposed = [tuple(e) for e in exposed]
-    problems = _hand_problems(rules, hands)
+    problems = deal_problems(rules, hands)
     if len(exposed) != SEATS:
         problems.append(Problem("illegal_exposure", "/exposed", f"exposed has {SEATS} lists"))
     elif len(hands) == SEATS and any(exposed):
