@@ -74,7 +74,8 @@ CARD_BITS = tuple(1 << c for c in range(DECK_SIZE))
 
 def hand_bits(cards) -> int:
     """Bits of a card multiset (at most two copies of a card)."""
-    cards = tuple(cards)
+    if type(cards) is not tuple:
+        cards = tuple(cards)
     bits = sum(map(CARD_BITS.__getitem__, cards))
     # a sum of powers of two keeps every bit only when no card repeats
     if bits.bit_count() == len(cards):

@@ -90,14 +90,14 @@ def advance(t: Table, choose: Chooser, limit: int = -1) -> None:
     trick_cards = hand_bits(c for play in trick for c in play)
     lead = trick[0] if trick else None
     best, top, winner = _single_lead_best(trick, leader)
+    follow = SUIT_MASKS[lead[0] // SUIT_SIZE] if lead else 0
     try:
         while seat is not None and played != limit:
             hand, held = hands[seat], helds[seat]
             simple = one_deck and not held
             if simple and not ban and opening is None:
                 # play_options inlined for the common case: lead anything; follow suit if able
-                move = choose(hand if lead is None else hand & SUIT_MASKS[lead[0] // SUIT_SIZE] or hand,
-                              NO_DOUBLES)
+                move = choose(hand if lead is None else hand & follow or hand, NO_DOUBLES)
             else:
                 move = choose(*play_options(decks, hand, held, lead, suits_led, first_round, opening, ban))
             card = move[0]
@@ -108,6 +108,7 @@ def advance(t: Table, choose: Chooser, limit: int = -1) -> None:
                 suits_led |= 1 << lead_suit
                 opening = None
                 best, top, winner = card, (lead_suit + 1) * SUIT_SIZE, seat
+                follow = SUIT_MASKS[lead_suit]
             elif best < card < top:
                 # a higher card of the led suit takes the trick; ties stay with the earlier play
                 # (pair leads are ranked in full when the trick is complete)
@@ -135,7 +136,7 @@ def advance(t: Table, choose: Chooser, limit: int = -1) -> None:
                 winner = trick_ranking(trick, leader)[0]
             if pig_taker is None and trick_cards >> PIG & 1:
                 pig_taker = winner
-            captured[winner] = merge_bits(captured[winner], trick_cards)
+            captured[winner] = captured[winner] | trick_cards if one_deck else merge_bits(captured[winner], trick_cards)
             trick_cards = 0
             last_trick = (leader, tuple(trick))
             trick.clear()
