@@ -25,7 +25,7 @@ from service.rules.cards import (
     SUIT_SIZE,
     Card,
 )
-from service.rules.cards import CARD_NAMES
+from service.rules.deal import excess_copies
 from service.rules.errors import InvalidDeal, Problem
 from service.rules.variants import Rules
 
@@ -48,13 +48,7 @@ def hand_problems(rules: Rules, hand) -> list[Problem]:
         problems.append(Problem("wrong_card_count", "/hand",
                                 f"a hand as dealt has {rules.hand_size} cards with {rules.decks} deck(s), "
                                 f"got {len(hand)}"))
-    seen: dict[Card, int] = {}
-    for i, card in enumerate(hand):
-        seen[card] = seen.get(card, 0) + 1
-        if seen[card] > rules.decks:
-            problems.append(Problem("duplicate_card", f"/hand/{i}",
-                                    f"{CARD_NAMES[card]} appears more than {rules.decks} time(s)"))
-    return problems
+    return problems + excess_copies(rules, [hand], ["/hand"], "dealt")
 
 
 def suggest_exposures(rules: Rules, hand: tuple[Card, ...]) -> tuple[tuple[Card, ...], str]:

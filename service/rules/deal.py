@@ -99,15 +99,26 @@ def deal_problems(rules: Rules, hands) -> list[Problem]:
     size = rules.hand_size
     if all(len(h) == size for h in hands) and hand_bits(chain.from_iterable(hands)) == FULL_DEALS[rules.decks]:
         return problems
-    seen: dict[Card, int] = {}
     for seat, hand in enumerate(hands):
         if len(hand) != rules.hand_size:
             problems.append(Problem("wrong_card_count", f"/hands/{seat}",
                                     f"seat {seat} was dealt {len(hand)} cards; "
                                     f"{rules.hand_size} with {rules.decks} deck(s)"))
-        for i, card in enumerate(hand):
+    problems += excess_copies(rules, hands, [f"/hands/{seat}" for seat in range(len(hands))], "dealt")
+    # in input order: a seat's card count, then its cards
+    return sorted(problems, key=lambda p: [int(step) for step in p.path.split("/")[2:]])
+
+
+def excess_copies(rules: Rules, rows, paths, verb: str) -> list[Problem]:
+    """``duplicate_card`` for every card in ``rows`` beyond the copies the decks hold.
+
+    ``paths`` names each row (``/hands/2``); a problem points at the card (``/hands/2/5``).
+    """
+    problems, seen = [], {}
+    for row, path in zip(rows, paths):
+        for i, card in enumerate(row):
             seen[card] = seen.get(card, 0) + 1
             if seen[card] > rules.decks:
-                problems.append(Problem("duplicate_card", f"/hands/{seat}/{i}",
-                                        f"{CARD_NAMES[card]} is dealt more than {rules.decks} time(s)"))
+                problems.append(Problem("duplicate_card", f"{path}/{i}",
+                                        f"{CARD_NAMES[card]} is {verb} more than {rules.decks} time(s)"))
     return problems

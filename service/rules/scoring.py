@@ -14,6 +14,7 @@ from typing import NamedTuple
 from .cards import (CARD_NAMES, EXPOSABLE, HEART_ACE, HEARTS, PIG, PLANE, SCORING_MASK, SHEEP, SUIT_SIZE,
                     TRANSFORMER, Card, count_of, hand_bits)
 from .errors import InvalidDeal, Problem
+from .deal import excess_copies
 from .exposure import deal_exposure_counts
 from .variants import Rules
 
@@ -104,14 +105,7 @@ def _exposure_list_problems(rules: Rules, exposed) -> list[Problem]:
 
 
 def _captured_problems(rules: Rules, captured) -> list[Problem]:
-    problems, copies = [], {}
-    for seat, cards in enumerate(captured):
-        for i, c in enumerate(cards):
-            copies[c] = copies.get(c, 0) + 1
-            if copies[c] > rules.decks:
-                problems.append(Problem("duplicate_card", f"/captured/{seat}/{i}",
-                                        f"{CARD_NAMES[c]} is captured more than {rules.decks} time(s)"))
-    return problems
+    return excess_copies(rules, captured, [f"/captured/{seat}" for seat in range(len(captured))], "captured")
 
 
 def score_cards(rules: Rules, captured, exposed=((), (), (), ())) -> ScoreSheet:

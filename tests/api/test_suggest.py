@@ -79,7 +79,7 @@ def test_exposure_advice_and_its_errors(client):
     duplicate = client.post("/suggest-exposures", json={"hand": hand[:12] + ["DJ"]})
     assert duplicate.status_code == 422
     assert duplicate.get_json()["errors"] == [
-        {"pointer": "/hand/12", "code": "duplicate_card", "detail": "DJ appears more than 1 time(s)"}]
+        {"pointer": "/hand/12", "code": "duplicate_card", "detail": "DJ is dealt more than 1 time(s)"}]
     bad = client.post("/suggest-exposures", json={"hand": hand[:12] + ["DX"]})
     assert bad.status_code == 422
     assert bad.get_json()["code"] == "invalid_card"
