@@ -6,7 +6,7 @@ import pytest
 import service.rules as R
 from service.rules import IllegalMove, Rules, apply_move, check_move, is_legal_move, replay
 
-from .helpers import build_hands, c, cs
+from .helpers import build_hands, cs
 
 ONE_DECK = Rules()
 TWO_DECKS = Rules(decks=2)
