@@ -8,6 +8,7 @@ from typing import Any
 from flask import Flask
 
 from . import problems
+from .hotpath import LegalMovesHotPath
 from .meta import load_into
 from .meta import meta as meta_routes
 from .views import api
@@ -39,5 +40,6 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(api)
     app.register_blueprint(meta_routes)
     load_into(app)
+    app.wsgi_app = LegalMovesHotPath(app)
     logging.getLogger(app.name).setLevel(logging.INFO)
     return app

@@ -49,12 +49,13 @@ class StrictSchema(Schema):
 
     def load(self, data, *, many=None, partial=None, unknown=None):
         if type(data) is dict and many is None and partial is None and unknown is None:
-            loaded = self._direct_load(data)
+            loaded = self.direct_load(data)
             if loaded is not None:
                 return loaded
         return super().load(data, many=many, partial=partial, unknown=unknown)
 
-    def _direct_load(self, data: dict):
+    def direct_load(self, data: dict):
+        """The loaded value of a valid body, or None when only the full load can tell."""
         fields_ = self.load_fields
         out = {}
         try:
