@@ -117,6 +117,19 @@ def _wsgi_call(app, method: str, path: str, body: bytes | None):
     return call
 
 
+def _cpu_us(call, n: int) -> float:
+    """CPU µs per call: warm up, then the best of 3 passes of ``n`` calls (process CPU time)."""
+    for _ in range(min(200, n)):
+        call()
+    best = 1e18
+    for _ in range(3):
+        t0 = time.process_time_ns()
+        for _ in range(n):
+            call()
+        best = min(best, (time.process_time_ns() - t0) / n / 1000)
+    return best
+
+
 def profile(n: int) -> dict:
     """CPU µs per call of each stage of a /legal-moves request, in one process (no gunicorn).
 
@@ -136,15 +149,7 @@ def profile(n: int) -> dict:
     from service.api.results import legal_moves_out, replay
 
     def cpu_us(fn) -> float:
-        for _ in range(min(200, n)):
-            fn()
-        best = 1e18
-        for _ in range(3):
-            t0 = time.process_time_ns()
-            for _ in range(n):
-                fn()
-            best = min(best, (time.process_time_ns() - t0) / n / 1000)
-        return best
+        return _cpu_us(fn, n)
 
     app = create_app()
     view_app = create_app()
@@ -190,15 +195,7 @@ def ablation(n: int) -> dict:
     from service.api.results import legal_moves_out, replay
 
     def cpu_us(call) -> float:
-        for _ in range(min(200, n)):
-            call()
-        best = 1e18
-        for _ in range(3):
-            t0 = time.process_time_ns()
-            for _ in range(n):
-                call()
-            best = min(best, (time.process_time_ns() - t0) / n / 1000)
-        return best
+        return _cpu_us(call, n)
 
     app = create_app()
     app.wsgi_app = app.wsgi_app.next  # the Flask view path, whose stages are stubbed
