@@ -11,9 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from .cards import PIG, PLANE, SUIT_SIZE, Card, add_card, count_of, hand_bits, merge_bits, remove_card
+from .cards import (ONE_PLANE, PIG, PLANE, SUIT_MASKS, SUIT_SIZE, Card, add_card, count_of, hand_bits, merge_bits,
+                    remove_card)
 from .moves import NO_DOUBLES, play_options
-from .cards import SUIT_MASKS
 from .tricks import trick_ranking
 from .variants import Rules
 
@@ -95,9 +95,10 @@ def advance(t: Table, choose: Chooser, limit: int = -1) -> None:
         while seat is not None and played != limit:
             hand, held = hands[seat], helds[seat]
             simple = one_deck and not held
-            if simple and not ban and opening is None:
-                # play_options inlined for the common case: lead anything; follow suit if able
-                move = choose(hand if lead is None else hand & follow or hand, NO_DOUBLES)
+            if not held and not ban and opening is None and (one_deck or lead is not None and len(lead) == 1):
+                # play_options inlined for the common cases: lead anything (one deck);
+                # after a single lead, follow suit if able, else discard anything
+                move = choose(hand if lead is None else hand & follow or hand & ONE_PLANE, NO_DOUBLES)
             else:
                 move = choose(*play_options(decks, hand, held, lead, suits_led, first_round, opening, ban))
             card = move[0]
