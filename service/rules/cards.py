@@ -35,10 +35,6 @@ HEART_MASK = SUIT_MASKS[HEARTS]
 SCORING_MASK = HEART_MASK | 1 << PIG | 1 << SHEEP | 1 << TRANSFORMER
 
 
-def suit_index(card: Card) -> int:
-    return card // SUIT_SIZE
-
-
 def suit_of(card: Card) -> str:
     """The suit letter of a card: ``"S"``, ``"H"``, ``"D"`` or ``"C"``."""
     return SUITS[card // SUIT_SIZE]

@@ -113,15 +113,17 @@ def score_cards(rules: Rules, captured, exposed=((), (), (), ())) -> ScoreSheet:
     problems = _captured_problems(rules, captured) + _exposure_list_problems(rules, exposed)
     if problems:
         raise InvalidDeal(problems)
-    k = deal_exposure_counts(rules, exposed)
-    seats = tuple(seat_score(rules, hand_bits(cards), k) for cards in captured)
-    shown = tuple(c for c in EXPOSABLE for _ in range(k[c]))
-    return ScoreSheet(raw=tuple(s.raw for s in seats), seats=seats, exposed=shown)
+    return _sheet(rules, [hand_bits(cards) for cards in captured], exposed)
 
 
 def score_state(state) -> ScoreSheet:
     """Score a deal state's captured cards with its effective exposure."""
-    k = deal_exposure_counts(state.rules, state.exposed)
-    seats = tuple(seat_score(state.rules, bits, k) for bits in state.captured_bits)
+    return _sheet(state.rules, state.captured_bits, state.exposed)
+
+
+def _sheet(rules: Rules, taken_bits, exposed) -> ScoreSheet:
+    """Each seat's score of its taken cards (bits), under the deal's exposure."""
+    k = deal_exposure_counts(rules, exposed)
+    seats = tuple(seat_score(rules, bits, k) for bits in taken_bits)
     shown = tuple(c for c in EXPOSABLE for _ in range(k[c]))
     return ScoreSheet(raw=tuple(s.raw for s in seats), seats=seats, exposed=shown)
