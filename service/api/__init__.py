@@ -1,4 +1,9 @@
-"""The HTTP layer of gongzhu-service (SPEC.md §7): ``create_app()``."""
+"""The HTTP layer of gongzhu-service: ``create_app()``.
+
+The contract (``openapi.yaml``) is read and checked once; the request
+pipeline (``pipeline.py``) serves its operations with validators compiled
+from it, and Flask serves the operational routes (``meta.py``).
+"""
 from __future__ import annotations
 
 import logging
@@ -8,13 +13,14 @@ from typing import Any
 from flask import Flask
 
 from . import problems
-from .hotpath import LegalMovesHotPath
-from .meta import load_into
+from .contract import Contract, ContractError, read_contract
+from .meta import CONTRACT_KEY
 from .meta import meta as meta_routes
-from .views import api
+from .pipeline import Pipeline
 
 DEFAULT_MAX_BODY = 256 * 1024
 MAX_BODY_ENV = "GONGZHU_MAX_BODY"
+LOG = logging.getLogger("service.api")
 
 
 class ApiFlask(Flask):
@@ -27,6 +33,14 @@ class ApiFlask(Flask):
                              **options)
 
 
+def _contract() -> Contract | None:
+    try:
+        return read_contract()
+    except ContractError:
+        LOG.exception("the API contract could not be loaded; /readyz reports not ready")
+        return None
+
+
 def create_app(config: dict[str, Any] | None = None) -> Flask:
     """The application. ``config`` overrides settings, e.g. ``MAX_CONTENT_LENGTH``
     (the body limit in bytes: default 256 KiB, or env ``GONGZHU_MAX_BODY``)."""
@@ -37,9 +51,10 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.json.ensure_ascii = False
     app.json.compact = True
     problems.register(app)
-    app.register_blueprint(api)
     app.register_blueprint(meta_routes)
-    load_into(app)
-    app.wsgi_app = LegalMovesHotPath(app)
-    logging.getLogger(app.name).setLevel(logging.INFO)
+    contract = _contract()
+    if contract is not None:
+        app.extensions[CONTRACT_KEY] = contract
+    app.wsgi_app = Pipeline(app.wsgi_app, contract, lambda: app.config["MAX_CONTENT_LENGTH"])
+    LOG.setLevel(logging.INFO)
     return app

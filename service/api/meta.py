@@ -10,10 +10,8 @@ import json
 from pathlib import Path
 
 import flask_swagger_ui
-import yaml
 from flask import Blueprint, Response, current_app, send_from_directory
 
-from .contract import load_contract
 from .problems import problem
 
 meta = Blueprint("meta", __name__)
@@ -49,21 +47,6 @@ UI_CONFIG = {"url": "/openapi.yaml", "dom_id": "#swagger-ui", "deepLinking": Tru
              "validatorUrl": None}
 
 
-def load_into(app) -> None:
-    """Read and parse the contract once; ``/readyz`` reports whether that worked."""
-    try:
-        raw = load_contract()
-        parsed = yaml.safe_load(raw)
-    except (OSError, yaml.YAMLError):
-        app.logger.exception("the API contract could not be loaded")
-        return
-    if isinstance(parsed, dict) and str(parsed.get("openapi")).startswith("3.1") \
-            and parsed.get("paths"):
-        app.extensions[CONTRACT_KEY] = raw
-    else:
-        app.logger.error("the API contract is not an OpenAPI 3.1 document with paths")
-
-
 @meta.get("/healthz")
 def healthz():
     return {"status": "ok"}
@@ -81,7 +64,7 @@ def openapi():
     contract = current_app.extensions.get(CONTRACT_KEY)
     if contract is None:
         return problem(500, "internal_error", "the API contract (openapi.yaml) is not loaded")
-    return Response(contract, mimetype=YAML)
+    return Response(contract.raw, mimetype=YAML)
 
 
 @meta.get("/docs")

@@ -1,23 +1,31 @@
-"""RFC 9457 problem details for every error the API returns (SPEC.md §7).
+"""RFC 9457 problem details for every error the API returns.
 
-All error handlers live here. Each problem has ``type``, ``title``,
-``status``, ``detail``, a stable ``code`` and, where fields are at fault,
-``errors`` (``pointer``, ``detail``, ``code``). A 500 logs the traceback and
-tells the client nothing more than that it happened.
+One place turns any exception into a problem answer (``answer``): the
+request pipeline calls it directly and Flask's error handler calls it for the
+routes Flask serves. Each problem has ``type``, ``title``, ``status``,
+``detail``, a stable ``code`` and, where the input is at fault, ``errors``
+(``pointer``, ``detail``, ``code``; ``keyword`` for a contract violation) —
+at most ``MAX_ERRORS`` of them, then ``truncated``. The top-level ``code`` is
+the code every item shares, so a client can branch on it alone. A 500 logs the
+traceback and tells the client nothing more than that it happened.
 """
 from __future__ import annotations
 
 import json
+import logging
+from dataclasses import dataclass
 from http import HTTPStatus
 
-from flask import Flask, Response, current_app
-from marshmallow import ValidationError
+from flask import Flask, Response
 from werkzeug.exceptions import HTTPException
 
 from service.rules import RuleError
 
+from .validation import MAX_ERRORS, SchemaViolation
+
 PROBLEM_JSON = "application/problem+json"
 TYPE_PREFIX = "urn:gongzhu:problem:"
+LOG = logging.getLogger("service.api")
 
 # Codes for the HTTP-level errors (the engine's codes come with its errors).
 HTTP_CODES = {
@@ -33,101 +41,108 @@ HTTP_DETAILS = {
     413: "the request body is larger than this service accepts",
     500: "the server failed to answer this request; it has been logged",
 }
-INVALID_REQUEST = "invalid_request"
 
 
 class ApiProblem(Exception):
-    """An error the HTTP layer itself detects (bad JSON, wrong media type)."""
+    """An error the HTTP layer itself detects (bad JSON, wrong media type, …)."""
 
-    def __init__(self, status: int, code: str, detail: str) -> None:
+    def __init__(self, status: int, code: str, detail: str,
+                 headers: tuple[tuple[str, str], ...] = ()) -> None:
         super().__init__(detail)
         self.status = status
         self.code = code
         self.detail = detail
+        self.headers = headers
 
 
-def problem(status: int, code: str, detail: str, errors: list[dict] | None = None,
-            headers: dict | None = None) -> Response:
-    body = {
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """A problem answer, ready for WSGI or Flask."""
+
+    status: int
+    headers: tuple[tuple[str, str], ...]
+    body: bytes
+
+    @property
+    def status_line(self) -> str:
+        return f"{self.status} {HTTPStatus(self.status).phrase}"
+
+    def wsgi_headers(self) -> list[tuple[str, str]]:
+        return [("Content-Type", PROBLEM_JSON), ("Content-Length", str(len(self.body))),
+                *self.headers]
+
+
+def render(status: int, code: str, detail: str, errors: list[dict] | None = None, *,
+           truncated: bool = False, headers: tuple[tuple[str, str], ...] = ()) -> Answer:
+    body: dict = {
         "type": TYPE_PREFIX + code,
         "title": HTTPStatus(status).phrase,
         "status": status,
         "detail": detail,
         "code": code,
     }
-    if errors is not None:
+    if errors:
         body["errors"] = errors
-    text = json.dumps(body, ensure_ascii=False, separators=(",", ":"))
-    return Response(text + "\n", status, headers=headers, mimetype=PROBLEM_JSON)
+    if truncated:
+        body["truncated"] = True
+    text = json.dumps(body, ensure_ascii=False, separators=(",", ":")) + "\n"
+    return Answer(status, headers, text.encode())
 
 
-def _escape(token: str) -> str:
-    return token.replace("~", "~0").replace("/", "~1")
+def _rule_problem(error: RuleError) -> Answer:
+    problems = error.problems
+    errors = [{"pointer": p.path, "detail": p.detail, "code": p.code} for p in problems[:MAX_ERRORS]]
+    codes = {p.code for p in problems}
+    code = codes.pop() if len(codes) == 1 else error.code
+    return render(422, code, error.detail, errors, truncated=len(problems) > MAX_ERRORS)
 
 
-def flatten(messages, pointer: str = "") -> list[dict]:
-    """Marshmallow's nested error messages as ``errors[]`` entries with JSON pointers."""
-    if isinstance(messages, dict):
-        out = []
-        for key, value in messages.items():
-            unknown = getattr(value, "code", None) == "unknown_field" or (
-                isinstance(value, list) and value
-                and getattr(value[0], "code", None) == "unknown_field")
-            # "_schema" holds errors of the object itself, unless a client sent such a field.
-            child = pointer if key == "_schema" and not unknown else f"{pointer}/{_escape(str(key))}"
-            out.extend(flatten(value, child))
-        return out
-    if isinstance(messages, list):
-        out = []
-        for message in messages:
-            out.extend(flatten(message, pointer))
-        return out
-    return [{"pointer": pointer, "detail": str(messages),
-             "code": getattr(messages, "code", "invalid_value")}]
-
-
-def validation_problem(error: ValidationError) -> Response:
-    errors = flatten(error.messages)
-    codes = {e["code"] for e in errors}
-    code = codes.pop() if len(codes) == 1 else INVALID_REQUEST
-    first = errors[0]
-    more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
-    where = first["pointer"] or "the body"
-    return problem(422, code, f"{where}: {first['detail']}{more}", errors)
-
-
-def rule_problem(error: RuleError) -> Response:
-    errors = [{"pointer": p.path, "detail": p.detail, "code": p.code} for p in error.problems]
-    return problem(422, error.code, error.detail, errors)
-
-
-def http_problem(error: HTTPException) -> Response:
+def _http_problem(error: HTTPException) -> Answer:
     status = error.code or 500
     if status not in HTTP_CODES:
         return internal_error(error)
-    headers = None
+    headers: tuple[tuple[str, str], ...] = ()
     if status == 405:
         allowed = sorted(set(error.valid_methods or ()) - {"OPTIONS"})
-        headers = {"Allow": ", ".join(allowed)}
+        headers = (("Allow", ", ".join(allowed)),)
         detail = f"this resource allows {', '.join(allowed)} only"
     else:
         detail = HTTP_DETAILS.get(status, error.description or HTTPStatus(status).description)
-    return problem(status, HTTP_CODES[status], detail, headers=headers)
+    return render(status, HTTP_CODES[status], detail, headers=headers)
 
 
-def api_problem(error: ApiProblem) -> Response:
-    return problem(error.status, error.code, error.detail)
+def internal_error(error: BaseException) -> Answer:
+    LOG.error("unhandled error", exc_info=error)
+    return render(500, HTTP_CODES[500], HTTP_DETAILS[500])
 
 
-def internal_error(error: Exception) -> Response:
-    current_app.logger.error("unhandled error", exc_info=error)
-    return problem(500, HTTP_CODES[500], HTTP_DETAILS[500])
+def answer(error: BaseException) -> Answer:
+    """The problem answer for any exception raised while serving a request."""
+    if isinstance(error, SchemaViolation):
+        errors = [v.as_json() for v in error.violations]
+        return render(422, error.code, error.detail, errors, truncated=error.truncated)
+    if isinstance(error, RuleError):
+        return _rule_problem(error)
+    if isinstance(error, ApiProblem):
+        return render(error.status, error.code, error.detail, headers=error.headers)
+    if isinstance(error, HTTPException):
+        return _http_problem(error)
+    return internal_error(error)
+
+
+def problem(status: int, code: str, detail: str) -> Response:
+    """A problem as a Flask response (for the few routes Flask serves)."""
+    return flask_response(render(status, code, detail))
+
+
+def flask_response(found: Answer) -> Response:
+    return Response(found.body, found.status, headers=list(found.headers), mimetype=PROBLEM_JSON)
 
 
 def register(app: Flask) -> None:
-    """Install every error handler of the API, in one place."""
-    app.register_error_handler(ValidationError, validation_problem)
-    app.register_error_handler(RuleError, rule_problem)
-    app.register_error_handler(ApiProblem, api_problem)
-    app.register_error_handler(HTTPException, http_problem)
-    app.register_error_handler(Exception, internal_error)
+    """Flask's errors go through ``answer`` too: one place for every problem."""
+    def handle(error: Exception) -> Response:
+        return flask_response(answer(error))
+
+    app.register_error_handler(HTTPException, handle)
+    app.register_error_handler(Exception, handle)

@@ -1,230 +1,166 @@
-"""Request schemas (SPEC.md §7, openapi.yaml ``components.schemas``) and response
-builders.
+"""Request bodies turned into engine values (``Rules``, card ints), and the
+small response builders they share.
 
-Loading turns a JSON body into engine values (``Rules``, card ints); unknown
-fields are rejected. Schemas check shape and notation only: whether a deal is
-consistent or a move legal is the engine's call. Bounds here mirror the
-contract exactly (tests/contract checks the two agree on every example).
+A body reaches these schemas only after it matched its request schema in
+``openapi.yaml`` (``validation.py``), so they check nothing: every field
+converts (card names to cards, integral numbers such as ``5.0`` to ints,
+``rules`` to ``Rules``) and absent optional fields take the defaults the
+contract describes. The schemas name exactly the fields of their contract
+schemas (a test checks it).
 """
 from __future__ import annotations
 
-from marshmallow import RAISE, Schema, ValidationError, fields, missing, post_load
+from typing import Any
 
-from service.rules import CARD_NAMES, OPENING_CARDS, Rules
+from marshmallow import Schema, fields, missing
 
-from .fields import CardList, CardLists, CodedMessage, Enum, StrictBoolean, StrictInteger
-
-SEATS = 4
-MAX_HAND = 26          # two decks: 104 cards / 4 seats
-MAX_EXPOSED = 8        # SQ DJ C10 HA, two copies each
-MAX_PLAYS = 104        # two decks, every play a single card
-MAX_CAPTURED = 104     # a seat may have taken every card of two decks
-MAX_SEED = 2**53 - 1   # exact in every JSON client
-MAX_SCORE = 1_000_000  # far beyond any raw score (two-deck 满贯 with all exposed: 25,600)
-MAX_MULTIPLIER = 1_000_000
-MAX_FEE = 1_000_000_000
+from service.rules import CARD_BY_NAME, CARD_NAMES, Rules
 
 DEFAULT_RULES = Rules()
 NO_EXPOSURE: tuple[tuple[int, ...], ...] = ((), (), (), ())
+DEFAULT_BUDGET_MS = 100
 
 
-class StrictSchema(Schema):
-    """Unknown fields are an error, with the message that names them.
+class Cards(fields.Field):
+    """A list of card names -> tuple of cards."""
 
-    ``load`` first tries a direct pass: each field present is deserialized by
-    its own field, defaults fill the rest, ``finish`` builds the value. Any
-    doubt (an unknown or null field, a missing required one, a field error)
-    hands the body to marshmallow's full load, which reports every error. The
-    direct pass skips marshmallow's bookkeeping, the larger part of the cost
-    of loading a valid deal state; tests/api/test_schemas.py checks both agree.
-    """
+    def _deserialize(self, value, attr, data, **kwargs):
+        return tuple(map(CARD_BY_NAME.__getitem__, value))
 
-    class Meta:
-        unknown = RAISE
 
-    error_messages = {
-        "unknown": CodedMessage("unknown_field", "unknown field: not part of this request"),
-        "type": CodedMessage("invalid_type", "must be a JSON object"),
-    }
+class CardRows(fields.Field):
+    """A list of card-name lists (hands, exposures, plays) -> tuple of tuples of cards."""
 
-    def load(self, data, *, many=None, partial=None, unknown=None):
-        if type(data) is dict and many is None and partial is None and unknown is None:
-            loaded = self.direct_load(data)
-            if loaded is not None:
-                return loaded
-        return super().load(data, many=many, partial=partial, unknown=unknown)
+    def _deserialize(self, value, attr, data, **kwargs):
+        card_of = CARD_BY_NAME.__getitem__
+        return tuple([tuple(map(card_of, row)) for row in value])
 
-    def direct_load(self, data: dict):
-        """The loaded value of a valid body, or None when only the full load can tell."""
+
+class Integer(fields.Field):
+    """A JSON integer, written ``5`` or ``5.0``, as an int."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        return int(value)
+
+
+class Integers(fields.Field):
+    def _deserialize(self, value, attr, data, **kwargs):
+        return tuple(map(int, value))
+
+
+class Plain(fields.Field):
+    """A boolean or string taken as it is."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        return value
+
+
+class ConvertingSchema(Schema):
+    """Converts a contract-valid body: each field present by its own field,
+    defaults for the rest, ``finish`` builds the value."""
+
+    def convert(self, data: dict[str, Any]) -> Any:
         fields_ = self.load_fields
-        out = {}
-        try:
-            for key, value in data.items():
-                if value is None:
-                    return None
-                out[key] = fields_[key]._deserialize(value, key, data)
-        except (KeyError, ValidationError):
-            return None
+        out = {key: fields_[key]._deserialize(value, key, data) for key, value in data.items()}
         for name, field in fields_.items():
-            if name not in out:
-                if field.required:
-                    return None
+            if name not in out and field.load_default is not missing:
                 default = field.load_default
-                if default is not missing:
-                    out[name] = default() if callable(default) else default
+                out[name] = default() if callable(default) else default
         return self.finish(out)
 
-    def finish(self, data: dict):
-        """The loaded value (both passes): the field dict, unless a schema builds more."""
+    def finish(self, data: dict[str, Any]) -> Any:
         return data
 
 
-def _required(field_cls, *args, **kwargs):
-    return field_cls(*args, required=True, error_messages={
-        "required": CodedMessage("missing_field", "required field is missing"),
-        "null": CodedMessage("invalid_type", "may not be null"),
-    }, **kwargs)
+class RulesSchema(ConvertingSchema):
+    decks = Integer()
+    partnership = Plain()
+    opening_card = Plain()
+    must_lead_opening_card = Plain()
+    first_trick_ban = Plain()
+    pig_flips_with_all_hearts = Plain()
 
-
-def _optional(field_cls, *args, **kwargs):
-    return field_cls(*args, error_messages={
-        "null": CodedMessage("invalid_type", "may not be null"),
-    }, **kwargs)
-
-
-class RulesSchema(StrictSchema):
-    decks = _optional(Enum, (1, 2))
-    partnership = _optional(StrictBoolean)
-    opening_card = _optional(Enum, OPENING_CARDS)
-    must_lead_opening_card = _optional(StrictBoolean)
-    first_trick_ban = _optional(StrictBoolean)
-    pig_flips_with_all_hearts = _optional(StrictBoolean)
-
-    @post_load
-    def make_rules(self, data, **kwargs) -> Rules:
-        return self.finish(data)
-
-    def finish(self, data: dict) -> Rules:
+    def finish(self, data: dict[str, Any]) -> Rules:
         return Rules(**data) if data else DEFAULT_RULES
 
 
+RULES = RulesSchema()
+
+
+class RulesField(fields.Field):
+    def _deserialize(self, value, attr, data, **kwargs):
+        return RULES.convert(value)
+
+
 def _rules():
-    return _optional(fields.Nested, RulesSchema, load_default=DEFAULT_RULES)
+    return RulesField(load_default=DEFAULT_RULES)
 
 
-def _hands():
-    return _required(CardLists, min_rows=SEATS, max_rows=SEATS, min_cards=0, max_cards=MAX_HAND,
-                     what="hands", row_what="a hand")
-
-
-def _exposed():
-    return _optional(CardLists, min_rows=SEATS, max_rows=SEATS, min_cards=0,
-                     max_cards=MAX_EXPOSED, what="exposed", row_what="a seat's exposed cards",
-                     load_default=NO_EXPOSURE)
-
-
-def _seat(**kwargs):
-    return StrictInteger(minimum=0, maximum=SEATS - 1, error_messages={
-        "required": CodedMessage("missing_field", "required field is missing"),
-        "null": CodedMessage("invalid_type", "may not be null"),
-    }, **kwargs)
-
-
-class DealStateSchema(StrictSchema):
+class DealStateSchema(ConvertingSchema):
     """A deal's history: rules, who leads, the hands as dealt, exposures, plays."""
 
     rules = _rules()
-    first_deal = _optional(StrictBoolean, load_default=True)
-    leader = _seat()
-    hands = _hands()
-    exposed = _exposed()
-    plays = _optional(CardLists, min_rows=0, max_rows=MAX_PLAYS, min_cards=1, max_cards=2,
-                      what="plays", row_what="a play", load_default=())
+    first_deal = Plain(load_default=True)
+    leader = Integer()
+    hands = CardRows()
+    exposed = CardRows(load_default=NO_EXPOSURE)
+    plays = CardRows(load_default=())
 
 
 class PlaySchema(DealStateSchema):
-    """A deal state plus the move to append (and, optionally, the seat making it)."""
-
-    move = _required(CardList, min_items=1, max_items=2, what="a move")
-    seat = _seat()
+    move = Cards()
+    seat = Integer()
 
 
-class TrickSchema(StrictSchema):
+class TrickSchema(ConvertingSchema):
     rules = _rules()
-    leader = _seat(required=True)
-    plays = _required(CardLists, min_rows=SEATS, max_rows=SEATS, min_cards=1, max_cards=2,
-                      what="plays", row_what="a play")
+    leader = Integer()
+    plays = CardRows()
 
 
-class ScoreSchema(StrictSchema):
+class ScoreSchema(ConvertingSchema):
     rules = _rules()
-    captured = _required(CardLists, min_rows=SEATS, max_rows=SEATS, min_cards=0,
-                         max_cards=MAX_CAPTURED, what="captured", row_what="a seat's cards")
-    exposed = _exposed()
+    captured = CardRows()
+    exposed = CardRows(load_default=NO_EXPOSURE)
 
 
-class ExposuresSchema(StrictSchema):
+class ExposuresSchema(ConvertingSchema):
     rules = _rules()
-    hands = _hands()
-    exposed = _exposed()
+    hands = CardRows()
+    exposed = CardRows(load_default=NO_EXPOSURE)
 
 
-class DealSchema(StrictSchema):
+class DealSchema(ConvertingSchema):
     rules = _rules()
-    seed = _optional(StrictInteger, minimum=0, maximum=MAX_SEED)
-    first_deal = _optional(StrictBoolean, load_default=True)
+    seed = Integer()
+    first_deal = Plain(load_default=True)
 
 
-SCORE_CHECK = StrictInteger(minimum=-MAX_SCORE, maximum=MAX_SCORE)
-
-
-class ScoresField(fields.Field):
-    """Exactly four integer raw scores."""
-
-    def _deserialize(self, value, attr, data, **kwargs):
-        if type(value) is not list or len(value) != SEATS:
-            raise ValidationError(CodedMessage("wrong_length", "scores must be an array of 4 integers"))
-        errors = {}
-        for i, score in enumerate(value):
-            try:
-                SCORE_CHECK._deserialize(score, attr, data)
-            except ValidationError as error:
-                errors[i] = error.messages
-        if errors:
-            raise ValidationError(errors)
-        return tuple(value)
-
-
-class IngotsSchema(StrictSchema):
-    scores = _required(ScoresField)
-    multiplier = _optional(StrictInteger, minimum=1, maximum=MAX_MULTIPLIER, load_default=1)
-    fee = _optional(StrictInteger, minimum=0, maximum=MAX_FEE, load_default=0)
-
-
-MAX_BUDGET_MS = 2000
+class IngotsSchema(ConvertingSchema):
+    scores = Integers()
+    multiplier = Integer(load_default=1)
+    fee = Integer(load_default=0)
 
 
 class SuggestSchema(DealStateSchema):
-    """A deal state, the thinking budget and an optional seed for the bot (托管)."""
-
-    budget_ms = _optional(StrictInteger, minimum=1, maximum=MAX_BUDGET_MS, load_default=100)
-    seed = _optional(StrictInteger, minimum=0, maximum=MAX_SEED)
+    budget_ms = Integer(load_default=DEFAULT_BUDGET_MS)
+    seed = Integer()
 
 
-class SuggestExposuresSchema(StrictSchema):
+class SuggestExposuresSchema(ConvertingSchema):
     rules = _rules()
-    hand = _required(CardList, min_items=1, max_items=MAX_HAND, what="a hand")
+    hand = Cards()
 
 
 DEAL_STATE = DealStateSchema()
-SUGGEST = SuggestSchema()
-SUGGEST_EXPOSURES = SuggestExposuresSchema()
 PLAY = PlaySchema()
 TRICK = TrickSchema()
 SCORE = ScoreSchema()
+INGOTS = IngotsSchema()
 EXPOSURES = ExposuresSchema()
 DEAL = DealSchema()
-INGOTS = IngotsSchema()
+SUGGEST = SuggestSchema()
+SUGGEST_EXPOSURES = SuggestExposuresSchema()
 
 
 # ---- responses: plain functions (a marshmallow dump would cost more than the engine)

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from .cards import DIAMONDS, SCORING_MASK, SUIT_SIZE, SUITS, Card
 from .errors import InvalidDeal, Problem
+from .deal import excess_copies
 from .variants import Rules
 
 SEATS = 4
@@ -71,6 +72,8 @@ def _shape_problems(rules: Rules, plays) -> list[Problem]:
         if len(play) != size:
             problems.append(Problem("invalid_move", f"/plays/{i}",
                                     f"every play in this trick has {size} card(s), like the lead"))
+    # No card is played more often than the decks hold it (one copy with one deck).
+    problems += excess_copies(rules, plays, [f"/plays/{seat}" for seat in range(SEATS)], "played")
     return problems
 
 

@@ -1,0 +1,119 @@
+"""The operations of the contract, by ``operationId``. Each one takes its
+converted input, calls the engine and builds the answer; ``openapi.yaml``
+describes every field. The request pipeline (``pipeline.py``) has already
+read, validated and converted the input and answers any error raised here.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from service import bot
+from service import rules as engine
+
+from . import schemas as s
+from .results import (exposures_out, ingots_out, legal_moves_out, move_problem, play_out,
+                      replay, score_out, title_out)
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    """One request's input: the converted body, the body as sent, the path parameters."""
+
+    data: Any
+    body: Any
+    params: dict[str, Any]
+
+
+def legal_moves(call: Call) -> dict:
+    state = replay(call.data)
+    return legal_moves_out(state, engine.legal_moves(state))
+
+
+def play(call: Call) -> dict:
+    data = call.data
+    before = replay(data)
+    try:
+        after = engine.apply_move(before, data["move"], data.get("seat"))
+    except engine.IllegalMove as error:
+        raise move_problem(error, before, data["move"]) from None
+    return play_out(call.body, after)
+
+
+def rank_trick(call: Call) -> dict:
+    data = call.data
+    return s.trick_out(engine.rank_trick(data["rules"], data["leader"], data["plays"]))
+
+
+def score(call: Call) -> dict:
+    data = call.data
+    sheet = engine.score_cards(data["rules"], data["captured"], data["exposed"])
+    return score_out(data["rules"], sheet)
+
+
+def settle_ingots(call: Call) -> dict:
+    data = call.data
+    return ingots_out(engine.settle_ingots(data["scores"], data["multiplier"], data["fee"]))
+
+
+def exposures(call: Call) -> dict:
+    data = call.data
+    exposed = engine.effective_exposure(data["rules"], data["hands"], data["exposed"])
+    return exposures_out(data["rules"], data["exposed"], exposed)
+
+
+def deal(call: Call) -> dict:
+    data = call.data
+    hands = engine.deal_hands(data["rules"], data.get("seed"))
+    leader = engine.first_leader(data["rules"], hands) if data["first_deal"] else None
+    return {"rules": s.rules_out(data["rules"]), "first_deal": data["first_deal"],
+            "seed": data.get("seed"), "leader": leader, "hands": s.card_lists(hands)}
+
+
+def suggest(call: Call) -> dict:
+    data = call.data
+    state = replay(data)
+    if state.finished:
+        raise engine.IllegalMove("the deal is finished: no seat is to act", code="deal_finished",
+                                 path="/plays")
+    advice = bot.suggest(state, budget_ms=data["budget_ms"], seed=data.get("seed"), plays=data["plays"])
+    return {"seat": state.seat, "move": s.cards(advice.move), "reason": advice.reason,
+            "samples": advice.samples}
+
+
+def suggest_exposures(call: Call) -> dict:
+    data = call.data
+    shown, reason = bot.suggest_exposures(data["rules"], data["hand"])
+    return {"rules": s.rules_out(data["rules"]), "expose": s.cards(shown), "reason": reason}
+
+
+def titles(call: Call) -> dict:
+    return {"titles": [title_out(t) for t in engine.TITLES]}
+
+
+def title_for(call: Call) -> dict:
+    points = int(call.params["points"])
+    return {"points": points, "title": title_out(engine.title_for(points))}
+
+
+@dataclass(frozen=True, slots=True)
+class Handler:
+    """What serves an operation: the schema converting its body, the function answering it."""
+
+    convert: Callable[[Any], Any] | None
+    answer: Callable[[Call], dict]
+
+
+HANDLERS: dict[str, Handler] = {
+    "legal_moves": Handler(s.DEAL_STATE.convert, legal_moves),
+    "play": Handler(s.PLAY.convert, play),
+    "rank_trick": Handler(s.TRICK.convert, rank_trick),
+    "score": Handler(s.SCORE.convert, score),
+    "settle_ingots": Handler(s.INGOTS.convert, settle_ingots),
+    "exposures": Handler(s.EXPOSURES.convert, exposures),
+    "deal": Handler(s.DEAL.convert, deal),
+    "suggest": Handler(s.SUGGEST.convert, suggest),
+    "suggest_exposures": Handler(s.SUGGEST_EXPOSURES.convert, suggest_exposures),
+    "titles": Handler(None, titles),
+    "title_for": Handler(None, title_for),
+}

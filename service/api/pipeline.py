@@ -1,0 +1,209 @@
+"""One request pipeline for every operation of the contract.
+
+A WSGI layer in front of Flask. For each path the contract declares it does,
+in order: match the method (405 with ``Allow`` otherwise), read the body
+(415 media type, 413 size, 400 framing or JSON syntax), validate the body and
+path parameters against the schemas compiled from ``openapi.yaml``
+(422 ``schema_violation``), convert them to engine values (``schemas.py``),
+call the operation (``operations.py``) and write the JSON answer. Any
+exception on the way becomes a problem answer in one place,
+``problems.answer``. Flask serves only what the pipeline does not: the
+operational routes (health, the contract, its UI) and 404s.
+"""
+from __future__ import annotations
+
+import json
+import math
+import re
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from .contract import Contract, Operation
+from .operations import HANDLERS, Call, Handler
+from .problems import ApiProblem, answer
+from .validation import Compiled, path_value, resolve
+
+JSON = "application/json"
+UTF8 = "utf-8"
+JSON_HEADERS = (("Content-Type", JSON),)
+COMPACT = (",", ":")
+TEMPLATE_PARAMETER = re.compile(r"\{([^{}/]+)\}")
+
+
+@dataclass(frozen=True, slots=True)
+class Parameter:
+    name: str
+    schema: dict[str, Any]
+    compiled: Compiled
+
+
+@dataclass(frozen=True, slots=True)
+class Route:
+    operation: Operation
+    handler: Handler
+    body: Compiled | None
+    parameters: tuple[Parameter, ...]
+
+
+def _duplicates_rejected(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        seen: set[str] = set()
+        duplicate = next(k for k, _ in pairs if k in seen or seen.add(k))
+        raise ValueError(f"duplicate object key {duplicate[:100]!r}")
+    return obj
+
+
+def _not_json(name: str) -> None:
+    raise ValueError(f"{name} is not JSON")
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"the number {text[:100]} is out of range")
+    return value
+
+
+def parse_json(data: bytes) -> Any:
+    """A strict JSON text: UTF-8 (no BOM), no duplicate keys, no NaN, finite numbers."""
+    try:
+        return json.loads(data.decode(UTF8), object_pairs_hook=_duplicates_rejected,
+                          parse_constant=_not_json, parse_float=_finite)
+    except UnicodeDecodeError as error:
+        raise ApiProblem(400, "malformed_json",
+                         f"the body is not UTF-8: byte {error.start} cannot be decoded") from None
+    except ValueError as error:
+        raise ApiProblem(400, "malformed_json", f"the body is not valid JSON: {error}") from None
+    except RecursionError:
+        raise ApiProblem(400, "malformed_json", "the body is nested too deeply") from None
+
+
+def check_media_type(content_type: str) -> None:
+    """JSON in UTF-8 only: ``application/json`` with no charset or ``charset=utf-8`` (415)."""
+    mimetype, _, options = content_type.partition(";")
+    mimetype = mimetype.strip().lower()
+    if mimetype != JSON:
+        sent = mimetype[:100] or "no Content-Type"
+        raise ApiProblem(415, "unsupported_media_type", f"send the body as {JSON}, not {sent}")
+    for option in options.split(";"):
+        name, _, value = option.partition("=")
+        if name.strip().lower() == "charset" and value.strip().strip('"').lower() != UTF8:
+            raise ApiProblem(415, "unsupported_media_type",
+                             f"send the body in UTF-8 (charset=utf-8 or none), not charset={value.strip()[:40]}")
+
+
+def read_body(environ: dict, limit: int | None) -> bytes:
+    """The raw body, at most ``limit`` bytes (413 beyond); 400 when its framing is broken."""
+    stream = environ["wsgi.input"]
+    length = environ.get("CONTENT_LENGTH") or ""
+    too_large = ApiProblem(413, "payload_too_large", "the request body is larger than this service accepts")
+    try:
+        if length:
+            if not length.isdigit():
+                raise ApiProblem(400, "malformed_request", "the Content-Length header is not a number")
+            if limit is not None and int(length) > limit:
+                raise too_large
+            return stream.read(int(length))
+        if not environ.get("wsgi.input_terminated"):
+            return b""
+        data = stream.read() if limit is None else stream.read(limit + 1)
+    except (OSError, ValueError) as error:
+        # The server's body reader: a chunk size that is not hex, a missing terminator, …
+        raise ApiProblem(400, "malformed_request",
+                         f"the request body is not framed correctly: {str(error)[:100]}") from None
+    if limit is not None and len(data) > limit:
+        raise too_large
+    return data
+
+
+def encode(out: Any) -> bytes:
+    return (json.dumps(out, ensure_ascii=False, separators=COMPACT) + "\n").encode()
+
+
+def _compile_route(contract: Contract, operation: Operation, handler: Handler) -> Route:
+    document = contract.document
+    body = Compiled(document, ref=operation.body_ref) if operation.body_ref else None
+    parameters = tuple(
+        Parameter(p["name"], resolve(document, p["schema"]), Compiled(document, schema=p["schema"]))
+        for p in operation.parameters if p.get("in") == "path")
+    return Route(operation, handler, body, parameters)
+
+
+class Pipeline:
+    """WSGI middleware serving the contract's operations; everything else goes to ``next``."""
+
+    def __init__(self, next_app: Callable, contract: Contract | None,
+                 limit: Callable[[], int | None]) -> None:
+        self.next = next_app
+        self.limit = limit
+        self.static: dict[str, dict[str, Route]] = {}
+        self.templated: list[tuple[re.Pattern, dict[str, Route]]] = []
+        if contract is not None:
+            self._build(contract)
+
+    def _build(self, contract: Contract) -> None:
+        templates: dict[str, dict[str, Route]] = {}
+        for operation in contract.operations():
+            handler = HANDLERS.get(operation.operation_id)
+            if handler is None:
+                continue
+            routes = self.static if "{" not in operation.path else templates
+            routes.setdefault(operation.path, {})[operation.method] = \
+                _compile_route(contract, operation, handler)
+        for path, methods in templates.items():
+            regex = TEMPLATE_PARAMETER.sub(lambda m: f"(?P<{m.group(1)}>[^/]+)", re.escape(path)
+                                           .replace(r"\{", "{").replace(r"\}", "}"))
+            self.templated.append((re.compile(regex), methods))
+
+    def routes(self) -> dict[str, dict[str, Route]]:
+        """Every path the pipeline serves, by method (for tests and the metrics layer)."""
+        found = dict(self.static)
+        found.update({next(iter(m.values())).operation.path: m for _, m in self.templated})
+        return found
+
+    def _match(self, path: str) -> tuple[dict[str, Route], dict[str, str]] | None:
+        methods = self.static.get(path)
+        if methods is not None:
+            return methods, {}
+        for regex, methods in self.templated:
+            found = regex.fullmatch(path)
+            if found:
+                return methods, found.groupdict()
+        return None
+
+    def __call__(self, environ: dict, start_response: Callable) -> list[bytes]:
+        matched = self._match(environ.get("PATH_INFO", ""))
+        if matched is None:
+            return self.next(environ, start_response)
+        methods, params = matched
+        method = environ.get("REQUEST_METHOD", "GET")
+        head = method == "HEAD"
+        try:
+            route = methods.get("GET" if head and "GET" in methods else method)
+            if route is None:
+                allowed = ", ".join(sorted(methods))
+                raise ApiProblem(405, "method_not_allowed", f"this resource allows {allowed} only",
+                                 headers=(("Allow", allowed),))
+            body = encode(self.serve(route, environ, params))
+            status, headers = "200 OK", [*JSON_HEADERS, ("Content-Length", str(len(body)))]
+        except Exception as error:  # noqa: BLE001 — every fault becomes a problem answer
+            problem = answer(error)
+            status, headers, body = problem.status_line, problem.wsgi_headers(), problem.body
+        start_response(status, headers)
+        return [b"" if head else body]
+
+    def serve(self, route: Route, environ: dict, raw_params: dict[str, str]) -> Any:
+        """The answer of one operation for a request already matched to it."""
+        params = {}
+        for parameter in route.parameters:
+            value = path_value(raw_params[parameter.name], parameter.schema)
+            parameter.compiled.check(value, location="path", prefix=(parameter.name,))
+            params[parameter.name] = value
+        data = body = None
+        if route.body is not None:
+            check_media_type(environ.get("CONTENT_TYPE", ""))
+            body = parse_json(read_body(environ, self.limit()))
+            route.body.check(body)
+            data = route.handler.convert(body)
+        return route.handler.answer(Call(data, body, params))

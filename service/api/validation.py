@@ -1,0 +1,190 @@
+"""Request validation compiled from the contract: one validator per request
+body schema and per path parameter, built once at start-up with jsonschema-rs
+(JSON Schema 2020-12, the dialect of OpenAPI 3.1).
+
+Valid input costs one ``is_valid`` call. Only invalid input is walked for its
+errors, and the report is bounded: at most ``MAX_ERRORS`` items (then
+``truncated``), each ``detail`` quoting at most ``MAX_ECHO`` characters of what
+the client sent. No constraint is written here: every one comes from
+``openapi.yaml``.
+"""
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from itertools import islice
+from typing import Any
+
+import jsonschema_rs
+
+MAX_ERRORS = 50
+MAX_ECHO = 100
+SCHEMA_VIOLATION = "schema_violation"
+# A path segment is read as a JSON number when its schema asks for one.
+NUMBER = re.compile(r"-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?")
+NUMERIC_TYPES = {"integer", "number"}
+
+
+@dataclass(frozen=True, slots=True)
+class Violation:
+    """One way the input fails its schema: where, which keyword, why."""
+
+    pointer: str
+    keyword: str
+    detail: str
+    location: str = "body"   # or "path": the pointer names a path parameter
+
+    def as_json(self) -> dict[str, str]:
+        item = {"pointer": self.pointer, "detail": self.detail, "code": SCHEMA_VIOLATION,
+                "keyword": self.keyword}
+        if self.location != "body":
+            item["in"] = self.location
+        return item
+
+
+class SchemaViolation(Exception):
+    """Input that does not match the contract; ``violations`` is bounded."""
+
+    code = SCHEMA_VIOLATION
+
+    def __init__(self, violations: list[Violation], truncated: bool) -> None:
+        self.violations = violations
+        self.truncated = truncated
+        first = violations[0]
+        where = first.pointer or ("the body" if first.location == "body" else "the path")
+        more = f" (and {len(violations) - 1}{'+' if truncated else ''} more)" if len(violations) > 1 else ""
+        super().__init__(f"{where}: {first.detail}{more}")
+        self.detail = str(self)
+
+
+def _escape(token: object) -> str:
+    return str(token).replace("~", "~0").replace("/", "~1")
+
+
+def pointer(path) -> str:
+    return "".join("/" + _escape(token) for token in path)
+
+
+def echo(value: Any) -> str:
+    """What the client sent, as JSON, cut to ``MAX_ECHO`` characters."""
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        text = repr(value)
+    return text if len(text) <= MAX_ECHO else text[:MAX_ECHO] + "…"
+
+
+def json_type(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int) or (isinstance(value, float) and value.is_integer()):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    return "array" if isinstance(value, list) else "object"
+
+
+def _detail(kind, instance: Any, subschema: dict[str, Any]) -> str:
+    name = kind.name
+    if name == "type":
+        wanted = " or ".join(kind.types)
+        return f"must be {'an' if wanted[0] in 'aeiou' else 'a'} {wanted}, not {json_type(instance)}"
+    if name in ("minItems", "maxItems"):
+        bound = "at least" if name == "minItems" else "at most"
+        return f"must have {bound} {kind.limit} items, not {len(instance)}"
+    if name in ("minLength", "maxLength"):
+        bound = "at least" if name == "minLength" else "at most"
+        return f"must have {bound} {kind.limit} characters, not {len(instance)}"
+    if name in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
+        relation = {"minimum": "≥", "maximum": "≤", "exclusiveMinimum": ">", "exclusiveMaximum": "<"}[name]
+        return f"must be {relation} {kind.limit}, not {echo(instance)}"
+    if name == "enum":
+        return f"must be one of {', '.join(json.dumps(o) for o in kind.options)}, not {echo(instance)}"
+    if name == "pattern":
+        hint = subschema.get("description", "")
+        return f"{echo(instance)} does not match {kind.pattern}" + (f": {hint}" if hint else "")
+    if name == "required":
+        return "required field is missing"
+    return f"does not satisfy `{name}`"
+
+
+class Compiled:
+    """A compiled schema of the contract (by ``$ref``) and its bounded error report."""
+
+    def __init__(self, document: dict[str, Any], ref: str | None = None,
+                 schema: dict[str, Any] | None = None) -> None:
+        root = {"components": document.get("components", {})}
+        root.update({"$ref": ref} if ref else (schema or {}))
+        self.document = document
+        self.validator = jsonschema_rs.Draft202012Validator(root)
+        self.is_valid = self.validator.is_valid
+
+    def check(self, instance: Any, location: str = "body", prefix: tuple = ()) -> None:
+        """Raise ``SchemaViolation`` unless ``instance`` matches."""
+        if not self.validator.is_valid(instance):
+            found = self.violations(instance, location, prefix)
+            raise SchemaViolation(found[:MAX_ERRORS], truncated=len(found) > MAX_ERRORS)
+
+    def violations(self, instance: Any, location: str = "body", prefix: tuple = ()) -> list[Violation]:
+        """Up to ``MAX_ERRORS + 1`` violations (one more tells that the list was cut)."""
+        out: list[Violation] = []
+        for error in islice(self.validator.iter_errors(instance), MAX_ERRORS + 1):
+            out.extend(self._violations(error, location, prefix))
+            if len(out) > MAX_ERRORS:
+                break
+        return out[:MAX_ERRORS + 1]
+
+    def _violations(self, error, location: str, prefix: tuple) -> list[Violation]:
+        kind = error.kind
+        path = (*prefix, *error.instance_path)
+        if kind.name == "additionalProperties":
+            return [_unknown(path, key, location) for key in islice(kind.unexpected, MAX_ERRORS + 1)]
+        if kind.name == "required":
+            return [Violation(pointer((*path, kind.property)), "required",
+                              _detail(kind, error.instance, {}), location)]
+        subschema = self._subschema(error.schema_path)
+        return [Violation(pointer(path), kind.name, _detail(kind, error.instance, subschema), location)]
+
+    def _subschema(self, schema_path) -> dict[str, Any]:
+        """The schema object holding the failed keyword (for its description)."""
+        node: Any = self.document
+        for token in list(schema_path)[:-1]:
+            if isinstance(node, dict) and token in node:
+                node = node[token]
+            elif isinstance(node, list) and isinstance(token, int) and token < len(node):
+                node = node[token]
+            else:
+                return {}
+        return node if isinstance(node, dict) else {}
+
+
+def _unknown(path: tuple, key: str, location: str) -> Violation:
+    # A field name longer than the echo limit is named by its length, at its object.
+    if len(key) > MAX_ECHO:
+        return Violation(pointer(path), "additionalProperties",
+                         f"unknown field (a name of {len(key)} characters): not part of this request",
+                         location)
+    return Violation(pointer((*path, key)), "additionalProperties",
+                     "unknown field: not part of this request", location)
+
+
+def resolve(document: dict[str, Any], schema: dict[str, Any]) -> dict[str, Any]:
+    """A schema with its local ``$ref`` chain followed (``#/components/schemas/...``)."""
+    while "$ref" in schema:
+        node: Any = document
+        for token in schema["$ref"].removeprefix("#/").split("/"):
+            node = node[token]
+        schema = node
+    return schema
+
+
+def path_value(text: str, schema: dict[str, Any]) -> Any:
+    """A path segment as the JSON value its schema reads: a number where one is asked."""
+    if schema.get("type") in NUMERIC_TYPES and NUMBER.fullmatch(text):
+        return json.loads(text)
+    return text
