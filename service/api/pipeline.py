@@ -182,7 +182,7 @@ class Pipeline:
         try:
             route = methods.get("GET" if head and "GET" in methods else method)
             if route is None:
-                allowed = ", ".join(sorted(methods))
+                allowed = ", ".join(sorted({*methods, "HEAD"} if "GET" in methods else methods))
                 raise ApiProblem(405, "method_not_allowed", f"this resource allows {allowed} only",
                                  headers=(("Allow", allowed),))
             body = encode(self.serve(route, environ, params))

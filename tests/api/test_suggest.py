@@ -82,5 +82,5 @@ def test_exposure_advice_and_its_errors(client):
         {"pointer": "/hand/12", "code": "duplicate_card", "detail": "DJ is dealt more than 1 time(s)"}]
     bad = client.post("/suggest-exposures", json={"hand": hand[:12] + ["DX"]})
     assert bad.status_code == 422
-    assert bad.get_json()["code"] == "invalid_card"
+    assert bad.get_json()["code"] == "schema_violation"
     assert bad.get_json()["errors"][0]["pointer"] == "/hand/12"

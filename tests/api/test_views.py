@@ -8,7 +8,7 @@ from collections import Counter
 
 import pytest
 
-from service.api import create_app, meta
+from service.api import contract, create_app
 from service.rules import CARD_NAMES
 
 from .deals import FULL_PLAYS, SEED1
@@ -126,15 +126,23 @@ def test_not_ready_without_the_contract(monkeypatch):
     def missing():
         raise FileNotFoundError("openapi.yaml")
 
-    monkeypatch.setattr(meta, "load_contract", missing)
+    monkeypatch.setattr(contract, "load_contract", missing)
     client = create_app().test_client()
     assert client.get("/healthz").status_code == 200
     assert_problem(client.get("/readyz"), 503, "not_ready")
     assert_problem(client.get("/openapi.yaml"), 500, "internal_error")
+    # Without the contract there is nothing to validate against: no operation is served.
+    assert_problem(client.post("/ingots", json={"scores": [0, 0, 0, 0]}), 404, "not_found")
 
 
 def test_not_ready_with_a_contract_that_is_not_openapi_3_1(monkeypatch):
-    monkeypatch.setattr(meta, "load_contract", lambda: b"openapi: 3.0.3\npaths: {}\n")
+    monkeypatch.setattr(contract, "load_contract", lambda: b"openapi: 3.0.3\npaths: {}\n")
+    assert_problem(create_app().test_client().get("/readyz"), 503, "not_ready")
+
+
+def test_not_ready_with_a_contract_that_is_not_valid_openapi(monkeypatch):
+    text = b"openapi: 3.1.0\ninfo: {title: x}\npaths: {/a: {get: {responses: 7}}}\n"
+    monkeypatch.setattr(contract, "load_contract", lambda: text)
     assert_problem(create_app().test_client().get("/readyz"), 503, "not_ready")
 
 
