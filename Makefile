@@ -8,7 +8,7 @@ BIN    := $(VENV)/bin
 PORT   ?= 8080
 PYTEST_ARGS ?=
 
-.PHONY: run test test-fast schemathesis venv clean help bench-engine bench-http soak faults properties arena
+.PHONY: run test test-fast lint-contract schemathesis venv clean help bench-engine bench-http soak faults properties arena
 
 help:
 	@echo "make run    serve the API with gunicorn on :$(PORT) (PORT, WEB_CONCURRENCY override)"
@@ -27,16 +27,26 @@ $(VENV)/.stamp-test: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
 	touch $@ $(VENV)/.stamp-run
 
+# The contract's linters and the TypeScript client toolchain (npm packages, pinned by the lock file).
+NODE_TOOLS := tests/contract/node
+$(NODE_TOOLS)/node_modules/.stamp: $(NODE_TOOLS)/package-lock.json
+	cd $(NODE_TOOLS) && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
 venv: $(VENV)/.stamp-test
 
 run: $(VENV)/.stamp-run
 	PORT=$(PORT) exec $(BIN)/gunicorn -c python:service.gunicorn_conf service.wsgi:app
 
-test: $(VENV)/.stamp-test
+test: $(VENV)/.stamp-test $(NODE_TOOLS)/node_modules/.stamp
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
-test-fast: $(VENV)/.stamp-test
+test-fast: $(VENV)/.stamp-test $(NODE_TOOLS)/node_modules/.stamp
 	$(BIN)/python -m pytest -m "not live and not faults" $(PYTEST_ARGS)
+
+# Spectral and Redocly on openapi.yaml (also run by make test).
+lint-contract: $(NODE_TOOLS)/node_modules/.stamp
+	cd $(NODE_TOOLS) && npm run --silent lint
 
 # Benchmarks and fault drills (print figures; see docs/performance.md).
 bench-engine: $(VENV)/.stamp-test
@@ -58,7 +68,7 @@ arena: $(VENV)/.stamp-test
 	$(BIN)/python -m bench.arena --deals $(or $(DEALS),2000) --opponent $(or $(OPPONENT),heuristic) --budget-ms 20
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis build dist *.egg-info
+	rm -rf $(VENV) .pytest_cache .hypothesis build dist *.egg-info $(NODE_TOOLS)/node_modules $(NODE_TOOLS)/build
 
 # Deployment targets (Dockerfile, Helm) live in mk/*.mk.
 -include mk/*.mk

@@ -1,0 +1,67 @@
+// Plays a seeded deal against a live server with a client generated from openapi.yaml
+// (openapi-typescript types + openapi-fetch): /deal, then /legal-moves and /play until the
+// deal ends, always the first legal move. Prints the plays and the deal's score as JSON.
+//   node build/src/play.js http://127.0.0.1:8080 [seed]
+import createClient from "openapi-fetch";
+import type { components, paths } from "../build/schema.js";
+
+type Play = components["schemas"]["Play"];
+type DealState = components["schemas"]["DealState"];
+type DealScore = components["schemas"]["DealScore"];
+
+const CARDS_IN_A_DEAL = 52;
+
+async function main(): Promise<void> {
+  const baseUrl = process.argv[2];
+  if (!baseUrl) {
+    throw new Error("usage: play.js BASE_URL [SEED]");
+  }
+  const seed = Number(process.argv[3] ?? "1");
+  const client = createClient<paths>({ baseUrl });
+
+  const dealt = await client.POST("/deal", { body: { seed } });
+  if (!dealt.data) {
+    throw new Error(`/deal failed: ${JSON.stringify(dealt.error)}`);
+  }
+  const state: DealState = { hands: dealt.data.hands, plays: [] };
+  const plays: Play[] = [];
+  let score: DealScore | null = null;
+
+  for (let turn = 0; turn < CARDS_IN_A_DEAL && score === null; turn++) {
+    const legal = await client.POST("/legal-moves", { body: { ...state, plays } });
+    if (!legal.data) {
+      throw new Error(`/legal-moves failed: ${JSON.stringify(legal.error)}`);
+    }
+    const move = legal.data.moves[0];
+    if (move === undefined || legal.data.seat === null) {
+      throw new Error("no move for an unfinished deal");
+    }
+    const played = await client.POST("/play", {
+      body: { ...state, plays, move, seat: legal.data.seat },
+    });
+    if (!played.data) {
+      throw new Error(`/play failed: ${JSON.stringify(played.error)}`);
+    }
+    plays.push(move);
+    score = played.data.score;
+  }
+  if (score === null) {
+    throw new Error("the deal did not end");
+  }
+
+  // A problem answer is typed too: an unknown field is a schema_violation.
+  const rejected = await client.POST("/ingots", {
+    body: { scores: [0, 0, 0, 0], extra: 1 } as unknown as components["schemas"]["IngotsRequest"],
+  });
+  const problem = rejected.error;
+  if (!problem || problem.code !== "schema_violation") {
+    throw new Error(`expected schema_violation, got ${JSON.stringify(rejected)}`);
+  }
+
+  console.log(JSON.stringify({ hands: state.hands, plays, score, problem: problem.code }));
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
