@@ -15,9 +15,9 @@ requests/s (all requests of all rounds / their time), p50 (median of the rounds'
 p99 (worst round's p99), errors (socket errors + non-2xx), ratio to /healthz (totals, and
 the median of each round against its neighbouring /healthz round).
 
-Then an in-process breakdown of one request per stage (JSON parse, schema load, replay,
-legal moves, serialize, the whole Flask request), in microseconds, so a missed target
-says where the time goes.
+Then an in-process breakdown of one request per stage (JSON parse, contract validation,
+conversion, the operation, serialize, the whole WSGI request), in microseconds, so a
+missed target says where the time goes.
 """
 from __future__ import annotations
 
@@ -131,104 +131,45 @@ def _cpu_us(call, n: int) -> float:
 
 
 def profile(n: int) -> dict:
-    """CPU µs per call of each stage of a /legal-moves request, in one process (no gunicorn).
+    """CPU µs per call of each stage of a request, in one process (no gunicorn).
 
     Each stage runs alone in a loop on the request's own data (process CPU time, best of
-    3 passes, so other processes' load counts little): ``json_parse`` (the API's
-    ``json.loads`` with its duplicate-key hook), ``schema_load`` (marshmallow, the parsed
-    body to engine values), ``replay`` (the engine replays and checks the deal),
-    ``legal_moves`` (engine), ``serialize`` (answer dict + Flask JSON response). Then the
-    whole WSGI call of the same request and of /healthz: ``wsgi_request`` as served (a
-    valid /legal-moves takes the lean WSGI path, ``service/api/hotpath.py``) and
-    ``wsgi_flask_view`` through the Flask view; ``flask_rest`` = Flask view − healthz −
-    stages: what a JSON POST costs Flask/werkzeug beyond a bare GET (body stream,
-    content-type parse, glue), the cost the lean path avoids."""
-    from service import rules as engine
-    from service.api import create_app, schemas
-    from service.api.body import _constant, _object
-    from service.api.results import legal_moves_out, replay
+    3 passes, so other processes' load counts little), in the order the request pipeline
+    (``service/api/pipeline.py``) runs them: ``json_parse`` (strict UTF-8 JSON with the
+    duplicate-key check), ``validate`` (the jsonschema-rs validator compiled from
+    openapi.yaml, ``is_valid``), ``convert`` (marshmallow fields: JSON to engine values),
+    ``answer`` (the operation: engine call and answer dict), ``serialize`` (JSON bytes).
+    Then the whole WSGI call of the same request (``wsgi_request``) and of /healthz
+    (``wsgi_healthz``, served by Flask); ``rest`` = request − stages (routing, body read,
+    WSGI glue)."""
+    from service.api import create_app, operations, pipeline
 
     def cpu_us(fn) -> float:
         return _cpu_us(fn, n)
 
     app = create_app()
-    view_app = create_app()
-    view_app.wsgi_app = view_app.wsgi_app.next  # without the lean path: the Flask view
+    routes = app.wsgi_app.routes()
     out = {}
     health = cpu_us(_wsgi_call(app, "GET", "/healthz", None))
-    for name in ("legal-moves-1deck", "legal-moves-2deck"):
-        path, raw = _server.bodies()[name]
-        parsed = json.loads(raw, object_pairs_hook=_object, parse_constant=_constant)
-        data = schemas.DEAL_STATE.load(parsed)
-        state = replay(data)
-        moves = engine.legal_moves(state)
-        with app.app_context():
-            row = {
-                "json_parse": cpu_us(lambda: json.loads(raw, object_pairs_hook=_object,
-                                                        parse_constant=_constant)),
-                "schema_load": cpu_us(lambda: schemas.DEAL_STATE.load(parsed)),
-                "replay": cpu_us(lambda: replay(data)),
-                "legal_moves": cpu_us(lambda: engine.legal_moves(state)),
-                "serialize": cpu_us(lambda: app.json.response(legal_moves_out(state, moves))),
-            }
+    for name, (path, raw) in _server.bodies().items():
+        route = routes[path]["POST"]
+        parsed = pipeline.parse_json(raw)
+        data = route.handler.convert(parsed)
+        call = operations.Call(data, parsed, {})
+        answer = route.handler.answer(call)
+        row = {
+            "json_parse": cpu_us(lambda: pipeline.parse_json(raw)),
+            "validate": cpu_us(lambda: route.body.is_valid(parsed)),
+            "convert": cpu_us(lambda: route.handler.convert(parsed)),
+            "answer": cpu_us(lambda: route.handler.answer(call)),
+            "serialize": cpu_us(lambda: pipeline.encode(answer)),
+        }
         row["wsgi_request"] = cpu_us(_wsgi_call(app, "POST", path, raw))
-        row["wsgi_flask_view"] = cpu_us(_wsgi_call(view_app, "POST", path, raw))
         row["wsgi_healthz"] = health
-        row["flask_rest"] = row["wsgi_flask_view"] - health - sum(
-            row[k] for k in ("json_parse", "schema_load", "replay", "legal_moves", "serialize"))
+        row["rest"] = row["wsgi_request"] - sum(
+            row[k] for k in ("json_parse", "validate", "convert", "answer", "serialize"))
         out[name] = row
-        print(f"{name}: " + ", ".join(f"{k} {v:.0f} µs" for k, v in row.items()), flush=True)
-    return out
-
-
-def ablation(n: int) -> dict:
-    """CPU µs per /legal-moves request by stage, *in context*: each stage of the view is in
-    turn replaced by its precomputed result and the whole WSGI call re-timed (process CPU
-    time, best of 3); a stage's cost is the CPU it removes. Isolated loops (``profile``) run
-    with hot caches; this counts what a stage costs inside a real request. Noisier:
-    ±20 µs on a busy machine. ``rest`` = total − stages (routing, context, WSGI). It
-    times the Flask view path (the lean WSGI path is taken off), whose stages it stubs."""
-    from flask import current_app
-    from service import rules as engine
-    from service.api import body as body_mod
-    from service.api import create_app, schemas, views
-    from service.api.results import legal_moves_out, replay
-
-    def cpu_us(call) -> float:
-        return _cpu_us(call, n)
-
-    app = create_app()
-    app.wsgi_app = app.wsgi_app.next  # the Flask view path, whose stages are stubbed
-    out = {}
-    for name in ("legal-moves-1deck", "legal-moves-2deck"):
-        path, raw = _server.bodies()[name]
-        parsed = json.loads(raw)
-        data = schemas.DEAL_STATE.load(parsed)
-        state = replay(data)
-        moves = engine.legal_moves(state)
-        with app.app_context():
-            answer = current_app.json.response(legal_moves_out(state, moves))
-        call = _wsgi_call(app, "POST", path, raw)
-        stubs = {"read_parse": (body_mod, "read_json", lambda: parsed),
-                 "_load": (views, "load", lambda schema: data),
-                 "replay": (views, "replay", lambda d: state),
-                 "legal_moves": (engine, "legal_moves", lambda st: moves),
-                 "answer": (views, "legal_moves_out", lambda st, m: answer)}
-        total = cpu_us(call)
-        row = {}
-        for stage, (mod, attr, stub) in stubs.items():
-            original = getattr(mod, attr)
-            setattr(mod, attr, stub)
-            try:
-                row[stage] = total - cpu_us(call)
-            finally:
-                setattr(mod, attr, original)
-        row["schema_load"] = row.pop("_load") - row["read_parse"]
-        row = {k: row[k] for k in ("read_parse", "schema_load", "replay", "legal_moves", "answer")}
-        row["rest"] = total - sum(row.values())
-        row["total"] = total
-        out[name] = row
-        print(f"{name} (in context): " + ", ".join(f"{k} {v:.0f} µs" for k, v in row.items()), flush=True)
+        print(f"{name}: " + ", ".join(f"{k} {v:.1f} µs" for k, v in row.items()), flush=True)
     return out
 
 
@@ -253,9 +194,6 @@ def main() -> None:
     print("# in-process CPU time per call, by stage (best of 3 passes; no gunicorn, no sockets):",
           flush=True)
     report["profile_us"] = profile(args.profile_calls)
-    print("# the same, in context (ablation: each stage stubbed in turn inside the whole request):",
-          flush=True)
-    report["ablation_us"] = ablation(args.profile_calls)
     if args.json:
         args.json.write_text(json.dumps(report, indent=1))
 
