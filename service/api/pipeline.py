@@ -81,6 +81,8 @@ def parse_json(data: bytes) -> Any:
 
 def check_media_type(content_type: str) -> None:
     """JSON in UTF-8 only: ``application/json`` with no charset or ``charset=utf-8`` (415)."""
+    if content_type == JSON:
+        return
     mimetype, _, options = content_type.partition(";")
     mimetype = mimetype.strip().lower()
     if mimetype != JSON:

@@ -28,12 +28,16 @@ class Cards(fields.Field):
         return tuple(map(CARD_BY_NAME.__getitem__, value))
 
 
+# A play of one card, the commonest row of a deal state, converted by one lookup.
+SINGLE_PLAY = {name: (card,) for name, card in CARD_BY_NAME.items()}
+
+
 class CardRows(fields.Field):
     """A list of card-name lists (hands, exposures, plays) -> tuple of tuples of cards."""
 
     def _deserialize(self, value, attr, data, **kwargs):
-        card_of = CARD_BY_NAME.__getitem__
-        return tuple([tuple(map(card_of, row)) for row in value])
+        card_of, single = CARD_BY_NAME.__getitem__, SINGLE_PLAY
+        return tuple([single[row[0]] if len(row) == 1 else tuple(map(card_of, row)) for row in value])
 
 
 class Integer(fields.Field):
