@@ -27,7 +27,7 @@ SEED = os.environ.get("SCHEMATHESIS_SEED", "1")
 # acceptance: a random deal that fits the schema is almost never a consistent
 # deal, and the contract documents the 422 the engine gives it.
 EXCLUDED = ["positive_data_acceptance", "ignored_auth", "use_after_free",
-            "ensure_resource_availability", "object_level_authorization"]
+            "ensure_resource_availability"]
 
 
 SPEC = yaml.safe_load(CONTRACT.read_text(encoding="utf-8"))
