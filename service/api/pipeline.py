@@ -65,11 +65,16 @@ def _finite(text: str) -> float:
     return value
 
 
+# Built once: json.loads with options builds a new decoder (and json.dumps an encoder) per call.
+DECODER = json.JSONDecoder(object_pairs_hook=_duplicates_rejected, parse_constant=_not_json,
+                           parse_float=_finite)
+ENCODER = json.JSONEncoder(ensure_ascii=False, separators=COMPACT)
+
+
 def parse_json(data: bytes) -> Any:
     """A strict JSON text: UTF-8 (no BOM), no duplicate keys, no NaN, finite numbers."""
     try:
-        return json.loads(data.decode(UTF8), object_pairs_hook=_duplicates_rejected,
-                          parse_constant=_not_json, parse_float=_finite)
+        return DECODER.decode(data.decode(UTF8))
     except UnicodeDecodeError as error:
         raise ApiProblem(400, "malformed_json",
                          f"the body is not UTF-8: byte {error.start} cannot be decoded") from None
@@ -120,7 +125,7 @@ def read_body(environ: dict, limit: int | None) -> bytes:
 
 
 def encode(out: Any) -> bytes:
-    return (json.dumps(out, ensure_ascii=False, separators=COMPACT) + "\n").encode()
+    return (ENCODER.encode(out) + "\n").encode()
 
 
 def _compile_route(contract: Contract, operation: Operation, handler: Handler) -> Route:
