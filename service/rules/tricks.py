@@ -1,9 +1,9 @@
-"""Trick winner and full ranking (SPEC.md §4; R's two-deck example).
+"""Trick winner and full ranking (docs/rules.md, "Tricks").
 
 Single leads: the highest card of the led suit wins; discards never win.
 Pair leads (two decks): each play is a *pair* of the led suit, *two singles*
 of the led suit, or a *discard*. In ♠ ♥ ♣ two singles beat any pair; in ♦ a
-pair beats two singles (R: "对[♠♥♣]三门牌，对子小于两张单牌。[♦]牌中，对子大于
+pair beats two singles ("对[♠♥♣]三门牌，对子小于两张单牌。[♦]牌中，对子大于
 两张单牌"). Pairs compare by rank, two singles by their higher card; exact ties
 go to the earlier play. Discards rank last, in play order.
 """
@@ -11,11 +11,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .cards import DIAMONDS, SCORING_MASK, SUIT_SIZE, SUITS, Card
+from collections.abc import Sequence
+
+from .cards import DIAMONDS, SCORING_MASK, SEATS, SUIT_SIZE, SUITS, Card, Play
 from .errors import InvalidDeal, Problem
 from .variants import Rules
 
-SEATS = 4
 DISCARD, SECOND, FIRST = 0, 1, 2
 
 
