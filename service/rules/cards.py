@@ -80,11 +80,14 @@ def hand_bits(cards: Iterable[Card]) -> int:
     # a sum of powers of two keeps every bit only when no card repeats
     if bits.bit_count() == len(row):
         return bits
-    bits = 0
+    one = two = 0
     for c in row:
-        bit = 1 << c
-        bits |= bit << PLANE if bits & bit else bit
-    return bits
+        bit = CARD_BITS[c]
+        if one & bit:
+            two |= bit
+        else:
+            one |= bit
+    return one | two << PLANE
 
 
 def mask_cards(mask: int) -> list[Card]:

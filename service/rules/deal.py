@@ -20,9 +20,8 @@ from __future__ import annotations
 import hashlib
 import random
 from collections.abc import Iterator, Sequence
-from itertools import chain
 
-from .cards import CARD_NAMES, SEATS, Card, full_deck, hand_bits
+from .cards import CARD_NAMES, SEATS, Card, full_deck, hand_bits, merge_bits
 from .errors import Problem
 from .variants import Rules
 
@@ -91,14 +90,20 @@ def first_leader(rules: Rules, hands: Sequence[Sequence[Card]]) -> int | None:
     return min(orders)[1] if orders else None
 
 
-def deal_problems(rules: Rules, hands: Sequence[Sequence[Card]]) -> list[Problem]:
-    """Every way ``hands`` fail to be a deal: four hands of 13 (26), each card once (twice)."""
+def deal_problems(rules: Rules, hands: Sequence[Sequence[Card]], bits: Sequence[int] | None = None) -> list[Problem]:
+    """Every way ``hands`` fail to be a deal: four hands of 13 (26), each card once (twice).
+
+    ``bits``, if given, are ``hand_bits`` of each hand (computed once by the caller).
+    """
     problems: list[Problem] = []
     if len(hands) != SEATS:
         return [Problem("wrong_card_count", "/hands", f"a deal has {SEATS} hands, got {len(hands)}")]
     size = rules.hand_size
-    if all(len(h) == size for h in hands) and hand_bits(chain.from_iterable(hands)) == FULL_DEALS[rules.decks]:
-        return problems
+    if all(len(h) == size for h in hands):
+        rows = bits if bits is not None else [hand_bits(h) for h in hands]
+        # bits never overstate a card's copies, so all the copies present means every card as often as dealt
+        if merge_bits(merge_bits(rows[0], rows[1]), merge_bits(rows[2], rows[3])) == FULL_DEALS[rules.decks]:
+            return problems
     for seat, hand in enumerate(hands):
         if len(hand) != rules.hand_size:
             problems.append(Problem("wrong_card_count", f"/hands/{seat}",

@@ -134,10 +134,11 @@ def _leader_problems(rules: Rules, hands: Sequence[Sequence[Card]], first_deal: 
 
 
 def initial_table(rules: Rules, hands: Sequence[Sequence[Card]], exposed: Sequence[Sequence[Card]] = NO_EXPOSURE,
-                  *, first_deal: bool = True, leader: int | None = None) -> Table:
+                  *, first_deal: bool = True, leader: int | None = None, bits: Sequence[int] | None = None) -> Table:
     """The table before the first play of a deal whose inputs are known to be valid.
 
-    ``leader`` defaults to the seat dealt the opening card.
+    ``leader`` defaults to the seat dealt the opening card; ``bits``, if
+    given, are ``hand_bits`` of each hand.
     """
     if leader is None:
         leader = first_leader(rules, hands)
@@ -150,7 +151,8 @@ def initial_table(rules: Rules, hands: Sequence[Sequence[Card]], exposed: Sequen
             lists[auto[0]] += (auto[1],)
         held_exposed = [hand_bits(e) for e in lists]
     opening = rules.opening if first_deal and rules.must_lead_opening_card else None
-    return Table(rules=rules, hands=[hand_bits(h) for h in hands], held_exposed=held_exposed,
+    return Table(rules=rules, hands=list(bits) if bits is not None else [hand_bits(h) for h in hands],
+                 held_exposed=held_exposed,
                  exposed=tuple(lists), captured=[0] * SEATS, suits_led=0, first_round=False,
                  leader=leader, trick=[], seat=leader, opening_lead=opening, history=[])
 
@@ -184,7 +186,8 @@ def replay(rules: Rules, *, hands: Sequence[Sequence[Card]], exposed: Sequence[S
     """Validate a deal's history and return its state; ``InvalidDeal`` lists every problem."""
     dealt = [tuple(h) for h in hands]
     lists = [tuple(e) for e in exposed]
-    problems = deal_problems(rules, dealt)
+    bits = [hand_bits(h) for h in dealt] if len(dealt) == SEATS else None
+    problems = deal_problems(rules, dealt, bits)
     if len(lists) != SEATS:
         problems.append(Problem("illegal_exposure", "/exposed", f"exposed has {SEATS} lists"))
     elif len(dealt) == SEATS and any(lists):
@@ -194,7 +197,7 @@ def replay(rules: Rules, *, hands: Sequence[Sequence[Card]], exposed: Sequence[S
         problems += leader_problems
     if problems:
         raise InvalidDeal(problems)
-    t = initial_table(rules, dealt, lists, first_deal=first_deal, leader=leader)
+    t = initial_table(rules, dealt, lists, first_deal=first_deal, leader=leader, bits=bits)
     try:
         advance(t, _scripted(plays), len(plays))
     except _Rejected:

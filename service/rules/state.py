@@ -12,15 +12,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from .cards import (PIG, PLANE, SCORING_MASK, SEATS, SUIT_SIZE, SUITS, Card, Play, bits_cards, hand_bits,
+from .cards import (PIG, SEATS, SUIT_SIZE, SUITS, Card, Play, bits_cards, hand_bits,
                     merge_bits)
 from .exposure import deal_exposure_counts
 from .moves import Options, play_options
 from .scoring import seat_score
-from .tricks import TrickResult, trick_ranking
+from .tricks import TrickResult, point_cards, trick_ranking
 from .variants import Rules
-
-SCORING_BITS = SCORING_MASK | SCORING_MASK << PLANE
 
 
 class Trick(NamedTuple):
@@ -34,7 +32,7 @@ class Trick(NamedTuple):
     @property
     def point_cards(self) -> tuple[Card, ...]:
         """The scoring cards of the trick, sorted."""
-        return bits_cards(self.cards & SCORING_BITS)
+        return point_cards(self.plays)
 
 
 def trick_voids(leader: int, plays: tuple[Play, ...] | list[Play]) -> list[int]:

@@ -15,8 +15,10 @@ from .cards import (ONE_PLANE, PLANE, SEATS, SUIT_MASKS, SUIT_SIZE, Card, Play, 
                     merge_bits, remove_card)
 from .moves import NO_PLAYS, play_options
 from .state import Table, Trick, cards_of
-from .tricks import trick_ranking
+from .tricks import trick_winner
 
+# builds a Trick without the Python-level NamedTuple constructor (the inner loop makes 13–26 a deal)
+new_trick = tuple.__new__
 NEXT_SEAT = SEATS - 1  # (seat + 1) & NEXT_SEAT == (seat + 1) % SEATS
 Chooser = Callable[[int, int, list[Play]], Play]
 
@@ -65,12 +67,14 @@ def advance(t: Table, choose: Chooser, limit: int = -1) -> None:  # noqa: C901, 
     played = 0
     trick_cards = cards_of(trick)
     lead = trick[0] if trick else None
+    pair_lead = lead is not None and len(lead) == 2
+    in_trick = len(trick)
     best, top, winner = _single_lead_best(trick, leader)
     follow = SUIT_MASKS[lead[0] // SUIT_SIZE] if lead else 0
     try:
         while seat is not None and played != limit:
             hand, held = hands[seat], helds[seat]
-            if held or ban or opening is not None or lead is not None and len(lead) != 1:
+            if held or ban or pair_lead or opening is not None:
                 move = choose(*play_options(hand, held, lead, suits_led, first_round, opening, ban))
             elif lead is None:
                 move = choose(hand & ONE_PLANE, hand >> PLANE, NO_PLAYS)
@@ -79,6 +83,7 @@ def advance(t: Table, choose: Chooser, limit: int = -1) -> None:  # noqa: C901, 
             card = move[0]
             if lead is None:
                 lead = move
+                pair_lead = len(move) == 2
                 lead_suit = card // SUIT_SIZE
                 first_round = not suits_led >> lead_suit & 1
                 suits_led |= 1 << lead_suit
@@ -89,7 +94,7 @@ def advance(t: Table, choose: Chooser, limit: int = -1) -> None:  # noqa: C901, 
                 # a higher card of the led suit takes the trick; ties stay with the earlier play
                 # (pair leads are ranked in full when the trick is complete)
                 best, winner = card, seat
-            if held or len(move) != 1:
+            if held or pair_lead:
                 lead_suit = lead[0] // SUIT_SIZE
                 for c in move:
                     if held:
@@ -110,15 +115,17 @@ def advance(t: Table, choose: Chooser, limit: int = -1) -> None:  # noqa: C901, 
             hands[seat] = hand
             trick.append(move)
             played += 1
-            if len(trick) < SEATS:
+            in_trick += 1
+            if in_trick < SEATS:
                 seat = (seat + 1) & NEXT_SEAT
                 continue
             # the trick is complete: its winner takes every card and leads next
-            if len(lead) == 2:
-                winner = trick_ranking(trick, leader)[0]
+            if pair_lead:
+                winner = trick_winner(trick, leader)
+                pair_lead = False
             captured[winner] = captured[winner] | trick_cards if one_deck else merge_bits(captured[winner], trick_cards)
-            history.append(Trick(leader, tuple(trick), winner, trick_cards))
-            trick_cards = 0
+            history.append(new_trick(Trick, (leader, tuple(trick), winner, trick_cards)))
+            trick_cards = in_trick = 0
             trick.clear()
             lead = None
             ban = False

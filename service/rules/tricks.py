@@ -32,7 +32,7 @@ class TrickResult:
     point_cards: tuple[Card, ...]
 
 
-def _strength(play: tuple[Card, ...], suit: int, pair_lead: bool) -> tuple[int, int]:
+def _strength(play: Play, suit: int, pair_lead: bool) -> tuple[int, int]:
     """(category, value) of one play; higher beats lower, ties go to the earlier play."""
     if not pair_lead:
         card = play[0]
@@ -45,7 +45,7 @@ def _strength(play: tuple[Card, ...], suit: int, pair_lead: bool) -> tuple[int, 
     return (SECOND if suit == DIAMONDS else FIRST), max(a, b)
 
 
-def trick_ranking(plays, leader: int) -> tuple[int, ...]:
+def trick_ranking(plays: Sequence[Play], leader: int) -> tuple[int, ...]:
     """Seats best first; ``plays`` are in play order starting with ``leader``."""
     lead = plays[0]
     suit = lead[0] // SUIT_SIZE
@@ -54,11 +54,24 @@ def trick_ranking(plays, leader: int) -> tuple[int, ...]:
     return tuple((leader + i) % SEATS for i in keyed)
 
 
-def point_cards(plays) -> tuple[Card, ...]:
+def trick_winner(plays: Sequence[Play], leader: int) -> int:
+    """The seat that wins ``plays`` (in play order from ``leader``): ``trick_ranking(...)[0]`` without the sort."""
+    lead = plays[0]
+    suit = lead[0] // SUIT_SIZE
+    pair_lead = len(lead) == 2
+    best, at = _strength(lead, suit, pair_lead), 0
+    for i in range(1, len(plays)):
+        strength = _strength(plays[i], suit, pair_lead)
+        if strength > best:
+            best, at = strength, i
+    return (leader + at) % SEATS
+
+
+def point_cards(plays: Sequence[Play]) -> tuple[Card, ...]:
     return tuple(sorted(c for play in plays for c in play if SCORING_MASK >> c & 1))
 
 
-def _shape_problems(rules: Rules, plays) -> list[Problem]:
+def _shape_problems(rules: Rules, plays: Sequence[Play]) -> list[Problem]:
     problems = []
     if len(plays) != SEATS:
         problems.append(Problem("invalid_move", "/plays", f"a trick has {SEATS} plays, got {len(plays)}"))
@@ -75,12 +88,12 @@ def _shape_problems(rules: Rules, plays) -> list[Problem]:
     return problems
 
 
-def rank_trick(rules: Rules, leader: int, plays) -> TrickResult:
+def rank_trick(rules: Rules, leader: int, plays: Sequence[Sequence[Card]]) -> TrickResult:
     """Rank a complete trick. Raises ``InvalidDeal`` for plays of the wrong shape."""
-    plays = tuple(tuple(p) for p in plays)
-    problems = _shape_problems(rules, plays)
+    trick = tuple(tuple(p) for p in plays)
+    problems = _shape_problems(rules, trick)
     if problems:
         raise InvalidDeal(problems)
-    ranking = trick_ranking(plays, leader)
-    return TrickResult(leader=leader, plays=plays, led_suit=SUITS[plays[0][0] // SUIT_SIZE],
-                       winner=ranking[0], ranking=ranking, point_cards=point_cards(plays))
+    ranking = trick_ranking(trick, leader)
+    return TrickResult(leader=leader, plays=trick, led_suit=SUITS[trick[0][0] // SUIT_SIZE],
+                       winner=ranking[0], ranking=ranking, point_cards=point_cards(trick))
