@@ -11,8 +11,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from .cards import (ONE_PLANE, PLANE, SEATS, SUIT_MASKS, SUIT_SIZE, Card, Play, add_card, count_of,
-                    merge_bits, remove_card)
+from .cards import ONE_PLANE, PLANE, SEATS, SUIT_MASKS, SUIT_SIZE, Card, Play, count_of, merge_bits, remove_card
 from .moves import NO_PLAYS, play_options
 from .state import Table, Trick, cards_of
 from .tricks import trick_winner
@@ -64,8 +63,12 @@ def advance(t: Table, choose: Chooser, limit: int = -1) -> None:  # noqa: C901, 
     hands, helds, captured, trick, history = t.hands, t.held_exposed, t.captured, t.trick, t.history
     seat, leader, suits_led, first_round, opening = t.seat, t.leader, t.suits_led, t.first_round, t.opening_lead
     ban = t.rules.first_trick_ban and not history
+    # the two planes apart: one-plane ints stay small, and they are the single-card and pair masks as they are
+    ones = [h & ONE_PLANE for h in hands]
+    twos = [h >> PLANE for h in hands]
     played = 0
-    trick_cards = cards_of(trick)
+    taken = cards_of(trick)
+    trick_one, trick_two = taken & ONE_PLANE, taken >> PLANE
     lead = trick[0] if trick else None
     pair_lead = lead is not None and len(lead) == 2
     in_trick = len(trick)
@@ -73,13 +76,14 @@ def advance(t: Table, choose: Chooser, limit: int = -1) -> None:  # noqa: C901, 
     follow = SUIT_MASKS[lead[0] // SUIT_SIZE] if lead else 0
     try:
         while seat is not None and played != limit:
-            hand, held = hands[seat], helds[seat]
+            hand, held = ones[seat], helds[seat]
             if held or ban or pair_lead or opening is not None:
-                move = choose(*play_options(hand, held, lead, suits_led, first_round, opening, ban))
+                move = choose(*play_options(hand | twos[seat] << PLANE, held, lead, suits_led, first_round, opening,
+                                            ban))
             elif lead is None:
-                move = choose(hand & ONE_PLANE, hand >> PLANE, NO_PLAYS)
+                move = choose(hand, twos[seat], NO_PLAYS)
             else:
-                move = choose(hand & follow or hand & ONE_PLANE, 0, NO_PLAYS)
+                move = choose(hand & follow or hand, 0, NO_PLAYS)
             card = move[0]
             if lead is None:
                 lead = move
@@ -96,23 +100,34 @@ def advance(t: Table, choose: Chooser, limit: int = -1) -> None:  # noqa: C901, 
                 best, winner = card, seat
             if held or pair_lead:
                 lead_suit = lead[0] // SUIT_SIZE
+                full = hand | twos[seat] << PLANE
                 for c in move:
                     if held:
-                        held = _release(hand, held, c, first_round and c // SUIT_SIZE == lead_suit)
-                    hand = remove_card(hand, c)
-                    trick_cards = add_card(trick_cards, c)
+                        held = _release(full, held, c, first_round and c // SUIT_SIZE == lead_suit)
+                    full = remove_card(full, c)
+                    bit = 1 << c
+                    if trick_one & bit:
+                        trick_two |= bit
+                    else:
+                        trick_one |= bit
                 helds[seat] = held
+                ones[seat], twos[seat] = full & ONE_PLANE, full >> PLANE
             elif one_deck:
                 bit = 1 << card
-                hand ^= bit
-                trick_cards |= bit
+                ones[seat] = hand ^ bit
+                trick_one |= bit
             else:
-                # remove_card and add_card on the two planes
+                # remove_card and add_card, plane by plane
                 bit = 1 << card
-                second = bit << PLANE
-                hand ^= second if hand & second else bit
-                trick_cards |= second if trick_cards & bit else bit
-            hands[seat] = hand
+                two = twos[seat]
+                if two & bit:
+                    twos[seat] = two ^ bit
+                else:
+                    ones[seat] = hand ^ bit
+                if trick_one & bit:
+                    trick_two |= bit
+                else:
+                    trick_one |= bit
             trick.append(move)
             played += 1
             in_trick += 1
@@ -123,16 +138,23 @@ def advance(t: Table, choose: Chooser, limit: int = -1) -> None:  # noqa: C901, 
             if pair_lead:
                 winner = trick_winner(trick, leader)
                 pair_lead = False
-            captured[winner] = captured[winner] | trick_cards if one_deck else merge_bits(captured[winner], trick_cards)
-            history.append(new_trick(Trick, (leader, tuple(trick), winner, trick_cards)))
-            trick_cards = in_trick = 0
+            if one_deck:
+                taken = trick_one
+                captured[winner] |= taken
+            else:
+                taken = trick_one | trick_two << PLANE
+                captured[winner] = merge_bits(captured[winner], taken)
+            history.append(new_trick(Trick, (leader, tuple(trick), winner, taken)))
+            trick_one = trick_two = in_trick = 0
             trick.clear()
             lead = None
             ban = False
             leader = winner
-            seat = winner if hands[winner] else None
+            seat = winner if ones[winner] else None
     finally:
         t.seat, t.leader, t.suits_led, t.first_round, t.opening_lead = seat, leader, suits_led, first_round, opening
+        for s in range(SEATS):
+            hands[s] = ones[s] | twos[s] << PLANE
 
 
 SINGLE_PLAYS: tuple[Play, ...] = tuple((c,) for c in range(PLANE))
