@@ -23,8 +23,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from service.rules import (Play, Rules, advance, deal_hands, first_leader, legal_moves,  # noqa: E402
-                           new_table, random_chooser, replay)
+from service.rules import Play, Rules, advance, deal_hands, first_leader, legal_moves, new_table, random_chooser, replay  # noqa: E402
 
 SAMPLES = 2000
 ROUNDS = 5

@@ -106,6 +106,7 @@ def measure(args) -> list[dict]:
 def _wsgi_call(app, method: str, path: str, body: bytes | None):
     """One request straight into the WSGI app (no server, no test client)."""
     import io
+
     from werkzeug.test import EnvironBuilder
     kw = {"data": body, "content_type": "application/json"} if body is not None else {}
     environ = EnvironBuilder(path=path, method=method, **kw).get_environ()
@@ -189,6 +190,7 @@ def ablation(n: int) -> dict:
     ±20 µs on a busy machine. ``rest`` = total − stages (routing, context, WSGI). It
     times the Flask view path (the lean WSGI path is taken off), whose stages it stubs."""
     from flask import current_app
+
     from service import rules as engine
     from service.api import body as body_mod
     from service.api import create_app, schemas, views

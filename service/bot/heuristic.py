@@ -18,8 +18,21 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from service.rules import (HEART_ACE, HEARTS, ONE_PLANE, PIG, SEATS, SHEEP, SPADES, SUIT_MASKS, SUIT_SIZE,
-                           TRANSFORMER, Card, Play, mask_cards)
+from service.rules import (
+    HEART_ACE,
+    HEARTS,
+    ONE_PLANE,
+    PIG,
+    SEATS,
+    SHEEP,
+    SPADES,
+    SUIT_MASKS,
+    SUIT_SIZE,
+    TRANSFORMER,
+    Card,
+    Play,
+    mask_cards,
+)
 
 SPADE_KING = SPADES * SUIT_SIZE + 11
 SPADE_ACE = SPADES * SUIT_SIZE + 12

@@ -18,7 +18,19 @@ import random
 import time
 from collections.abc import Sequence
 
-from service.rules import SEATS, Chooser, DealState, Play, Rules, SeatView, Table, advance, mask_cards, sample_hidden, scripted
+from service.rules import (
+    SEATS,
+    Chooser,
+    DealState,
+    Play,
+    Rules,
+    SeatView,
+    Table,
+    advance,
+    mask_cards,
+    sample_hidden,
+    scripted,
+)
 
 from .heuristic import heuristic_play
 

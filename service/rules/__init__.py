@@ -1,7 +1,31 @@
 """The Gong Zhu (拱猪) rules engine: pure, stdlib only. See docs/engine-api.md."""
-from .cards import (CARD_BY_NAME, CARD_NAMES, DIAMONDS, EXPOSABLE, HEART_ACE, HEARTS, ONE_PLANE, PIG, SEATS, SHEEP,
-                    SPADES, SUIT_MASKS, SUIT_SIZE, SUITS, TRANSFORMER, Card, Play, bits_cards, format_card,
-                    format_cards, full_deck, hand_bits, mask_cards, parse_card, suit_of)
+from .cards import (
+                    CARD_BY_NAME,
+                    CARD_NAMES,
+                    DIAMONDS,
+                    EXPOSABLE,
+                    HEART_ACE,
+                    HEARTS,
+                    ONE_PLANE,
+                    PIG,
+                    SEATS,
+                    SHEEP,
+                    SPADES,
+                    SUIT_MASKS,
+                    SUIT_SIZE,
+                    SUITS,
+                    TRANSFORMER,
+                    Card,
+                    Play,
+                    bits_cards,
+                    format_card,
+                    format_cards,
+                    full_deck,
+                    hand_bits,
+                    mask_cards,
+                    parse_card,
+                    suit_of,
+)
 from .deal import deal_hands, dealt_hand_problems, first_leader, seeded_shuffle
 from .errors import IllegalMove, InvalidDeal, Problem, RuleError
 from .exposure import deal_exposure_counts, effective_exposure, exposure_counts

@@ -9,7 +9,7 @@ exposure is per copy and has no automatic card.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from .cards import CARD_NAMES, EXPOSABLE, Card
 from .deal import deal_problems
@@ -46,7 +46,8 @@ def exposure_list_problems(rules: Rules, exposed: Sequence[Sequence[Card]],
     return problems
 
 
-def automatic_exposure(rules: Rules, hands, exposed) -> tuple[int, Card] | None:
+def automatic_exposure(rules: Rules, hands: Sequence[Sequence[Card]],
+                       exposed: Sequence[Sequence[Card]]) -> tuple[int, Card] | None:
     """(seat, card) exposed automatically in a one-deck game, if any."""
     if rules.decks != 1:
         return None
@@ -61,7 +62,8 @@ def automatic_exposure(rules: Rules, hands, exposed) -> tuple[int, Card] | None:
     return None
 
 
-def effective_exposure(rules: Rules, hands, exposed) -> tuple[tuple[Card, ...], ...]:
+def effective_exposure(rules: Rules, hands: Sequence[Sequence[Card]],
+                       exposed: Sequence[Sequence[Card]]) -> tuple[tuple[Card, ...], ...]:
     """The four exposure lists with the automatic 4th card; raises ``InvalidDeal``.
 
     The hands must form a deal (``deal_problems``); every problem is reported.
@@ -81,7 +83,7 @@ def effective_exposure(rules: Rules, hands, exposed) -> tuple[tuple[Card, ...], 
     return tuple(lists)
 
 
-def exposure_counts(exposed) -> dict[Card, int]:
+def exposure_counts(exposed: Iterable[Iterable[Card]]) -> dict[Card, int]:
     """Copies of each exposable card exposed in the deal (0–2)."""
     counts = dict.fromkeys(EXPOSABLE, 0)
     for cards in exposed:
@@ -90,7 +92,7 @@ def exposure_counts(exposed) -> dict[Card, int]:
     return counts
 
 
-def deal_exposure_counts(rules: Rules, exposed) -> dict[Card, int]:
+def deal_exposure_counts(rules: Rules, exposed: Sequence[Sequence[Card]]) -> dict[Card, int]:
     """As ``exposure_counts``, counting the automatic 4th card when holders are unknown."""
     if not any(exposed):
         return dict(NOTHING_EXPOSED)

@@ -19,8 +19,19 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from .cards import (ONE_PLANE, PIG, PLANE, SUIT_MASKS, SUIT_SIZE, TRANSFORMER, Card, Play, bits_cards,
-                    mask_cards, remove_card)
+from .cards import (
+    ONE_PLANE,
+    PIG,
+    PLANE,
+    SUIT_MASKS,
+    SUIT_SIZE,
+    TRANSFORMER,
+    Card,
+    Play,
+    bits_cards,
+    mask_cards,
+    remove_card,
+)
 
 PAIR = 2
 # (single cards, pairs, other two-card plays)
@@ -80,7 +91,7 @@ def follow_single_mask(hand: int, held_exposed: int, suit: int, first_round: boo
 def _with_card(card: Card, others: int) -> tuple[int, list[Play]]:
     """``card`` plus any one card of ``others`` (two-plane bits), as options."""
     pairs = 1 << card if others >> card & 1 else 0
-    plays = [(min(card, c), max(card, c)) for c in mask_cards(others & ONE_PLANE) if c != card]
+    plays: list[Play] = [(min(card, c), max(card, c)) for c in mask_cards(others & ONE_PLANE) if c != card]
     return pairs, plays
 
 

@@ -8,14 +8,26 @@ and the transformer factor depends on copies taken and copies exposed.
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple
 
-from .cards import (EXPOSABLE, HEART_ACE, HEARTS, PIG, PLANE, SCORING_MASK, SHEEP, SUIT_SIZE,
-                    TRANSFORMER, Card, count_of, hand_bits)
-from .errors import InvalidDeal, Problem
+from .cards import (
+    EXPOSABLE,
+    HEART_ACE,
+    HEARTS,
+    PIG,
+    PLANE,
+    SCORING_MASK,
+    SHEEP,
+    SUIT_SIZE,
+    TRANSFORMER,
+    Card,
+    count_of,
+    hand_bits,
+)
 from .deal import excess_copies
+from .errors import InvalidDeal, Problem
 from .exposure import deal_exposure_counts, exposure_list_problems
 from .variants import Rules
 
@@ -94,11 +106,12 @@ def seat_score(rules: Rules, taken: int, k: dict[Card, int]) -> SeatScore:
     return SeatScore(hearts, pig, sheep, factor, all_hearts, False, raw)
 
 
-def _captured_problems(rules: Rules, captured) -> list[Problem]:
+def _captured_problems(rules: Rules, captured: Sequence[Sequence[Card]]) -> list[Problem]:
     return excess_copies(rules, captured, [f"/captured/{seat}" for seat in range(len(captured))], "captured")
 
 
-def score_cards(rules: Rules, captured, exposed=((), (), (), ())) -> ScoreSheet:
+def score_cards(rules: Rules, captured: Sequence[Sequence[Card]],
+                exposed: Sequence[Sequence[Card]] = ((), (), (), ())) -> ScoreSheet:
     """Score the cards each seat captured (all of a deal, or part for a running score)."""
     problems = _captured_problems(rules, captured) + exposure_list_problems(rules, exposed)
     if problems:
@@ -117,7 +130,7 @@ def score_state(state: DealState) -> ScoreSheet:
     return _sheet(state.rules, state.captured_bits, state.exposed)
 
 
-def _sheet(rules: Rules, taken_bits, exposed) -> ScoreSheet:
+def _sheet(rules: Rules, taken_bits: Iterable[int], exposed: Sequence[Sequence[Card]]) -> ScoreSheet:
     """Each seat's score of its taken cards (bits), under the deal's exposure."""
     k = deal_exposure_counts(rules, exposed)
     seats = tuple(seat_score(rules, bits, k) for bits in taken_bits)

@@ -12,8 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from .cards import (PIG, SEATS, SUIT_SIZE, SUITS, Card, Play, bits_cards, hand_bits,
-                    merge_bits)
+from .cards import PIG, SEATS, SUIT_SIZE, SUITS, Card, Play, bits_cards, hand_bits, merge_bits
 from .exposure import deal_exposure_counts
 from .moves import Options, play_options
 from .scoring import seat_score

@@ -9,7 +9,7 @@ random/heuristic policy (simulation).
 """
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from .cards import ONE_PLANE, PLANE, SEATS, SUIT_MASKS, SUIT_SIZE, Card, Play, count_of, merge_bits, remove_card
 from .moves import NO_PLAYS, play_options

@@ -9,9 +9,8 @@ go to the earlier play. Discards rank last, in play order.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from .cards import DIAMONDS, SCORING_MASK, SEATS, SUIT_SIZE, SUITS, Card, Play
 from .errors import InvalidDeal, Problem
