@@ -8,12 +8,13 @@ BIN    := $(VENV)/bin
 PORT   ?= 8080
 PYTEST_ARGS ?=
 
-.PHONY: run test test-fast lint-contract schemathesis venv clean help bench-engine bench-http soak faults properties arena
+.PHONY: run test test-fast lint lint-contract schemathesis venv clean help bench-engine bench-http soak faults properties arena
 
 help:
 	@echo "make run    serve the API with gunicorn on :$(PORT) (PORT, WEB_CONCURRENCY override)"
 	@echo "make test   install test extras and run every test (pytest)"
 	@echo "make test-fast   every test but the live-server ones"
+	@echo "make lint   ruff over service/, tests/, bench/ and mypy over service/ (settings in pyproject.toml)"
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -40,6 +41,10 @@ run: $(VENV)/.stamp-run
 
 test: $(VENV)/.stamp-test $(NODE_TOOLS)/node_modules/.stamp
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+lint: $(VENV)/.stamp-test
+	$(BIN)/ruff check service tests bench
+	$(BIN)/mypy
 
 test-fast: $(VENV)/.stamp-test $(NODE_TOOLS)/node_modules/.stamp
 	$(BIN)/python -m pytest -m "not live and not faults" $(PYTEST_ARGS)

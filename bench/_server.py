@@ -136,7 +136,7 @@ class Server:
         return [str(ROOT / ".venv" / "bin" / "gunicorn"), "-c", "python:service.gunicorn_conf",
                 "service.wsgi:app"]
 
-    def start(self, timeout: float = 30.0) -> "Server":
+    def start(self, timeout: float = 30.0) -> Server:
         env = {**os.environ, "PORT": str(self.port), "HOST": HOST,
                "WEB_CONCURRENCY": str(self.workers), **self.extra_env}
         with self.log.open("wb") as out:
@@ -195,7 +195,7 @@ class Server:
             self.proc.kill()
             return self.proc.wait()
 
-    def __enter__(self) -> "Server":
+    def __enter__(self) -> Server:
         return self.start()
 
     def __exit__(self, *exc) -> None:

@@ -23,9 +23,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from service.rules import (Rules, advance, deal_hands, first_leader, legal_moves,  # noqa: E402
-                           random_chooser, replay, table_raw_scores)
-from service.rules.simulate import new_table  # noqa: E402
+from service.rules import Play, Rules, advance, deal_hands, first_leader, legal_moves, new_table, random_chooser, replay  # noqa: E402
 
 SAMPLES = 2000
 ROUNDS = 5
@@ -45,7 +43,7 @@ def deals_per_second(rules: Rules, seconds: float, seed: int) -> tuple[float, fl
             for _ in range(100):
                 t = new_table(rules, deal_hands(rules, rng=rng))
                 advance(t, choose)
-                table_raw_scores(t)
+                t.raw_scores()
             count += 100
         rates.append(count / (time.process_time() - start))
         total += count
@@ -57,10 +55,11 @@ def recorded_deal(rules: Rules, seed: int):
     rng = random.Random(seed)
     hands = deal_hands(rules, rng=rng)
     t = new_table(rules, hands)
-    plays = []
+    plays: list[Play] = []
+    pick = random_chooser(rng.random)
 
-    def record(mask, doubles, pick=random_chooser(rng.random)):
-        move = pick(mask, doubles)
+    def record(singles: int, pairs: int, others: list[Play]) -> Play:
+        move = pick(singles, pairs, others)
         plays.append(move)
         return move
     advance(t, record)

@@ -126,7 +126,8 @@ def _one_request(port: int, body: bytes) -> str:
         return "dropped"
     head, _, rest = data.partition(b"\r\n\r\n")
     status = int(head.split()[1])
-    length = next((int(h.split(b":")[1]) for h in head.split(b"\r\n") if h.lower().startswith(b"content-length:")), None)
+    length = next((int(h.split(b":")[1]) for h in head.split(b"\r\n")
+                   if h.lower().startswith(b"content-length:")), None)
     if length is not None and len(rest) < length:
         return "dropped"
     return "ok" if status == 200 else f"status-{status}"

@@ -106,6 +106,7 @@ def measure(args) -> list[dict]:
 def _wsgi_call(app, method: str, path: str, body: bytes | None):
     """One request straight into the WSGI app (no server, no test client)."""
     import io
+
     from werkzeug.test import EnvironBuilder
     kw = {"data": body, "content_type": "application/json"} if body is not None else {}
     environ = EnvironBuilder(path=path, method=method, **kw).get_environ()

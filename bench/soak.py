@@ -109,8 +109,8 @@ end
 def lua(directory: Path, items) -> Path:
     lines = []
     for _name, method, path, ctype, body, status in items:
-        headers = "{}" if ctype is None else '{["Content-Type"] = "%s"}' % ctype
-        lit = "nil" if body is None else '"%s"' % body.decode().replace("\\", "\\\\").replace('"', '\\"')
+        headers = "{}" if ctype is None else '{["Content-Type"] = "' + ctype + '"}'
+        lit = "nil" if body is None else '"' + body.decode().replace("\\", "\\\\").replace('"', '\\"') + '"'
         lines.append(f'table.insert(reqs, {{wrk.format("{method}", "{path}", {headers}, {lit}), {status}}})')
     p = directory / "soak.lua"
     p.write_text(_LUA % {"reqs": "\n".join(lines)})
@@ -236,7 +236,8 @@ def main() -> None:
               "memory_series": [(t, m["workers_rss_kib"], m["workers_pss_kib"]) for t, m in samples],
               "workers_restarted": sorted(set(pids0) ^ set(pids1))}
     print(f"wrk: {res['requests']} requests in {res['duration_us'] / 1e6:.0f}s = {res['rps']:.0f} req/s; "
-          f"2xx {res['s2']} 4xx {res['s4']} 5xx {res['s5']} (expected 2xx share {expected_2xx:.0%}, got {res['s2'] / max(1, res['requests']):.0%}); "
+          f"2xx {res['s2']} 4xx {res['s4']} 5xx {res['s5']} "
+          f"(expected 2xx share {expected_2xx:.0%}, got {res['s2'] / max(1, res['requests']):.0%}); "
           f"socket errors connect {res['connect']} read {res['read']} write {res['write']} "
           f"timeout {res['timeout']}; p50 {res['p50_us'] / 1000:.2f} ms p99 {res['p99_us'] / 1000:.2f} ms "
           f"max {res['max_us'] / 1000:.1f} ms")

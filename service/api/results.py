@@ -37,13 +37,8 @@ def move_problem(error: engine.IllegalMove, state: engine.DealState, move) -> en
     pointer = "/move"
     if error.code == "not_your_turn":
         pointer = "/seat"
-    elif error.code == "card_not_in_hand":
-        held = Counter(state.hands[state.seat])
-        for i, card in enumerate(move):
-            if not held[card]:
-                pointer = f"/move/{i}"
-                break
-            held[card] -= 1
+    elif error.index is not None:
+        pointer = f"/move/{error.index}"
     return engine.IllegalMove(error.detail, code=error.code, path=pointer)
 
 
@@ -88,8 +83,7 @@ def exposures_out(rules: engine.Rules, requested, effective) -> dict:
     for seat, (asked, shown) in enumerate(zip(requested, effective)):
         extra = Counter(shown) - Counter(asked)
         automatic += [{"seat": seat, "card": engine.format_card(c)} for c in sorted(extra.elements())]
-    alone = {card: engine.score_cards(rules, ((card,), (), (), ()), effective).seats[0]
-             for card in engine.EXPOSABLE}
+    alone = engine.exposure_values(rules, effective)
     return {
         "rules": rules_out(rules),
         "exposed": card_lists(effective),

@@ -1,4 +1,4 @@
-"""``suggest``: the play the service recommends for the seat to act (issue 6, POST /suggest).
+"""``suggest``: the play the service recommends for the seat to act (POST /suggest).
 
 Only the acting seat's information set is read (``knowledge``): never the
 other hands the deal state carries. One deck: determinized Monte Carlo
@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
-from service.rules.cards import Card
-from service.rules.play import DealState, legal_moves
+from service.rules import Card, DealState, Play, legal_moves
 
 from .heuristic import heuristic_play
 from .knowledge import knowledge
@@ -26,32 +26,33 @@ MS = 1e-3
 
 
 class Suggestion(NamedTuple):
-    move: tuple[Card, ...]
+    move: Play
     reason: str
     samples: int
 
 
-def _options(state: DealState, moves) -> tuple[int, list]:
+def _options(moves: list[Play]) -> tuple[int, list[Play]]:
     mask = sum(1 << m[0] for m in moves if len(m) == 1)
     return mask, [m for m in moves if len(m) == 2]
 
 
-def heuristic_suggestion(state: DealState, moves=None) -> Suggestion:
+def heuristic_suggestion(state: DealState, moves: list[Play] | None = None) -> Suggestion:
     """The baseline heuristic's play (no search)."""
     moves = moves if moves is not None else legal_moves(state)
     k = knowledge(state)
-    mask, doubles = _options(state, moves)
+    mask, doubles = _options(moves)
     move = heuristic_play(k.hand, mask, doubles, state.trick, k.played)
     return Suggestion(move=move, reason="heuristic", samples=0)
 
 
 def suggest(state: DealState, *, budget_ms: int = DEFAULT_BUDGET_MS, seed: int | None = None,
-            plays=None) -> Suggestion:
+            plays: Sequence[Iterable[Card]] | None = None) -> Suggestion:
     """A legal play for ``state.seat``, from what that seat may know only.
 
-    ``plays`` (optional) is the deal's play history; with it the search also
-    knows which seats are void in which suits. Deterministic for a ``seed``
-    unless the deadline (``budget_ms``) cuts the search short.
+    The state keeps the deal's history, so the search knows which seats are
+    void in which suits; ``plays`` (optional) is checked to be that history
+    (``ValueError`` if not). Deterministic for a ``seed`` unless the deadline
+    (``budget_ms``) cuts the search short.
     Raises ``ValueError`` when the deal is finished.
     """
     start = time.perf_counter()

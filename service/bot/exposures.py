@@ -1,4 +1,4 @@
-"""``suggest_exposures``: which cards to expose (亮牌) before play — issue 6, SPEC.md §3.
+"""``suggest_exposures``: which cards to expose (亮牌) before play (docs/rules.md, "Exposure").
 
 Exposing a card doubles it for whoever takes it, so a seat exposes only
 what it expects to control. Thresholds are per deck (doubled with two decks;
@@ -15,7 +15,9 @@ one copy is exposed):
 """
 from __future__ import annotations
 
-from service.rules.cards import (
+from collections.abc import Sequence
+
+from service.rules import (
     DIAMONDS,
     HEART_ACE,
     HEARTS,
@@ -24,10 +26,10 @@ from service.rules.cards import (
     SPADES,
     SUIT_SIZE,
     Card,
+    InvalidDeal,
+    Rules,
+    dealt_hand_problems,
 )
-from service.rules.deal import excess_copies
-from service.rules.errors import InvalidDeal, Problem
-from service.rules.variants import Rules
 
 SHEEP_GUARDS = tuple(DIAMONDS * SUIT_SIZE + r for r in (10, 11, 12))
 MIN_SHEEP_GUARDS, MIN_DIAMONDS = 2, 4
@@ -37,28 +39,19 @@ HEART_HONOURS = tuple(HEARTS * SUIT_SIZE + r for r in (10, 11))
 MIN_HEARTS = 7
 
 
-def _suit_count(hand, suit: int) -> int:
+def _suit_count(hand: Sequence[Card], suit: int) -> int:
     return sum(1 for c in hand if c // SUIT_SIZE == suit)
 
 
-def hand_problems(rules: Rules, hand) -> list[Problem]:
-    """A hand as dealt has 13 (26) cards, no card more often than the decks hold it."""
-    problems = []
-    if len(hand) != rules.hand_size:
-        problems.append(Problem("wrong_card_count", "/hand",
-                                f"a hand as dealt has {rules.hand_size} cards with {rules.decks} deck(s), "
-                                f"got {len(hand)}"))
-    return problems + excess_copies(rules, [hand], ["/hand"], "dealt")
-
-
-def suggest_exposures(rules: Rules, hand: tuple[Card, ...]) -> tuple[tuple[Card, ...], str]:
+def suggest_exposures(rules: Rules, dealt: Sequence[Card]) -> tuple[tuple[Card, ...], str]:
     """(cards to expose, reason) for a hand as dealt; raises ``InvalidDeal`` for a bad hand."""
-    problems = hand_problems(rules, hand)
+    problems = dealt_hand_problems(rules, dealt)
     if problems:
         raise InvalidDeal(problems)
-    hand = tuple(hand)
+    hand = tuple(dealt)
     decks = rules.decks
-    shown, reasons = [], []
+    shown: list[Card] = []
+    reasons: list[str] = []
     if SHEEP in hand and (sum(hand.count(c) for c in SHEEP_GUARDS) >= MIN_SHEEP_GUARDS * decks
                           and _suit_count(hand, DIAMONDS) >= MIN_DIAMONDS * decks):
         shown.append(SHEEP)

@@ -1,4 +1,4 @@
-"""The baseline heuristic seat: sensible single-rule play, no look-ahead (issue 6).
+"""The baseline heuristic seat: sensible single-rule play, no look-ahead.
 
 Uses only the seat's own hand, the current trick and the cards played.
 
@@ -16,20 +16,24 @@ Two-card plays (two decks) take the play with the lowest cost.
 """
 from __future__ import annotations
 
-from service.rules.cards import (
+from collections.abc import Sequence
+
+from service.rules import (
     HEART_ACE,
     HEARTS,
     ONE_PLANE,
     PIG,
+    SEATS,
     SHEEP,
     SPADES,
     SUIT_MASKS,
     SUIT_SIZE,
     TRANSFORMER,
     Card,
+    Play,
+    mask_cards,
 )
 
-SEATS = 4
 SPADE_KING = SPADES * SUIT_SIZE + 11
 SPADE_ACE = SPADES * SUIT_SIZE + 12
 PIG_GUARDS = (SPADE_KING, SPADE_ACE)
@@ -37,22 +41,13 @@ PIG_GUARDS = (SPADE_KING, SPADE_ACE)
 AVOID = 100
 
 
-def _cards(mask: int) -> list[Card]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
-def _winning_card(trick) -> Card:
+def _winning_card(trick: Sequence[Play]) -> Card:
     """The highest card of the led suit in a single-card trick so far."""
     suit = trick[0][0] // SUIT_SIZE
     return max(p[0] for p in trick if p[0] // SUIT_SIZE == suit)
 
 
-def _has_points(trick) -> bool:
+def _has_points(trick: Sequence[Play]) -> bool:
     return any(c // SUIT_SIZE == HEARTS or c in (PIG, TRANSFORMER) for p in trick for c in p)
 
 
@@ -67,7 +62,7 @@ def _lead(cards: list[Card], pig_out: bool) -> Card:
     return min(cards, key=cost)
 
 
-def _follow(cards: list[Card], trick, last: bool) -> Card:
+def _follow(cards: list[Card], trick: Sequence[Play], last: bool) -> Card:
     top = _winning_card(trick)
     under = [c for c in cards if c < top and c != SHEEP]
     if PIG in cards and top > PIG:
@@ -95,11 +90,11 @@ def _discard(cards: list[Card], pig_out: bool) -> Card:
     return max(rest, key=lambda c: (c % SUIT_SIZE, c))
 
 
-def _cost(move: tuple[Card, ...]) -> int:
+def _cost(move: Play) -> int:
     return sum(c % SUIT_SIZE + (AVOID if c in (PIG, SHEEP, HEART_ACE) else 0) for c in move)
 
 
-def heuristic_play(hand: int, mask: int, doubles, trick, played: int) -> tuple[Card, ...]:
+def heuristic_play(hand: int, mask: int, doubles: Sequence[Play], trick: Sequence[Play], played: int) -> Play:
     """The baseline play among the legal options (``mask`` of singles, two-card ``doubles``).
 
     ``hand`` and ``played`` are bits of the seat's hand and of every card
@@ -107,7 +102,7 @@ def heuristic_play(hand: int, mask: int, doubles, trick, played: int) -> tuple[C
     """
     if doubles and (not mask or (trick and len(trick[0]) == 2)):
         return min(doubles, key=_cost)
-    cards = _cards(mask & ONE_PLANE)
+    cards = mask_cards(mask & ONE_PLANE)
     pig_out = not (played >> PIG & 1) and not (hand >> PIG & 1)
     if not trick:
         return (_lead(cards, pig_out),)

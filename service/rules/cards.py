@@ -1,4 +1,4 @@
-"""Cards, notation and decks (SPEC.md §1).
+"""Cards, notation and decks (docs/rules.md, "Cards").
 
 A card is an ``int``: ``suit_index * 13 + rank_index`` with suits S, H, D, C
 (0–3) and ranks 2…A (0–12), so rank order is integer order within a suit.
@@ -9,9 +9,14 @@ games bit ``c + PLANE`` means the second copy is held as well.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from .errors import RuleError
 
 Card = int
+# a play: one card, or two (sorted) in two-deck games
+Play = tuple[Card, ...]
+SEATS = 4
 
 SUITS = "SHDC"
 RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
@@ -53,7 +58,7 @@ def format_card(card: Card) -> str:
     return CARD_NAMES[card]
 
 
-def format_cards(cards) -> list[str]:
+def format_cards(cards: Iterable[Card]) -> list[str]:
     return [CARD_NAMES[c] for c in cards]
 
 
@@ -68,34 +73,40 @@ def full_deck(decks: int) -> tuple[Card, ...]:
 CARD_BITS = tuple(1 << c for c in range(DECK_SIZE))
 
 
-def hand_bits(cards) -> int:
+def hand_bits(cards: Iterable[Card]) -> int:
     """Bits of a card multiset (at most two copies of a card)."""
-    if type(cards) is not tuple:
-        cards = tuple(cards)
-    bits = sum(map(CARD_BITS.__getitem__, cards))
+    row = cards if type(cards) is tuple else tuple(cards)
+    bits = sum(map(CARD_BITS.__getitem__, row))
     # a sum of powers of two keeps every bit only when no card repeats
-    if bits.bit_count() == len(cards):
+    if bits.bit_count() == len(row):
         return bits
-    bits = 0
-    for c in cards:
-        bit = 1 << c
-        bits |= bit << PLANE if bits & bit else bit
-    return bits
+    one = two = 0
+    for c in row:
+        bit = CARD_BITS[c]
+        if one & bit:
+            two |= bit
+        else:
+            one |= bit
+    return one | two << PLANE
+
+
+def mask_cards(mask: int) -> list[Card]:
+    """The set bits of a one-plane ``mask``, ascending (the engine's one set-bit scanner)."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
 
 
 def bits_cards(bits: int) -> tuple[Card, ...]:
-    """The sorted card multiset held in ``bits``."""
-    one = bits & ONE_PLANE
+    """The sorted card multiset held in two-plane ``bits``."""
+    one = mask_cards(bits & ONE_PLANE)
     two = bits >> PLANE
-    out = []
-    while one:
-        low = one & -one
-        c = low.bit_length() - 1
-        out.append(c)
-        if two & low:
-            out.append(c)
-        one ^= low
-    return tuple(out)
+    if not two:
+        return tuple(one)
+    return tuple(c for card in one for c in ((card, card) if two >> card & 1 else (card,)))
 
 
 def remove_card(bits: int, card: Card) -> int:
@@ -105,6 +116,7 @@ def remove_card(bits: int, card: Card) -> int:
 
 
 def add_card(bits: int, card: Card) -> int:
+    """``bits`` with one more copy of ``card``."""
     bit = 1 << card
     return bits | (bit << PLANE if bits & bit else bit)
 
@@ -116,8 +128,21 @@ def merge_bits(a: int, b: int) -> int:
 
 
 def count_of(bits: int, card: Card) -> int:
+    """Copies of ``card`` in two-plane ``bits`` (0–2)."""
     return (bits >> card & 1) + (bits >> (card + PLANE) & 1)
 
 
 def card_count(bits: int) -> int:
     return bits.bit_count()
+
+
+def first_unheld(hand: int, move: Iterable[Card]) -> int | None:
+    """Index in ``move`` of the first card ``hand`` (two-plane bits) does not hold, else None.
+
+    A card named twice needs two copies: the second is unheld when one copy is.
+    """
+    for i, c in enumerate(move):
+        if not count_of(hand, c):
+            return i
+        hand = remove_card(hand, c)
+    return None

@@ -1,4 +1,4 @@
-"""Dealing and the first leader (SPEC.md §2).
+"""Dealing and the first leader (docs/rules.md, "Dealing").
 
 Seeded deals use an algorithm any platform can re-derive in a few lines:
 
@@ -19,19 +19,18 @@ from __future__ import annotations
 
 import hashlib
 import random
-from itertools import chain
+from collections.abc import Iterator, Sequence
 
-from .cards import CARD_NAMES, Card, full_deck, hand_bits
+from .cards import CARD_NAMES, SEATS, Card, full_deck, hand_bits, merge_bits
 from .errors import Problem
 from .variants import Rules
 
-SEATS = 4
 WORD_BYTES = 8
 WORD_RANGE = 1 << 64
 FULL_DEALS = {decks: hand_bits(full_deck(decks)) for decks in (1, 2)}
 
 
-def _seed_words(seed: int):
+def _seed_words(seed: int) -> Iterator[int]:
     block = 0
     while True:
         digest = hashlib.sha256(f"gongzhu-deal:{seed}:{block}".encode()).digest()
@@ -79,11 +78,11 @@ def deal_hands(rules: Rules, seed: int | None = None, *,
     return tuple([tuple(cards[seat::SEATS]) for seat in range(SEATS)])
 
 
-def first_leader(rules: Rules, hands) -> int | None:
+def first_leader(rules: Rules, hands: Sequence[Sequence[Card]]) -> int | None:
     """The seat dealt the (first copy of the) opening card; None if nobody holds it.
 
     Hands list cards in the order dealt, so card k of seat s was dealt at
-    position 4·k + s (R: "由系统判断谁先得到第一张").
+    position 4·k + s ("由系统判断谁先得到第一张").
     """
     opening = rules.opening
     orders = [(SEATS * hand.index(opening) + seat, seat)
@@ -91,14 +90,20 @@ def first_leader(rules: Rules, hands) -> int | None:
     return min(orders)[1] if orders else None
 
 
-def deal_problems(rules: Rules, hands) -> list[Problem]:
-    """Every way ``hands`` fail to be a deal: four hands of 13 (26), each card once (twice)."""
-    problems = []
+def deal_problems(rules: Rules, hands: Sequence[Sequence[Card]], bits: Sequence[int] | None = None) -> list[Problem]:
+    """Every way ``hands`` fail to be a deal: four hands of 13 (26), each card once (twice).
+
+    ``bits``, if given, are ``hand_bits`` of each hand (computed once by the caller).
+    """
+    problems: list[Problem] = []
     if len(hands) != SEATS:
         return [Problem("wrong_card_count", "/hands", f"a deal has {SEATS} hands, got {len(hands)}")]
     size = rules.hand_size
-    if all(len(h) == size for h in hands) and hand_bits(chain.from_iterable(hands)) == FULL_DEALS[rules.decks]:
-        return problems
+    if all(len(h) == size for h in hands):
+        rows = bits if bits is not None else [hand_bits(h) for h in hands]
+        # bits never overstate a card's copies, so all the copies present means every card as often as dealt
+        if merge_bits(merge_bits(rows[0], rows[1]), merge_bits(rows[2], rows[3])) == FULL_DEALS[rules.decks]:
+            return problems
     for seat, hand in enumerate(hands):
         if len(hand) != rules.hand_size:
             problems.append(Problem("wrong_card_count", f"/hands/{seat}",
@@ -109,12 +114,23 @@ def deal_problems(rules: Rules, hands) -> list[Problem]:
     return sorted(problems, key=lambda p: [int(step) for step in p.path.split("/")[2:]])
 
 
-def excess_copies(rules: Rules, rows, paths, verb: str) -> list[Problem]:
+def dealt_hand_problems(rules: Rules, hand: Sequence[Card]) -> list[Problem]:
+    """A hand as dealt has 13 (26) cards, no card more often than the decks hold it (path ``/hand``)."""
+    problems = []
+    if len(hand) != rules.hand_size:
+        problems.append(Problem("wrong_card_count", "/hand",
+                                f"a hand as dealt has {rules.hand_size} cards with {rules.decks} deck(s), "
+                                f"got {len(hand)}"))
+    return problems + excess_copies(rules, [hand], ["/hand"], "dealt")
+
+
+def excess_copies(rules: Rules, rows: Sequence[Sequence[Card]], paths: Sequence[str], verb: str) -> list[Problem]:
     """``duplicate_card`` for every card in ``rows`` beyond the copies the decks hold.
 
     ``paths`` names each row (``/hands/2``); a problem points at the card (``/hands/2/5``).
     """
-    problems, seen = [], {}
+    problems: list[Problem] = []
+    seen: dict[Card, int] = {}
     for row, path in zip(rows, paths):
         for i, card in enumerate(row):
             seen[card] = seen.get(card, 0) + 1

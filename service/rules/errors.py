@@ -1,4 +1,4 @@
-"""Errors of the engine, each with a stable machine code (SPEC.md §7).
+"""Errors of the engine, each with a stable machine code (docs/engine-api.md, "Errors").
 
 A ``RuleError`` carries one or more ``Problem`` values; each names the JSON
 pointer of the offending input as the API receives it (``/plays/17/0``), so
@@ -46,6 +46,15 @@ class InvalidDeal(RuleError):
 
 
 class IllegalMove(RuleError):
-    """A play the rules forbid here; ``code`` names the rule it breaks."""
+    """A play the rules forbid here; ``code`` names the rule it breaks.
+
+    ``index``: for ``card_not_in_hand``, the position in the move as given of
+    the first card the seat does not hold; else None.
+    """
 
     default_code = "illegal_move"
+
+    def __init__(self, detail: str, *, code: str | None = None, path: str = "",
+                 index: int | None = None) -> None:
+        super().__init__(detail, code=code, path=path)
+        self.index = index

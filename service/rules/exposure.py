@@ -1,14 +1,15 @@
-"""亮牌 (exposure, also 卖牌) — SPEC.md §3, R "亮牌".
+"""亮牌 (exposure, also 卖牌) — docs/rules.md, "Exposure".
 
 Before play a seat may expose any of ``SQ``, ``DJ``, ``C10``, ``HA`` it holds;
 the effect belongs to the card, whoever captures it. In one-deck games, once
 three of the four are exposed the fourth is exposed automatically for whoever
-holds it (R: "在一副牌的 4 张中如果有 3 张已经亮过，则第 4 张自动亮出来"). Two-deck
+holds it ("在一副牌的 4 张中如果有 3 张已经亮过，则第 4 张自动亮出来"). Two-deck
 exposure is per copy and has no automatic card.
 """
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable, Sequence
 
 from .cards import CARD_NAMES, EXPOSABLE, Card
 from .deal import deal_problems
@@ -19,26 +20,34 @@ AUTOMATIC_AFTER = 3
 NOTHING_EXPOSED = dict.fromkeys(EXPOSABLE, 0)
 
 
-def exposure_problems(rules: Rules, hands, exposed) -> list[Problem]:
-    """Every exposure that is not of an exposable card held by that seat."""
-    problems = []
+def exposure_list_problems(rules: Rules, exposed: Sequence[Sequence[Card]],
+                           hands: Sequence[Sequence[Card]] | None = None) -> list[Problem]:
+    """Every exposure that is not of an exposable card, or (``hands`` given) not held by that
+    seat, or (no ``hands``) of more copies than the decks hold."""
+    problems: list[Problem] = []
+    copies: Counter[Card] = Counter()
     for seat, cards in enumerate(exposed):
-        held = Counter(hands[seat]) if seat < len(hands) else Counter()
-        shown = Counter()
+        held = None if hands is None else Counter(hands[seat] if seat < len(hands) else ())
+        shown: Counter[Card] = Counter()
         for i, card in enumerate(cards):
             path = f"/exposed/{seat}/{i}"
             shown[card] += 1
+            copies[card] += 1
             if card not in EXPOSABLE:
                 problems.append(Problem("illegal_exposure", path,
                                         f"{CARD_NAMES[card]} cannot be exposed: only SQ, DJ, C10 and HA can"))
-            elif shown[card] > held[card]:
+            elif held is not None and shown[card] > held[card]:
                 problems.append(Problem("illegal_exposure", path,
                                         f"seat {seat} exposes {CARD_NAMES[card]} "
                                         f"{shown[card]} time(s) but holds {held[card]}"))
+            elif held is None and copies[card] > rules.decks:
+                problems.append(Problem("illegal_exposure", path,
+                                        f"{CARD_NAMES[card]} is exposed more times than there are copies"))
     return problems
 
 
-def automatic_exposure(rules: Rules, hands, exposed) -> tuple[int, Card] | None:
+def automatic_exposure(rules: Rules, hands: Sequence[Sequence[Card]],
+                       exposed: Sequence[Sequence[Card]]) -> tuple[int, Card] | None:
     """(seat, card) exposed automatically in a one-deck game, if any."""
     if rules.decks != 1:
         return None
@@ -53,7 +62,8 @@ def automatic_exposure(rules: Rules, hands, exposed) -> tuple[int, Card] | None:
     return None
 
 
-def effective_exposure(rules: Rules, hands, exposed) -> tuple[tuple[Card, ...], ...]:
+def effective_exposure(rules: Rules, hands: Sequence[Sequence[Card]],
+                       exposed: Sequence[Sequence[Card]]) -> tuple[tuple[Card, ...], ...]:
     """The four exposure lists with the automatic 4th card; raises ``InvalidDeal``.
 
     The hands must form a deal (``deal_problems``); every problem is reported.
@@ -62,7 +72,7 @@ def effective_exposure(rules: Rules, hands, exposed) -> tuple[tuple[Card, ...], 
     if len(exposed) != len(hands):
         problems.append(Problem("illegal_exposure", "/exposed", f"exposed has {len(hands)} lists"))
     elif not problems:
-        problems += exposure_problems(rules, hands, exposed)
+        problems += exposure_list_problems(rules, exposed, hands)
     if problems:
         raise InvalidDeal(problems)
     lists = [tuple(cards) for cards in exposed]
@@ -73,7 +83,7 @@ def effective_exposure(rules: Rules, hands, exposed) -> tuple[tuple[Card, ...], 
     return tuple(lists)
 
 
-def exposure_counts(exposed) -> dict[Card, int]:
+def exposure_counts(exposed: Iterable[Iterable[Card]]) -> dict[Card, int]:
     """Copies of each exposable card exposed in the deal (0–2)."""
     counts = dict.fromkeys(EXPOSABLE, 0)
     for cards in exposed:
@@ -82,7 +92,7 @@ def exposure_counts(exposed) -> dict[Card, int]:
     return counts
 
 
-def deal_exposure_counts(rules: Rules, exposed) -> dict[Card, int]:
+def deal_exposure_counts(rules: Rules, exposed: Sequence[Sequence[Card]]) -> dict[Card, int]:
     """As ``exposure_counts``, counting the automatic 4th card when holders are unknown."""
     if not any(exposed):
         return dict(NOTHING_EXPOSED)

@@ -1,101 +1,44 @@
-"""The deal state, legal moves, checking and applying a play, replay (SPEC.md §2–§4, §7).
+"""Legal moves, checking and applying a play, replay (docs/rules.md, "Play"; docs/engine-api.md).
 
 A deal state is derived from the deal's history (hands as dealt, exposures,
 leader, plays), as OpenSpiel derives a state from its actions. ``replay``
 validates untrusted history once and reports every problem; ``apply_move``
 checks one play; ``apply_legal_move`` skips the check for plays taken from
-``legal_moves``. All of them advance a ``table.Table`` (the one play loop).
+``legal_moves``. All of them advance a ``Table`` (``table.advance``, the one
+play loop).
 """
 from __future__ import annotations
 
-from typing import NamedTuple
+from collections.abc import Iterable, Sequence
 
-from .cards import (CARD_NAMES, PLANE, SUIT_SIZE, SUITS, Card, bits_cards, count_of, hand_bits,
-                    remove_card)
+from .cards import CARD_NAMES, PLANE, SEATS, SUIT_SIZE, SUITS, Card, Play, first_unheld, hand_bits
 from .deal import deal_problems, first_leader
 from .errors import IllegalMove, InvalidDeal, Problem
-from .exposure import automatic_exposure, exposure_problems
-from .moves import _singles
-from .table import SINGLE_PLAYS, Table, advance, is_option
-from .tricks import TrickResult, rank_trick
+from .exposure import automatic_exposure, exposure_list_problems
+from .moves import Options, is_option, option_list
+from .state import DealState, Table
+from .table import PAIR_PLAYS, SINGLE_PLAYS, Chooser, advance, scripted
 from .variants import Rules
 
-SEATS = 4
+NO_EXPOSURE: tuple[tuple[Card, ...], ...] = ((), (), (), ())
 
 
-class DealState(NamedTuple):
-    """A position in a deal. Immutable; build it with ``replay``."""
-
-    rules: Rules
-    hands_bits: tuple[int, ...]
-    held_exposed: tuple[int, ...]
-    exposed: tuple[tuple[Card, ...], ...]
-    captured_bits: tuple[int, ...]
-    suits_led: int
-    first_round: bool
-    trick_number: int
-    leader: int
-    trick: tuple[tuple[Card, ...], ...]
-    seat: int | None
-    opening_lead: Card | None
-    first_pig_taker: int | None
-    last_trick: tuple[int, tuple[tuple[Card, ...], ...]] | None
-    plays_count: int
-
-    @property
-    def finished(self) -> bool:
-        return self.seat is None
-
-    @property
-    def hands(self) -> tuple[tuple[Card, ...], ...]:
-        return tuple(bits_cards(b) for b in self.hands_bits)
-
-    @property
-    def captured(self) -> tuple[tuple[Card, ...], ...]:
-        return tuple(bits_cards(b) for b in self.captured_bits)
-
-    @property
-    def completed_trick(self) -> TrickResult | None:
-        """The trick the last applied play completed, ranked; else None."""
-        if self.last_trick is None or self.trick or self.plays_count == 0:
-            return None
-        leader, plays = self.last_trick
-        return rank_trick(self.rules, leader, plays)
-
-    def table(self) -> Table:
-        """A mutable copy to advance."""
-        return Table(rules=self.rules, hands=list(self.hands_bits), held_exposed=list(self.held_exposed),
-                     exposed=self.exposed, captured=list(self.captured_bits), suits_led=self.suits_led,
-                     first_round=self.first_round, trick_number=self.trick_number, leader=self.leader,
-                     trick=list(self.trick), seat=self.seat, opening_lead=self.opening_lead,
-                     first_pig_taker=self.first_pig_taker, last_trick=self.last_trick,
-                     plays_count=self.plays_count)
+def _options(state: DealState, *, exposure: bool = True, ban: bool = True) -> Options:
+    return state.table().options(exposure=exposure, ban=ban)
 
 
-def freeze(t: Table) -> DealState:
-    """The immutable state of a table."""
-    return DealState(t.rules, tuple(t.hands), tuple(t.held_exposed), t.exposed, tuple(t.captured),
-                     t.suits_led, t.first_round, t.trick_number, t.leader, tuple(t.trick), t.seat,
-                     t.opening_lead, t.first_pig_taker, t.last_trick, t.plays_count)
-
-
-def _moves(state: DealState, *, exposure: bool = True, ban: bool = True) -> list[tuple[Card, ...]]:
+def legal_moves(state: DealState) -> list[Play]:
+    """Every legal play for ``state.seat``: single cards ascending, then two-card plays; ``[]`` when finished."""
     if state.seat is None:
         return []
-    mask, doubles = state.table().options(exposure=exposure, ban=ban)
-    return _singles(mask) + doubles
+    return option_list(_options(state))
 
 
-def legal_moves(state: DealState) -> list[tuple[Card, ...]]:
-    """Every legal play for ``state.seat``: single cards ascending, then two-card plays."""
-    return _moves(state)
+def is_legal_move(state: DealState, move: Iterable[Card]) -> bool:
+    return state.seat is not None and is_option(tuple(sorted(move)), _options(state))
 
 
-def is_legal_move(state: DealState, move) -> bool:
-    return tuple(sorted(move)) in _moves(state)
-
-
-def _shape_error(state: DealState, move: tuple[Card, ...]) -> IllegalMove | None:
+def _shape_error(state: DealState, move: Play) -> IllegalMove | None:
     size = len(move)
     if state.trick:
         need = len(state.trick[0])
@@ -107,24 +50,15 @@ def _shape_error(state: DealState, move: tuple[Card, ...]) -> IllegalMove | None
     return None
 
 
-def _not_held(hand: int, move: tuple[Card, ...]) -> int | None:
-    """Index in ``move`` of the first card not held, else None."""
-    for i, c in enumerate(move):
-        if not count_of(hand, c):
-            return i
-        hand = remove_card(hand, c)
-    return None
-
-
-def _illegal_reason(state: DealState, move: tuple[Card, ...]) -> IllegalMove:
+def _illegal_reason(state: DealState, move: Play) -> IllegalMove:
     if state.opening_lead is not None:
         name = CARD_NAMES[state.opening_lead]
         return IllegalMove(f"the first lead of the first deal must be {name}",
                            code="must_lead_opening_card")
-    if state.trick_number == 0 and state.rules.first_trick_ban and move in _moves(state, ban=False):
+    if state.trick_number == 0 and state.rules.first_trick_ban and is_option(move, _options(state, ban=False)):
         return IllegalMove("SQ and C10 may not be played in the first trick while another card is legal",
                            code="first_trick_ban")
-    if move in _moves(state, exposure=False, ban=False):
+    if is_option(move, _options(state, exposure=False, ban=False)):
         return IllegalMove("an exposed card may not be played in the first round of its suit "
                            "while the seat has another card of that suit", code="exposed_card_first_round")
     lead = state.trick[0]
@@ -135,39 +69,53 @@ def _illegal_reason(state: DealState, move: tuple[Card, ...]) -> IllegalMove:
     return IllegalMove(f"must follow suit {suit}", code="must_follow_suit")
 
 
-def check_move(state: DealState, move, seat: int | None = None) -> None:
-    """Raise ``IllegalMove`` (with the rule's code) unless ``move`` is legal now."""
+def check_move(state: DealState, move: Iterable[Card], seat: int | None = None) -> None:
+    """Raise ``IllegalMove`` (with the rule's code) unless ``move`` is legal now.
+
+    For ``card_not_in_hand`` the error's ``index`` is the position in ``move``
+    (as given) of the first card the seat does not hold.
+    """
     if state.seat is None:
         raise IllegalMove("the deal is finished: all cards have been played", code="deal_finished")
     if seat is not None and seat != state.seat:
         raise IllegalMove(f"it is seat {state.seat}'s turn, not seat {seat}'s", code="not_your_turn")
-    move = tuple(sorted(move))
-    error = _shape_error(state, move)
+    given = tuple(move)
+    play = tuple(sorted(given))
+    error = _shape_error(state, play)
     if error:
         raise error
-    missing = _not_held(state.hands_bits[state.seat], move)
+    hand = state.hands_bits[state.seat]
+    missing = first_unheld(hand, play)
     if missing is not None:
-        card = move[missing]
+        index = first_unheld(hand, given)
+        card = play[missing]
         raise IllegalMove(f"seat {state.seat} does not hold {CARD_NAMES[card]}"
-                          + (" twice" if move.count(card) == 2 else ""), code="card_not_in_hand")
-    if not is_option(move, *state.table().options()):
-        raise _illegal_reason(state, move)
+                          + (" twice" if play.count(card) == 2 else ""), code="card_not_in_hand", index=index)
+    if not is_option(play, _options(state)):
+        raise _illegal_reason(state, play)
 
 
-def apply_legal_move(state: DealState, move: tuple[Card, ...]) -> DealState:
+def freeze(t: Table) -> DealState:
+    """The immutable state of a table (``Table.snapshot``)."""
+    return t.snapshot()
+
+
+def apply_legal_move(state: DealState, move: Play) -> DealState:
     """Apply a play known to be legal (taken from ``legal_moves``)."""
     t = state.table()
-    advance(t, lambda mask, doubles: move, 1)
-    return freeze(t)
+    advance(t, scripted(move), 1)
+    return DealState(t)
 
 
-def apply_move(state: DealState, move, seat: int | None = None) -> DealState:
+def apply_move(state: DealState, move: Iterable[Card], seat: int | None = None) -> DealState:
     """Check ``move`` (raising ``IllegalMove``) and return the state after it."""
-    check_move(state, move, seat)
-    return apply_legal_move(state, tuple(sorted(move)))
+    given = tuple(move)
+    check_move(state, given, seat)
+    return apply_legal_move(state, tuple(sorted(given)))
 
 
-def _leader_problems(rules: Rules, hands, first_deal: bool, leader: int | None) -> tuple[int | None, list[Problem]]:
+def _leader_problems(rules: Rules, hands: Sequence[Sequence[Card]], first_deal: bool,
+                     leader: int | None) -> tuple[int | None, list[Problem]]:
     if leader is not None and not 0 <= leader < SEATS:
         return None, [Problem("wrong_leader", "/leader", f"leader is a seat 0-3, got {leader}")]
     if not first_deal:
@@ -178,78 +126,90 @@ def _leader_problems(rules: Rules, hands, first_deal: bool, leader: int | None) 
     holder = first_leader(rules, hands)
     if leader is None or holder is None or leader == holder:
         return holder, []
-    # hands are given as dealt, so the seat dealt the first opening card is known (R)
+    # hands are given as dealt, so the seat dealt the first opening card is known
     which = "first " if rules.decks == 2 and rules.opening in hands[leader] else ""
     return holder, [Problem("wrong_leader", "/leader",
                             f"in the first deal the seat dealt the {which}{rules.opening_card} leads: "
                             f"seat {holder}, not seat {leader}")]
 
 
-def initial_table(rules: Rules, hands, exposed, first_deal: bool, leader: int) -> Table:
-    """The table before the first play, from validated inputs."""
-    exposed = [tuple(e) for e in exposed]
+def initial_table(rules: Rules, hands: Sequence[Sequence[Card]], exposed: Sequence[Sequence[Card]] = NO_EXPOSURE,
+                  *, first_deal: bool = True, leader: int | None = None, bits: Sequence[int] | None = None) -> Table:
+    """The table before the first play of a deal whose inputs are known to be valid.
+
+    ``leader`` defaults to the seat dealt the opening card; ``bits``, if
+    given, are ``hand_bits`` of each hand.
+    """
+    if leader is None:
+        leader = first_leader(rules, hands)
+        assert leader is not None, "nobody holds the opening card"
+    lists = [tuple(e) for e in exposed]
     held_exposed = [0] * SEATS
-    if any(exposed):
-        auto = automatic_exposure(rules, hands, exposed)
+    if any(lists):
+        auto = automatic_exposure(rules, hands, lists)
         if auto is not None:
-            exposed[auto[0]] += (auto[1],)
-        held_exposed = [hand_bits(e) for e in exposed]
+            lists[auto[0]] += (auto[1],)
+        held_exposed = [hand_bits(e) for e in lists]
     opening = rules.opening if first_deal and rules.must_lead_opening_card else None
-    return Table(rules=rules, hands=[hand_bits(h) for h in hands], held_exposed=held_exposed,
-                 exposed=tuple(exposed), captured=[0] * SEATS, suits_led=0, first_round=False,
-                 trick_number=0, leader=leader, trick=[], seat=leader, opening_lead=opening,
-                 first_pig_taker=None, last_trick=None, plays_count=0)
+    return Table(rules=rules, hands=list(bits) if bits is not None else [hand_bits(h) for h in hands],
+                 held_exposed=held_exposed,
+                 exposed=tuple(lists), captured=[0] * SEATS, suits_led=0, first_round=False,
+                 leader=leader, trick=[], seat=leader, opening_lead=opening, history=[])
 
 
 class _Rejected(Exception):
     """A scripted play that is not among the legal options."""
 
 
-def _scripted(plays):
+def _scripted(plays: Sequence[Sequence[Card]]) -> Chooser:
     moves = iter(plays)
 
-    def choose(mask: int, doubles) -> tuple[Card, ...]:
+    def choose(singles: int, pairs: int, others: list[Play]) -> Play:
         move = next(moves)
         if len(move) == 1:
             card = move[0]
-            if 0 <= card < PLANE and mask >> card & 1:
+            if 0 <= card < PLANE and singles >> card & 1:
                 return SINGLE_PLAYS[card]
-        else:
-            move = tuple(sorted(move))
-            if move in doubles:
-                return move
+        elif len(move) == 2:
+            a, b = move
+            if a == b and 0 <= a < PLANE and pairs >> a & 1:
+                return PAIR_PLAYS[a]
+            play = (a, b) if a < b else (b, a)
+            if play in others:
+                return play
         raise _Rejected
     return choose
 
 
-def replay(rules: Rules, *, hands, exposed=((), (), (), ()), plays=(), first_deal: bool = True,
-           leader: int | None = None) -> DealState:
+def replay(rules: Rules, *, hands: Sequence[Sequence[Card]], exposed: Sequence[Sequence[Card]] = NO_EXPOSURE,
+           plays: Sequence[Sequence[Card]] = (), first_deal: bool = True, leader: int | None = None) -> DealState:
     """Validate a deal's history and return its state; ``InvalidDeal`` lists every problem."""
-    hands = [tuple(h) for h in hands]
-    exposed = [tuple(e) for e in exposed]
-    problems = deal_problems(rules, hands)
-    if len(exposed) != SEATS:
+    dealt = [tuple(h) for h in hands]
+    lists = [tuple(e) for e in exposed]
+    bits = [hand_bits(h) for h in dealt] if len(dealt) == SEATS else None
+    problems = deal_problems(rules, dealt, bits)
+    if len(lists) != SEATS:
         problems.append(Problem("illegal_exposure", "/exposed", f"exposed has {SEATS} lists"))
-    elif len(hands) == SEATS and any(exposed):
-        problems += exposure_problems(rules, hands, exposed)
-    if len(hands) == SEATS:
-        leader, leader_problems = _leader_problems(rules, hands, first_deal, leader)
+    elif len(dealt) == SEATS and any(lists):
+        problems += exposure_list_problems(rules, lists, dealt)
+    if len(dealt) == SEATS:
+        leader, leader_problems = _leader_problems(rules, dealt, first_deal, leader)
         problems += leader_problems
     if problems:
         raise InvalidDeal(problems)
-    t = initial_table(rules, hands, exposed, first_deal, leader)
+    t = initial_table(rules, dealt, lists, first_deal=first_deal, leader=leader, bits=bits)
     try:
         advance(t, _scripted(plays), len(plays))
     except _Rejected:
-        _raise_play_problem(freeze(t), plays)
+        _raise_play_problem(DealState(t), plays)
     if t.plays_count < len(plays):
         k = t.plays_count
         raise InvalidDeal([Problem("deal_finished", f"/plays/{k}",
                                    f"play {k}: the deal is finished: all cards have been played")])
-    return freeze(t)
+    return DealState(t)
 
 
-def _raise_play_problem(state: DealState, plays) -> None:
+def _raise_play_problem(state: DealState, plays: Sequence[Sequence[Card]]) -> None:
     k = state.plays_count
     move = tuple(plays[k])
     path = f"/plays/{k}"
@@ -257,6 +217,6 @@ def _raise_play_problem(state: DealState, plays) -> None:
         check_move(state, move)
         raise IllegalMove("play rejected", code="invalid_move")
     except IllegalMove as error:
-        if error.code == "card_not_in_hand":
-            path += f"/{_not_held(state.hands_bits[state.seat], move) or 0}"
+        if error.index is not None:
+            path += f"/{error.index}"
         raise InvalidDeal([Problem(error.code, path, f"play {k}: {error.detail}")]) from None

@@ -1,4 +1,4 @@
-"""Raw scores (原始分) of one deal — SPEC.md §5, R "分牌", "满红", "满贯".
+"""Raw scores (原始分) of one deal — docs/rules.md, "Scoring" (分牌, 满红, 满贯).
 
 One deck: hearts ♥2–4 = 0, ♥5–10 = −10, ♥J −20, ♥Q −30, ♥K −40, ♥A −50;
 pig (SQ) −100, sheep (DJ) +100; exposure doubles (HA: every heart). The
@@ -8,15 +8,31 @@ and the transformer factor depends on copies taken and copies exposed.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
-from .cards import (CARD_NAMES, EXPOSABLE, HEART_ACE, HEARTS, PIG, PLANE, SCORING_MASK, SHEEP, SUIT_SIZE,
-                    TRANSFORMER, Card, count_of, hand_bits)
-from .errors import InvalidDeal, Problem
+from .cards import (
+    EXPOSABLE,
+    HEART_ACE,
+    HEARTS,
+    PIG,
+    PLANE,
+    SCORING_MASK,
+    SHEEP,
+    SUIT_SIZE,
+    TRANSFORMER,
+    Card,
+    count_of,
+    hand_bits,
+)
 from .deal import excess_copies
-from .exposure import deal_exposure_counts
+from .errors import InvalidDeal, Problem
+from .exposure import deal_exposure_counts, exposure_list_problems
 from .variants import Rules
+
+if TYPE_CHECKING:
+    from .state import DealState
 
 HEART_VALUES = (0, 0, 0, -10, -10, -10, -10, -10, -10, -20, -30, -40, -50)
 HEART_SUM = tuple(sum(v for i, v in enumerate(HEART_VALUES) if m >> i & 1) for m in range(1 << SUIT_SIZE))
@@ -25,7 +41,7 @@ SUIT_BITS = (1 << SUIT_SIZE) - 1
 PIG_POINTS, SHEEP_POINTS = -100, 100
 ALL_HEARTS_POINTS = 200
 TRANSFORMER_ALONE = 25
-# transformer factor by copies taken, then copies exposed (0, 1, 2) — R "10 亮了一张后…"
+# transformer factor by copies taken, then copies exposed (0, 1, 2) — docs/rules.md, "Scoring"
 TRANSFORMER_FACTORS = {1: (2, 4, 4), 2: (4, 8, 16)}
 
 
@@ -90,38 +106,31 @@ def seat_score(rules: Rules, taken: int, k: dict[Card, int]) -> SeatScore:
     return SeatScore(hearts, pig, sheep, factor, all_hearts, False, raw)
 
 
-def _exposure_list_problems(rules: Rules, exposed) -> list[Problem]:
-    problems, copies = [], {}
-    for seat, cards in enumerate(exposed):
-        for i, c in enumerate(cards):
-            copies[c] = copies.get(c, 0) + 1
-            if c not in EXPOSABLE:
-                problems.append(Problem("illegal_exposure", f"/exposed/{seat}/{i}",
-                                        f"{CARD_NAMES[c]} cannot be exposed: only SQ, DJ, C10 and HA can"))
-            elif copies[c] > rules.decks:
-                problems.append(Problem("illegal_exposure", f"/exposed/{seat}/{i}",
-                                        f"{CARD_NAMES[c]} is exposed more times than there are copies"))
-    return problems
-
-
-def _captured_problems(rules: Rules, captured) -> list[Problem]:
+def _captured_problems(rules: Rules, captured: Sequence[Sequence[Card]]) -> list[Problem]:
     return excess_copies(rules, captured, [f"/captured/{seat}" for seat in range(len(captured))], "captured")
 
 
-def score_cards(rules: Rules, captured, exposed=((), (), (), ())) -> ScoreSheet:
+def score_cards(rules: Rules, captured: Sequence[Sequence[Card]],
+                exposed: Sequence[Sequence[Card]] = ((), (), (), ())) -> ScoreSheet:
     """Score the cards each seat captured (all of a deal, or part for a running score)."""
-    problems = _captured_problems(rules, captured) + _exposure_list_problems(rules, exposed)
+    problems = _captured_problems(rules, captured) + exposure_list_problems(rules, exposed)
     if problems:
         raise InvalidDeal(problems)
     return _sheet(rules, [hand_bits(cards) for cards in captured], exposed)
 
 
-def score_state(state) -> ScoreSheet:
+def exposure_values(rules: Rules, exposed: Sequence[Sequence[Card]]) -> dict[Card, SeatScore]:
+    """What each exposable card scores alone under the deal's (effective) exposure."""
+    k = deal_exposure_counts(rules, exposed)
+    return {card: seat_score(rules, 1 << card, k) for card in EXPOSABLE}
+
+
+def score_state(state: DealState) -> ScoreSheet:
     """Score a deal state's captured cards with its effective exposure."""
     return _sheet(state.rules, state.captured_bits, state.exposed)
 
 
-def _sheet(rules: Rules, taken_bits, exposed) -> ScoreSheet:
+def _sheet(rules: Rules, taken_bits: Iterable[int], exposed: Sequence[Sequence[Card]]) -> ScoreSheet:
     """Each seat's score of its taken cards (bits), under the deal's exposure."""
     k = deal_exposure_counts(rules, exposed)
     seats = tuple(seat_score(rules, bits, k) for bits in taken_bits)

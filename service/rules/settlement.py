@@ -1,23 +1,24 @@
-"""Deal results — SPEC.md §6, R "得分计算", "打对家", "元宝结算规则".
+"""Deal results — docs/rules.md, "Settlement" (得分计算, 打对家, 元宝结算规则).
 
 Normalization makes the four scores sum to exactly 0: the exact value
 raw − (sum of the other three)/3, rounded by the largest-remainder method
 (floor all, then +1 to the largest fractional parts, ties to the lower seat).
-One-deck games multiply by 12 to balance two-deck scores (R).
+One-deck games multiply by 12 to balance two-deck scores.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
+from .cards import SEATS
 from .variants import Rules
 
-SEATS = 4
 OTHERS = SEATS - 1
 ONE_DECK_MULTIPLIER = 12
 PARTNERS = ((0, 2), (1, 3))
 
 
-def normalize(raw) -> tuple[int, ...]:
+def normalize(raw: Sequence[int]) -> tuple[int, ...]:
     """raw − (others)/3 per seat, largest remainder so the four sum to 0."""
     total = sum(raw)
     numerators = [SEATS * r - total for r in raw]
@@ -29,17 +30,22 @@ def normalize(raw) -> tuple[int, ...]:
     return tuple(floors)
 
 
-def partnership(raw) -> tuple[int, ...]:
-    """打对家: seats 0+2 and 1+3 each get half their side's difference (R)."""
+def partnership(raw: Sequence[int]) -> tuple[int, ...]:
+    """打对家: seats 0+2 and 1+3 each get half their side's difference."""
     ac = raw[0] + raw[2]
     bd = raw[1] + raw[3]
     half = (ac - bd) // 2
     return half, -half, half, -half
 
 
-def final_scores(rules: Rules, raw) -> tuple[int, ...]:
+def base_scores(rules: Rules, raw: Sequence[int]) -> tuple[int, ...]:
+    """Normalized scores, or partnership scores when the rules play 打对家."""
+    return partnership(raw) if rules.partnership else normalize(raw)
+
+
+def final_scores(rules: Rules, raw: Sequence[int]) -> tuple[int, ...]:
     """Normalized (or partnership) scores, ×12 in one-deck games."""
-    base = partnership(raw) if rules.partnership else normalize(raw)
+    base = base_scores(rules, raw)
     factor = ONE_DECK_MULTIPLIER if rules.decks == 1 else 1
     return tuple(v * factor for v in base)
 
@@ -58,7 +64,7 @@ class Ingots:
     transfers: tuple[Transfer, ...]
 
 
-def settle_ingots(scores, multiplier: int = 1, fee: int = 0) -> Ingots:
+def settle_ingots(scores: Sequence[int], multiplier: int = 1, fee: int = 0) -> Ingots:
     """元宝: every seat pays each top scorer the difference × room multiplier; fee from all."""
     best = max(scores)
     winners = tuple(s for s in range(SEATS) if scores[s] == best)

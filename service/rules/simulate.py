@@ -7,35 +7,29 @@ happens once, in ``play.replay``.
 from __future__ import annotations
 
 import random as _random
+from collections.abc import Sequence
 
-from .deal import deal_hands, first_leader
-from .exposure import deal_exposure_counts
-from .play import initial_table
-from .scoring import SeatScore, seat_score
-from .table import Table, advance, random_chooser
+from .cards import Card
+from .deal import deal_hands
+from .play import NO_EXPOSURE, initial_table
+from .state import Table
+from .table import advance, random_chooser
 from .variants import Rules
 
-NO_EXPOSURE = ((), (), (), ())
-RAW = SeatScore._fields.index("raw")
 
-
-def new_table(rules: Rules, hands, exposed=NO_EXPOSURE, *, first_deal: bool = True,
-              leader: int | None = None) -> Table:
+def new_table(rules: Rules, hands: Sequence[Sequence[Card]], exposed: Sequence[Sequence[Card]] = NO_EXPOSURE, *,
+              first_deal: bool = True, leader: int | None = None) -> Table:
     """The table before the first play of a trusted deal."""
-    if leader is None:
-        leader = first_leader(rules, hands)
-    return initial_table(rules, hands, exposed, first_deal, leader)
+    return initial_table(rules, hands, exposed, first_deal=first_deal, leader=leader)
 
 
 def table_raw_scores(t: Table) -> tuple[int, ...]:
-    """Raw scores of the cards each seat has captured so far."""
-    k = deal_exposure_counts(t.rules, t.exposed)
-    rules = t.rules
-    return tuple([seat_score(rules, bits, k)[RAW] for bits in t.captured])
+    """Raw scores of the cards each seat has captured so far (``Table.raw_scores``)."""
+    return t.raw_scores()
 
 
 def random_deal(rules: Rules, rng: _random.Random) -> tuple[Table, tuple[int, ...]]:
     """Deal, play every card by uniformly random legal plays, and score."""
     t = new_table(rules, deal_hands(rules, rng=rng))
     advance(t, random_chooser(rng.random))
-    return t, table_raw_scores(t)
+    return t, t.raw_scores()

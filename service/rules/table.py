@@ -1,54 +1,25 @@
-"""The play loop: one mutable table advanced play by play (SPEC.md §2–§4).
+"""The play loop: one mutable ``Table`` advanced play by play (docs/rules.md, "Play").
 
-``advance`` is the only code that applies plays. The immutable ``DealState``
-(``play.py``), replay of untrusted history and fast random playouts all run
-through it, so the rules of taking a trick are written once. A *chooser*
-picks each play from the legal options: a scripted history (replay), one
-given move (apply), or a random/heuristic policy (simulation).
+``advance`` is the only code that applies plays. ``replay`` of untrusted
+history, ``apply_move`` and fast random playouts all run through it, so the
+rules of taking a trick are written once. A *chooser* picks each play from
+the legal options ``(single cards, pairs, other two-card plays)`` (see
+``moves``): a scripted history (replay), one given move (apply), or a
+random/heuristic policy (simulation).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Callable
+from collections.abc import Callable
 
-from .cards import (ONE_PLANE, PIG, PLANE, SUIT_MASKS, SUIT_SIZE, Card, add_card, count_of, hand_bits, merge_bits,
-                    remove_card)
-from .moves import NO_DOUBLES, play_options
-from .tricks import trick_ranking
-from .variants import Rules
+from .cards import ONE_PLANE, PLANE, SEATS, SUIT_MASKS, SUIT_SIZE, Card, Play, count_of, merge_bits, remove_card
+from .moves import NO_PLAYS, play_options
+from .state import Table, Trick, cards_of
+from .tricks import trick_winner
 
-SEATS = 4
+# builds a Trick without the Python-level NamedTuple constructor (the inner loop makes 13–26 a deal)
+new_trick = tuple.__new__
 NEXT_SEAT = SEATS - 1  # (seat + 1) & NEXT_SEAT == (seat + 1) % SEATS
-Options = tuple[int, list[tuple[Card, ...]]]
-Chooser = Callable[[int, list[tuple[Card, ...]]], tuple[Card, ...]]
-
-
-@dataclass(slots=True, kw_only=True)
-class Table:
-    """Everything the rules need mid-deal; bits are two-plane hands (``cards``)."""
-
-    rules: Rules
-    hands: list[int]
-    held_exposed: list[int]
-    exposed: tuple[tuple[Card, ...], ...]
-    captured: list[int]
-    suits_led: int
-    first_round: bool
-    trick_number: int
-    leader: int
-    trick: list[tuple[Card, ...]]
-    seat: int | None
-    opening_lead: Card | None
-    first_pig_taker: int | None
-    last_trick: tuple[int, tuple[tuple[Card, ...], ...]] | None
-    plays_count: int
-
-    def options(self, *, exposure: bool = True, ban: bool = True) -> Options:
-        """Legal plays of the seat to act: (mask of single cards, two-card plays)."""
-        seat = self.seat
-        return play_options(self.rules.decks, self.hands[seat], self.held_exposed[seat] if exposure else 0,
-                            self.trick[0] if self.trick else None, self.suits_led, self.first_round,
-                            self.opening_lead, ban and self.trick_number == 0 and self.rules.first_trick_ban)
+Chooser = Callable[[int, int, list[Play]], Play]
 
 
 def _release(hand: int, held: int, card: Card, governed: bool) -> int:
@@ -64,7 +35,7 @@ def _release(hand: int, held: int, card: Card, governed: bool) -> int:
     return remove_card(held, card)
 
 
-def _single_lead_best(trick, leader: int) -> tuple[int, int, int]:
+def _single_lead_best(trick: list[Play], leader: int) -> tuple[int, int, int]:
     """(best card, end of the led suit, its seat) of a single-card trick in progress."""
     if not trick or len(trick[0]) != 1:
         return -1, 0, leader
@@ -78,32 +49,45 @@ def _single_lead_best(trick, leader: int) -> tuple[int, int, int]:
     return best, top, winner
 
 
-def advance(t: Table, choose: Chooser, limit: int = -1) -> None:
-    """Play until the deal ends or ``limit`` plays are made, each chosen by ``choose``."""
+def advance(t: Table, choose: Chooser, limit: int = -1) -> None:  # noqa: C901, PLR0912, PLR0915 - the inner loop
+    """Play until the deal ends or ``limit`` plays are made, each chosen by ``choose``.
+
+    The options handed to ``choose`` are ``moves.play_options``; the two
+    commonest cases (no exposed card held, no first-trick ban, no opening
+    card: a lead, or a follow to a single lead) are computed inline, the
+    same expressions as ``lead_options`` and ``follow_single_mask`` reduce to
+    there. tests/rules/test_options.py checks every inlined option set
+    against ``play_options`` over random deals.
+    """
     one_deck = t.rules.decks == 1
-    decks = t.rules.decks
-    hands, helds, captured, trick = t.hands, t.held_exposed, t.captured, t.trick
-    seat, leader, suits_led, first_round = t.seat, t.leader, t.suits_led, t.first_round
-    opening, trick_number, pig_taker, last_trick = t.opening_lead, t.trick_number, t.first_pig_taker, t.last_trick
-    ban = t.rules.first_trick_ban and trick_number == 0
+    hands, helds, captured, trick, history = t.hands, t.held_exposed, t.captured, t.trick, t.history
+    seat, leader, suits_led, first_round, opening = t.seat, t.leader, t.suits_led, t.first_round, t.opening_lead
+    ban = t.rules.first_trick_ban and not history
+    # the two planes apart: one-plane ints stay small, and they are the single-card and pair masks as they are
+    ones = [h & ONE_PLANE for h in hands]
+    twos = [h >> PLANE for h in hands]
     played = 0
-    trick_cards = hand_bits(c for play in trick for c in play)
+    taken = cards_of(trick)
+    trick_one, trick_two = taken & ONE_PLANE, taken >> PLANE
     lead = trick[0] if trick else None
+    pair_lead = lead is not None and len(lead) == 2
+    in_trick = len(trick)
     best, top, winner = _single_lead_best(trick, leader)
     follow = SUIT_MASKS[lead[0] // SUIT_SIZE] if lead else 0
     try:
         while seat is not None and played != limit:
-            hand, held = hands[seat], helds[seat]
-            simple = one_deck and not held
-            if not held and not ban and opening is None and (one_deck or lead is not None and len(lead) == 1):
-                # play_options inlined for the common cases: lead anything (one deck);
-                # after a single lead, follow suit if able, else discard anything
-                move = choose(hand if lead is None else hand & follow or hand & ONE_PLANE, NO_DOUBLES)
+            hand, held = ones[seat], helds[seat]
+            if held or ban or pair_lead or opening is not None:
+                move = choose(*play_options(hand | twos[seat] << PLANE, held, lead, suits_led, first_round, opening,
+                                            ban))
+            elif lead is None:
+                move = choose(hand, twos[seat], NO_PLAYS)
             else:
-                move = choose(*play_options(decks, hand, held, lead, suits_led, first_round, opening, ban))
+                move = choose(hand & follow or hand, 0, NO_PLAYS)
             card = move[0]
             if lead is None:
                 lead = move
+                pair_lead = len(move) == 2
                 lead_suit = card // SUIT_SIZE
                 first_round = not suits_led >> lead_suit & 1
                 suits_led |= 1 << lead_suit
@@ -114,45 +98,67 @@ def advance(t: Table, choose: Chooser, limit: int = -1) -> None:
                 # a higher card of the led suit takes the trick; ties stay with the earlier play
                 # (pair leads are ranked in full when the trick is complete)
                 best, winner = card, seat
-            if simple:
-                bit = 1 << card
-                hands[seat] = hand ^ bit
-                trick_cards |= bit
-            else:
+            if held or pair_lead:
                 lead_suit = lead[0] // SUIT_SIZE
+                full = hand | twos[seat] << PLANE
                 for c in move:
                     if held:
-                        held = _release(hand, held, c, first_round and c // SUIT_SIZE == lead_suit)
-                    hand = remove_card(hand, c)
-                    trick_cards = add_card(trick_cards, c)
-                hands[seat] = hand
+                        held = _release(full, held, c, first_round and c // SUIT_SIZE == lead_suit)
+                    full = remove_card(full, c)
+                    bit = 1 << c
+                    if trick_one & bit:
+                        trick_two |= bit
+                    else:
+                        trick_one |= bit
                 helds[seat] = held
+                ones[seat], twos[seat] = full & ONE_PLANE, full >> PLANE
+            elif one_deck:
+                bit = 1 << card
+                ones[seat] = hand ^ bit
+                trick_one |= bit
+            else:
+                # remove_card and add_card, plane by plane
+                bit = 1 << card
+                two = twos[seat]
+                if two & bit:
+                    twos[seat] = two ^ bit
+                else:
+                    ones[seat] = hand ^ bit
+                if trick_one & bit:
+                    trick_two |= bit
+                else:
+                    trick_one |= bit
             trick.append(move)
             played += 1
-            if len(trick) < SEATS:
+            in_trick += 1
+            if in_trick < SEATS:
                 seat = (seat + 1) & NEXT_SEAT
                 continue
             # the trick is complete: its winner takes every card and leads next
-            if len(lead) == 2:
-                winner = trick_ranking(trick, leader)[0]
-            if pig_taker is None and trick_cards >> PIG & 1:
-                pig_taker = winner
-            captured[winner] = captured[winner] | trick_cards if one_deck else merge_bits(captured[winner], trick_cards)
-            trick_cards = 0
-            last_trick = (leader, tuple(trick))
+            if pair_lead:
+                winner = trick_winner(trick, leader)
+                pair_lead = False
+            if one_deck:
+                taken = trick_one
+                captured[winner] |= taken
+            else:
+                taken = trick_one | trick_two << PLANE
+                captured[winner] = merge_bits(captured[winner], taken)
+            history.append(new_trick(Trick, (leader, tuple(trick), winner, taken)))
+            trick_one = trick_two = in_trick = 0
             trick.clear()
             lead = None
-            trick_number += 1
             ban = False
             leader = winner
-            seat = winner if hands[winner] else None
+            seat = winner if ones[winner] else None
     finally:
-        t.seat, t.leader, t.suits_led, t.first_round = seat, leader, suits_led, first_round
-        t.opening_lead, t.trick_number, t.first_pig_taker = opening, trick_number, pig_taker
-        t.last_trick, t.plays_count = last_trick, t.plays_count + played
+        t.seat, t.leader, t.suits_led, t.first_round, t.opening_lead = seat, leader, suits_led, first_round, opening
+        for s in range(SEATS):
+            hands[s] = ones[s] | twos[s] << PLANE
 
 
-SINGLE_PLAYS: tuple[tuple[Card, ...], ...] = tuple((c,) for c in range(PLANE))
+SINGLE_PLAYS: tuple[Play, ...] = tuple((c,) for c in range(PLANE))
+PAIR_PLAYS: tuple[Play, ...] = tuple((c, c) for c in range(PLANE))
 # the set ranks of every 13-bit suit mask, to pick a card of one suit in one step
 SUIT_RANKS: tuple[tuple[int, ...], ...] = tuple(
     tuple(r for r in range(SUIT_SIZE) if m >> r & 1) for m in range(1 << SUIT_SIZE))
@@ -161,31 +167,38 @@ SUIT_MASK = SUIT_SUBSETS - 1
 SUIT_BASES = tuple(range(0, PLANE, SUIT_SIZE))
 
 
+def nth_card(mask: int, k: int) -> Card:
+    """The ``k``-th (from 0) set bit of a one-plane ``mask``, by whole suits."""
+    for base in SUIT_BASES:
+        ranks = SUIT_RANKS[mask >> base & SUIT_MASK]
+        if k < len(ranks):
+            return base + ranks[k]
+        k -= len(ranks)
+    raise ValueError("no legal play to choose from")
+
+
 def random_chooser(random: Callable[[], float]) -> Chooser:
     """Uniformly random legal plays, from a ``random.Random().random``."""
-    def choose(mask: int, doubles: list[tuple[Card, ...]]) -> tuple[Card, ...]:
-        if not doubles:
-            low = (mask & -mask).bit_length() - 1
+    def choose(singles: int, pairs: int, others: list[Play]) -> Play:
+        if not pairs and not others:
+            low = (singles & -singles).bit_length() - 1
             base = low - low % SUIT_SIZE
-            if mask >> base < SUIT_SUBSETS:
-                ranks = SUIT_RANKS[mask >> base]
+            if singles >> base < SUIT_SUBSETS:
+                # every option is in one suit
+                ranks = SUIT_RANKS[singles >> base]
                 return SINGLE_PLAYS[base + ranks[int(random() * len(ranks))]]
-        n = mask.bit_count()
-        k = int(random() * (n + len(doubles)))
-        if k >= n:
-            return doubles[k - n]
-        for base in SUIT_BASES:
-            ranks = SUIT_RANKS[mask >> base & SUIT_MASK]
-            if k < len(ranks):
-                return SINGLE_PLAYS[base + ranks[k]]
-            k -= len(ranks)
-        raise ValueError("no legal play to choose from")
+        n, p = singles.bit_count(), pairs.bit_count()
+        k = int(random() * (n + p + len(others)))
+        if k < n:
+            return SINGLE_PLAYS[nth_card(singles, k)]
+        if k < n + p:
+            return PAIR_PLAYS[nth_card(pairs, k - n)]
+        return others[k - n - p]
     return choose
 
 
-def is_option(move: tuple[Card, ...], mask: int, doubles) -> bool:
-    """Whether sorted ``move`` is among the legal options."""
-    if len(move) == 1:
-        c = move[0]
-        return 0 <= c < PLANE and bool(mask >> c & 1)
-    return move in doubles
+def scripted(move: Play) -> Chooser:
+    """A chooser that plays ``move`` (known to be legal)."""
+    def choose(singles: int, pairs: int, others: list[Play]) -> Play:
+        return move
+    return choose

@@ -1,22 +1,22 @@
-"""Trick winner and full ranking (SPEC.md §4; R's two-deck example).
+"""Trick winner and full ranking (docs/rules.md, "Tricks").
 
 Single leads: the highest card of the led suit wins; discards never win.
 Pair leads (two decks): each play is a *pair* of the led suit, *two singles*
 of the led suit, or a *discard*. In ♠ ♥ ♣ two singles beat any pair; in ♦ a
-pair beats two singles (R: "对[♠♥♣]三门牌，对子小于两张单牌。[♦]牌中，对子大于
+pair beats two singles ("对[♠♥♣]三门牌，对子小于两张单牌。[♦]牌中，对子大于
 两张单牌"). Pairs compare by rank, two singles by their higher card; exact ties
 go to the earlier play. Discards rank last, in play order.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .cards import DIAMONDS, SCORING_MASK, SUIT_SIZE, SUITS, Card
+from .cards import DIAMONDS, SCORING_MASK, SEATS, SUIT_SIZE, SUITS, Card, Play
 from .errors import InvalidDeal, Problem
 from .deal import excess_copies
 from .variants import Rules
 
-SEATS = 4
 DISCARD, SECOND, FIRST = 0, 1, 2
 
 
@@ -32,7 +32,7 @@ class TrickResult:
     point_cards: tuple[Card, ...]
 
 
-def _strength(play: tuple[Card, ...], suit: int, pair_lead: bool) -> tuple[int, int]:
+def _strength(play: Play, suit: int, pair_lead: bool) -> tuple[int, int]:
     """(category, value) of one play; higher beats lower, ties go to the earlier play."""
     if not pair_lead:
         card = play[0]
@@ -45,7 +45,7 @@ def _strength(play: tuple[Card, ...], suit: int, pair_lead: bool) -> tuple[int, 
     return (SECOND if suit == DIAMONDS else FIRST), max(a, b)
 
 
-def trick_ranking(plays, leader: int) -> tuple[int, ...]:
+def trick_ranking(plays: Sequence[Play], leader: int) -> tuple[int, ...]:
     """Seats best first; ``plays`` are in play order starting with ``leader``."""
     lead = plays[0]
     suit = lead[0] // SUIT_SIZE
@@ -54,11 +54,24 @@ def trick_ranking(plays, leader: int) -> tuple[int, ...]:
     return tuple((leader + i) % SEATS for i in keyed)
 
 
-def point_cards(plays) -> tuple[Card, ...]:
+def trick_winner(plays: Sequence[Play], leader: int) -> int:
+    """The seat that wins ``plays`` (in play order from ``leader``): ``trick_ranking(...)[0]`` without the sort."""
+    lead = plays[0]
+    suit = lead[0] // SUIT_SIZE
+    pair_lead = len(lead) == 2
+    best, at = _strength(lead, suit, pair_lead), 0
+    for i in range(1, len(plays)):
+        strength = _strength(plays[i], suit, pair_lead)
+        if strength > best:
+            best, at = strength, i
+    return (leader + at) % SEATS
+
+
+def point_cards(plays: Sequence[Play]) -> tuple[Card, ...]:
     return tuple(sorted(c for play in plays for c in play if SCORING_MASK >> c & 1))
 
 
-def _shape_problems(rules: Rules, plays) -> list[Problem]:
+def _shape_problems(rules: Rules, plays: Sequence[Play]) -> list[Problem]:
     problems = []
     if len(plays) != SEATS:
         problems.append(Problem("invalid_move", "/plays", f"a trick has {SEATS} plays, got {len(plays)}"))
@@ -77,12 +90,12 @@ def _shape_problems(rules: Rules, plays) -> list[Problem]:
     return problems
 
 
-def rank_trick(rules: Rules, leader: int, plays) -> TrickResult:
+def rank_trick(rules: Rules, leader: int, plays: Sequence[Sequence[Card]]) -> TrickResult:
     """Rank a complete trick. Raises ``InvalidDeal`` for plays of the wrong shape."""
-    plays = tuple(tuple(p) for p in plays)
-    problems = _shape_problems(rules, plays)
+    trick = tuple(tuple(p) for p in plays)
+    problems = _shape_problems(rules, trick)
     if problems:
         raise InvalidDeal(problems)
-    ranking = trick_ranking(plays, leader)
-    return TrickResult(leader=leader, plays=plays, led_suit=SUITS[plays[0][0] // SUIT_SIZE],
-                       winner=ranking[0], ranking=ranking, point_cards=point_cards(plays))
+    ranking = trick_ranking(trick, leader)
+    return TrickResult(leader=leader, plays=trick, led_suit=SUITS[trick[0][0] // SUIT_SIZE],
+                       winner=ranking[0], ranking=ranking, point_cards=point_cards(trick))

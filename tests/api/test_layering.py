@@ -1,5 +1,6 @@
-"""Structure STYLE.md asks for: imports go one way (api → rules), the engine is
-stdlib only, and operations stay thin (5–15 lines: call the engine, answer)."""
+"""The project's structure: imports go one way (api → bot → rules), the engine is
+stdlib only, the bot and the API reach the engine only through its package's
+public names, and operations stay thin (5–15 lines: call the engine, answer)."""
 from __future__ import annotations
 
 import ast
@@ -34,6 +35,20 @@ def test_api_reaches_the_engine_only_through_its_package():
     for path in sorted((ROOT / "service" / "api").glob("*.py")):
         for name in imported_modules(path):
             assert not name.startswith("service.rules."), (path.name, name)
+
+
+def test_bot_uses_the_standard_library_and_the_engine_package_only():
+    import service.rules as engine
+
+    for path in sorted((ROOT / "service" / "bot").glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for name in imported_modules(path):
+            top = name.split(".")[0]
+            assert top in sys.stdlib_module_names or name == "service.rules", (path.name, name)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module == "service.rules":
+                for alias in node.names:
+                    assert alias.name in engine.__all__, (path.name, alias.name)
 
 
 def test_operations_are_thin():

@@ -74,7 +74,7 @@ def test_play_state_leaves_out_what_was_not_sent(client):
 def test_a_whole_deal_by_feeding_state_back(client):
     state = {"hands": SEED1}
     tricks = []
-    for number, move in enumerate(FULL_PLAYS):
+    for _number, move in enumerate(FULL_PLAYS):
         answer = client.post("/play", json={**state, "move": move}).get_json()
         state = answer["state"]
         if answer["trick"]:

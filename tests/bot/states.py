@@ -10,11 +10,11 @@ from service.rules import (
     InvalidDeal,
     Rules,
     apply_legal_move,
+    bits_cards,
     deal_hands,
     legal_moves,
     replay,
 )
-from service.rules.cards import bits_cards
 
 SEATS = 4
 

@@ -7,10 +7,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from service.bot import knowledge
-from service.bot.determinize import deal_unseen
-from service.bot.knowledge import trick_leaders, voids_from
-from service.rules import Rules, apply_legal_move, parse_card, replay
-from service.rules.cards import bits_cards
+from service.rules import Rules, apply_legal_move, bits_cards, parse_card, replay
+from service.rules import sample_hidden as deal_unseen
 
 from .states import random_position
 
@@ -32,9 +30,9 @@ PLAYS = [cards("C2"), cards("C3"), cards("D2"), cards("CA"), cards("S5"), cards(
 
 
 def test_discards_show_voids():
-    leaders = trick_leaders(PLAYS, 3)
-    assert leaders == [0, 3]
-    assert voids_from(PLAYS, leaders) == [0, SPADES_VOID, CLUBS_VOID, 0]
+    state = replay(Rules(), hands=HANDS, plays=PLAYS)
+    assert state.leaders() == [0, 3]
+    assert state.voids == (0, SPADES_VOID, CLUBS_VOID, 0)
 
 
 def test_knowledge_of_seat_two():
@@ -47,12 +45,12 @@ def test_knowledge_of_seat_two():
     assert Counter(k.unseen) == Counter(c for s in (0, 1, 3) for c in state.hands[s])
 
 
-def test_without_history_the_last_and_current_tricks_count():
+def test_the_state_keeps_the_history_so_every_trick_counts():
     state = replay(Rules(), hands=HANDS, plays=PLAYS)
     assert knowledge(state).voids == (0, SPADES_VOID, CLUBS_VOID, 0)
-    # seat 2 discards on spades too; after the trick, the trick before it is forgotten
+    # seat 2 discards on spades too; the trick before it is still known without the plays
     later = apply_legal_move(apply_legal_move(state, cards("D3")), cards("C4"))
-    assert knowledge(later).voids == (0, SPADES_VOID, SPADES_VOID, 0)
+    assert knowledge(later).voids == (0, SPADES_VOID, SPADES_VOID | CLUBS_VOID, 0)
     assert knowledge(later, PLAYS + [cards("D3"), cards("C4")]).voids == (0, SPADES_VOID, SPADES_VOID | CLUBS_VOID, 0)
 
 

@@ -45,10 +45,21 @@ def test_generated_client_plays_a_whole_seeded_deal(generated, live_server):
     from gongzhu_client import Client
     from gongzhu_client.api.play import deal, legal_moves, play
     from gongzhu_client.api.rules import exposures, score, settle_ingots
-    from gongzhu_client.models import (DealRequest, DealResult, DealScore, DealState,
-                                       ExposuresRequest, ExposuresResult, IngotsRequest,
-                                       IngotsResult, LegalMoves, PlayRequest, PlayResult,
-                                       ScoreRequest, ScoreSheet)
+    from gongzhu_client.models import (
+        DealRequest,
+        DealResult,
+        DealScore,
+        DealState,
+        ExposuresRequest,
+        ExposuresResult,
+        IngotsRequest,
+        IngotsResult,
+        LegalMoves,
+        PlayRequest,
+        PlayResult,
+        ScoreRequest,
+        ScoreSheet,
+    )
 
     client = Client(base_url=live_server, raise_on_unexpected_status=True)
 

@@ -261,7 +261,7 @@ def test_500_validates(openapi, monkeypatch):
 def test_every_problem_example_validates():
     validator = problem_validator()
     count = 0
-    for path, method, op in operations():
+    for _path, _method, op in operations():
         for status, response in op["responses"].items():
             if "$ref" in response:
                 name = response["$ref"].rsplit("/", 1)[1]

@@ -43,7 +43,7 @@ def build_hands(fixed, *, decks=1, avoid=None):
     fixed: {seat: "SQ S9 ..."}; avoid: {seat: "SH"} suit letters."""
     avoid = avoid or {}
     per_seat = CARDS_PER_DECK * decks // SEATS
-    remaining = Counter({card: decks for card in range(CARDS_PER_DECK)})
+    remaining = Counter(dict.fromkeys(range(CARDS_PER_DECK), decks))
     hands = {seat: list(cs(fixed.get(seat, ""))) for seat in range(SEATS)}
     for hand in hands.values():
         remaining.subtract(hand)

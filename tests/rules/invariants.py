@@ -159,14 +159,15 @@ def _check_listed_moves_apply(state, moves, rng, ck, limit):
         try:
             R.apply_move(state, move)
         except R.RuleError as error:
-            ck(False, "listed legal move applies", lambda: f"{move}: {error.code} {error}")
+            ck(False, "listed legal move applies", lambda error=error: f"{move}: {error.code} {error}")
 
 
 def _expect_rejected(state, move, codes, ck, name):
     try:
         R.check_move(state, move)
     except R.IllegalMove as error:
-        ck(error.code in codes, name, lambda: f"move {move}: code {error.code}, expected one of {sorted(codes)}")
+        ck(error.code in codes, name,
+           lambda error=error: f"move {move}: code {error.code}, expected one of {sorted(codes)}")
         ck(R.is_legal_move(state, move) is False, "is_legal_move agrees with check_move", lambda: move)
         return
     ck(False, name, lambda: f"move {move} accepted, expected {sorted(codes)}")
@@ -223,7 +224,7 @@ def _probe_wrong_seat(state, move, ck):
     try:
         R.check_move(state, move, other)
     except R.IllegalMove as error:
-        ck(error.code == "not_your_turn", "other seat: not_your_turn", lambda: error.code)
+        ck(error.code == "not_your_turn", "other seat: not_your_turn", lambda error=error: error.code)
         return
     ck(False, "other seat: not_your_turn", "accepted")
 
@@ -263,7 +264,8 @@ def _check_trick(rules, state, model, ck):
     done = state.completed_trick
     ck(done is not None, "completed trick reported")
     ranking = list(done.ranking)
-    detail = lambda: f"plays {plays}: engine {ranking} spec top {top} discards {sorted(discards)}"
+    def detail():
+        return f"plays {plays}: engine {ranking} spec top {top} discards {sorted(discards)}"
     ck(done.winner == winner, "trick winner (SPEC §4)", detail)
     ck(ranking[:len(top)] == top and set(ranking[len(top):]) == discards, "trick ranking (SPEC §4)", detail)
     ck(done.led_suit == O.SUITS[O.suit_of(plays[0][1][0])], "led suit", lambda: done.led_suit)

@@ -37,7 +37,7 @@ def test_invalid_notation_is_rejected_with_invalid_card(text):
 
 def test_full_decks():
     assert tuple(full_deck(1)) == tuple(range(52))
-    assert Counter(full_deck(2)) == Counter({card: 2 for card in range(52)})
+    assert Counter(full_deck(2)) == Counter(dict.fromkeys(range(52), 2))
     assert len(full_deck(2)) == 104
 
 

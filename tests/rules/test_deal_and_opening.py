@@ -26,13 +26,13 @@ def test_deal_is_reproducible_with_a_seed_and_complete(decks):
     assert deal_hands(rules, seed=20240607) == hands
     assert deal_hands(rules, seed=20240608) != hands
     assert [len(hand) for hand in hands] == [13 * decks] * 4
-    assert Counter(card for hand in hands for card in hand) == Counter({card: decks for card in range(52)})
+    assert Counter(card for hand in hands for card in hand) == Counter(dict.fromkeys(range(52), decks))
 
 
 @pytest.mark.parametrize("decks", [1, 2])
 def test_deal_without_seed_is_complete(decks):
     hands = deal_hands(Rules(decks=decks))
-    assert Counter(card for hand in hands for card in hand) == Counter({card: decks for card in range(52)})
+    assert Counter(card for hand in hands for card in hand) == Counter(dict.fromkeys(range(52), decks))
     assert deal_hands(Rules(decks=decks)) != hands
 
 
@@ -105,7 +105,7 @@ def test_without_first_trick_ban_pig_may_be_discarded_in_trick_1():
 )
 def test_two_decks_first_club_two_dealt_leads(positions, leader):
     rules = Rules(decks=2)
-    hands = list(build_hands({seat: "C2" for seat in positions}, decks=2))
+    hands = list(build_hands(dict.fromkeys(positions, "C2"), decks=2))
     for seat, index in positions.items():
         hands[seat] = place(hands[seat], c("C2"), index)
     assert first_leader(rules, hands) == leader

@@ -1,0 +1,96 @@
+"""What one seat may know (its information set), and deals of the hidden cards consistent with it.
+
+A ``SeatView`` is built from a deal state without reading any other seat's
+hand: the seat's own hand, every exposure (an exposed copy not yet played is
+known to be in its exposer's hand), every card played and, from the
+history, the suits each seat is void in (``Table.voids``).
+
+``sample_hidden`` deals the unseen cards to the other seats so that each gets
+exactly as many as it holds, keeps the exposed copies it is known to hold,
+and gets no card of a suit it is known to be void in. Cards with the fewest
+eligible seats are placed first; each goes to an eligible seat chosen with
+probability proportional to the room left there. A dead end starts again;
+after ``ATTEMPTS`` dead ends the voids are dropped (the deal stays legal to
+play).
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from .cards import SEATS, SUIT_SIZE, Card, add_card, bits_cards, full_deck
+from .state import DealState
+
+ATTEMPTS = 20
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SeatView:
+    """A seat's information set: everything public plus its own hand (bits are two-plane)."""
+
+    seat: int
+    hand: int
+    known: tuple[int, ...]
+    sizes: tuple[int, ...]
+    voids: tuple[int, ...]
+    unseen: tuple[Card, ...]
+    played: int
+
+
+def seat_view(state: DealState, seat: int | None = None) -> SeatView:
+    """The information set of ``seat`` (default: the seat to act)."""
+    if seat is None:
+        seat = state.seat
+    if seat is None:
+        raise ValueError("the deal is finished: no seat is to act")
+    played = state.played()
+    # every seat plays as many cards per trick as the leader
+    per_seat = sum(len(t.plays[0]) for t in state.history)
+    in_trick = [0] * SEATS
+    for i, play in enumerate(state.trick):
+        in_trick[(state.leader + i) % SEATS] = len(play)
+    sizes = tuple(state.rules.hand_size - per_seat - in_trick[s] for s in range(SEATS))
+    hand = state.hands_bits[seat]
+    known = tuple(hand if s == seat else state.held_exposed[s] for s in range(SEATS))
+    unseen = list(full_deck(state.rules.decks))
+    for c in bits_cards(played) + tuple(c for bits in known for c in bits_cards(bits)):
+        unseen.remove(c)
+    return SeatView(seat=seat, hand=hand, known=known, sizes=sizes, voids=state.voids,
+                    unseen=tuple(unseen), played=played)
+
+
+def _try_deal(view: SeatView, rng: random.Random, use_voids: bool) -> list[int] | None:
+    room = [view.sizes[s] - view.known[s].bit_count() if s != view.seat else 0 for s in range(SEATS)]
+    hands = list(view.known)
+    others = [s for s in range(SEATS) if s != view.seat]
+    eligible_by_suit = [[s for s in others if not (use_voids and view.voids[s] >> suit & 1)] for suit in range(4)]
+    cards = list(view.unseen)
+    rng.shuffle(cards)
+    cards.sort(key=lambda c: len(eligible_by_suit[c // SUIT_SIZE]))
+    for c in cards:
+        seats = eligible_by_suit[c // SUIT_SIZE]
+        total = sum(room[s] for s in seats)
+        if not total:
+            return None
+        pick = int(rng.random() * total)
+        chosen = seats[-1]
+        for s in seats:
+            pick -= room[s]
+            if pick < 0:
+                chosen = s
+                break
+        room[chosen] -= 1
+        hands[chosen] = add_card(hands[chosen], c)
+    return hands
+
+
+def sample_hidden(view: SeatView, rng: random.Random) -> list[int]:
+    """Four two-plane hands: the seat's own, and a consistent guess for the others."""
+    for _ in range(ATTEMPTS):
+        hands = _try_deal(view, rng, True)
+        if hands is not None:
+            return hands
+    hands = _try_deal(view, rng, False)
+    assert hands is not None, "the unseen cards fit the room left"
+    return hands
+
