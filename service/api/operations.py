@@ -5,15 +5,15 @@ read, validated and converted the input and answers any error raised here.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from service import bot
 from service import rules as engine
 
 from . import schemas as s
-from .results import (exposures_out, ingots_out, legal_moves_out, move_problem, play_out,
-                      replay, score_out, title_out)
+from .results import exposures_out, ingots_out, legal_moves_out, move_problem, play_out, replay, score_out, title_out
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,8 +15,9 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from .contract import Contract, Operation
 from .operations import HANDLERS, Call, Handler
@@ -49,8 +50,10 @@ def _duplicates_rejected(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     obj = dict(pairs)
     if len(obj) != len(pairs):
         seen: set[str] = set()
-        duplicate = next(k for k, _ in pairs if k in seen or seen.add(k))
-        raise ValueError(f"duplicate object key {duplicate[:100]!r}")
+        for key, _ in pairs:
+            if key in seen:
+                raise ValueError(f"duplicate object key {key[:100]!r}")
+            seen.add(key)
     return obj
 
 
@@ -207,8 +210,9 @@ class Pipeline:
             value = path_value(raw_params[parameter.name], parameter.schema)
             parameter.compiled.check(value, location="path", prefix=(parameter.name,))
             params[parameter.name] = value
-        data = body = None
-        if route.body is not None:
+        data: Any = None
+        body: Any = None
+        if route.body is not None and route.handler.convert is not None:
             check_media_type(environ.get("CONTENT_TYPE", ""))
             body = parse_json(read_body(environ, self.limit()))
             route.body.check(body)

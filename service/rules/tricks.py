@@ -13,8 +13,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .cards import DIAMONDS, SCORING_MASK, SEATS, SUIT_SIZE, SUITS, Card, Play
-from .errors import InvalidDeal, Problem
 from .deal import excess_copies
+from .errors import InvalidDeal, Problem
 from .variants import Rules
 
 DISCARD, SECOND, FIRST = 0, 1, 2
