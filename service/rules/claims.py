@@ -1,0 +1,471 @@
+"""Claims (声称): is a seat's claim about the remaining tricks certain? (docs/rules.md, "Claims").
+
+Before a deal ends a seat may show its cards and claim where the remaining
+tricks go. The service sees all four hands, so it can referee: a claim
+*holds* when the claimant has a way of playing that makes it come true
+whatever legal plays the other three seats make.
+
+- ``all_tricks``: the claimant takes every remaining trick (the one on the
+  table included);
+- ``no_tricks``: the claimant takes no further trick.
+
+The search is an exact AND/OR search over the engine's own play loop
+(``Table.copy`` and ``advance``: the rules are not written again here). The
+claimant's plays are OR nodes, every other seat's are AND nodes; a branch
+stops as soon as a trick goes against the claim. Positions already decided
+are kept in a transposition table keyed on everything that decides the rest
+of the deal (hands, exposures still held, the trick on the table, who acts,
+which suits were led). Equivalent cards are merged: two cards of one suit
+that a seat holds once each, with no card of another seat or on the table
+ranked between them (inclusive, with two decks), win and lose the same
+tricks, so only one of them is searched. The search counts the positions it
+visits and stops at ``max_nodes``, answering "unknown" rather than guessing.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from .cards import ONE_PLANE, PIG, PLANE, SEATS, SUIT_MASKS, SUIT_SIZE, TRANSFORMER, Play, mask_cards
+from .errors import IllegalMove
+from .moves import follow_single_mask, lead_options
+from .state import DealState, Table, cards_of
+from .table import advance, scripted
+from .tricks import trick_winner
+
+ClaimKind = Literal["all_tricks", "no_tricks"]
+CLAIM_KINDS: tuple[str, ...] = ("all_tricks", "no_tricks")
+DEFAULT_MAX_NODES = 400_000
+# Cards whose play the first-trick ban governs: never merged while the ban applies.
+BANNED = 1 << PIG | 1 << TRANSFORMER
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimVerdict:
+    """The referee's answer.
+
+    ``holds`` is True (certain), False (a continuation breaks it) or None (the
+    search reached ``max_nodes``). ``refutation`` (when False) is a legal
+    continuation from the position, ending with the trick that breaks the
+    claim. ``nodes`` counts the positions searched.
+    """
+
+    holds: bool | None
+    refutation: tuple[Play, ...] | None
+    nodes: int
+
+
+class _Budget(Exception):
+    """The search reached its node limit."""
+
+
+def _key(t: Table) -> tuple:
+    """What decides the rest of the claim from ``t``.
+
+    Only which cards beat which matters to who takes a trick, so when no card is
+    special any more (no exposed copy held, no opening card due, no first-trick
+    ban) the cards are renumbered by their order among the cards still in play:
+    positions that differ only in cards already gone share one entry.
+    """
+    if t.opening_lead is not None or any(t.held_exposed) or (not t.history and t.rules.first_trick_ban):
+        return (t.seat, t.leader, tuple(t.hands), tuple(t.held_exposed), tuple(t.trick), t.suits_led,
+                t.first_round, t.opening_lead, not t.history)
+    trick = cards_of(t.trick)
+    live = trick
+    for hand in t.hands:
+        live |= hand
+    live = (live | live >> PLANE) & ONE_PLANE
+    order = _ORDER.get(live)
+    if order is None:
+        order = _ORDER[live] = _renumbering(live)
+    hands = tuple([_renumber(order, hand) for hand in t.hands])
+    plays = tuple([tuple([order[c] for c in play]) for play in t.trick])
+    return (t.seat, t.leader, hands, plays)
+
+
+_ORDER: dict[int, dict[int, int]] = {}
+
+
+def _renumbering(live: int) -> dict[int, int]:
+    """Each live card's number: its suit's base plus its rank among the live cards of its suit."""
+    order = {}
+    for base in range(0, PLANE, SUIT_SIZE):
+        rank = 0
+        for card in range(base, base + SUIT_SIZE):
+            if live >> card & 1:
+                order[card] = base + rank
+                rank += 1
+    return order
+
+
+def _renumber(order: dict[int, int], bits: int) -> int:
+    out = 0
+    for card in mask_cards(bits & ONE_PLANE):
+        out |= 1 << order[card]
+    for card in mask_cards(bits >> PLANE):
+        out |= 1 << (order[card] + PLANE)
+    return out
+
+
+def _live_one_plane(t: Table, seat: int) -> int:
+    """Cards (either copy) held by the other seats or on the table."""
+    bits = cards_of(t.trick)
+    for other in range(SEATS):
+        if other != seat:
+            bits |= t.hands[other]
+    return (bits | bits >> PLANE) & ONE_PLANE
+
+
+def _representatives(t: Table, seat: int, singles: int) -> list[int]:
+    """The single-card options of ``seat`` with equivalent cards merged (the lowest kept)."""
+    hand = t.hands[seat]
+    doubles = hand >> PLANE
+    fixed = t.held_exposed[seat]
+    fixed = (fixed | fixed >> PLANE) & ONE_PLANE
+    if not t.history and t.rules.first_trick_ban:
+        fixed |= BANNED
+    live = _live_one_plane(t, seat)
+    kept: list[int] = []
+    previous = -1
+    for card in mask_cards(singles):
+        mergeable = not (doubles >> card & 1) and not (fixed >> card & 1)
+        if (mergeable and previous >= 0 and previous // SUIT_SIZE == card // SUIT_SIZE
+                and not live & ((1 << (card + 1)) - (1 << previous))):
+            continue
+        kept.append(card)
+        previous = card if mergeable else -1
+    return kept
+
+
+def _plain(t: Table) -> bool:
+    """No card is special any more: no exposed copy held, no opening card due, no first-trick ban."""
+    return t.opening_lead is None and not any(t.held_exposed) and not (
+        not t.history and t.rules.first_trick_ban)
+
+
+def _by_suit(cards: int, keep_high: bool) -> list[int]:
+    """One card of each suit in the one-plane ``cards``: the lowest, or the highest."""
+    kept = []
+    for mask in SUIT_MASKS:
+        suit = cards & mask
+        if suit:
+            kept.append(suit.bit_length() - 1 if keep_high else (suit & -suit).bit_length() - 1)
+    return kept
+
+
+def _classes(cards: int, boundaries: int) -> list[int]:
+    """The lowest card of each run of ``cards`` (one suit at a time) with no card of
+    ``boundaries`` ranked between (inclusive)."""
+    kept: list[int] = []
+    previous = -1
+    for card in mask_cards(cards):
+        if previous >= 0 and previous // SUIT_SIZE == card // SUIT_SIZE \
+                and not boundaries & ((1 << (card + 1)) - (1 << previous)):
+            continue
+        kept.append(card)
+        previous = card
+    return kept
+
+
+def _dominated(t: Table, seat: int, claimant: int, wants_all: bool, singles: int) -> list[int] | None:
+    """The single-card options left once dominated ones are dropped, where the claim makes
+    one card plainly at least as good as another (else None: search them all).
+
+    Against a claim of every trick, any trick the claimant does not win breaks the claim,
+    so the other seats' cards matter only as they rank against the claimant's: a card is
+    as good as any other between the same two cards of the claimant, and keeping the
+    higher of two cards of a suit is never worse. So a follower plays the lowest card of
+    each such run, and a discarder the lowest card of a suit. For a claim of no trick the
+    claimant is never worse off keeping its lower cards: it discards the highest of a suit.
+    """
+    if not t.trick and seat == claimant or not _plain(t) or t.rules.decks != 1:
+        return None
+    follow = singles & SUIT_MASKS[t.trick[0][0] // SUIT_SIZE] if t.trick else singles
+    if seat != claimant and wants_all:
+        if not follow:
+            return _by_suit(singles, keep_high=False)
+        claimant_cards = t.hands[claimant]
+        for play_seat, play in zip(t.trick_seats(), t.trick):
+            if play_seat == claimant:
+                claimant_cards |= 1 << play[0]
+        return _classes(follow, claimant_cards)
+    if seat == claimant and not wants_all and not follow:
+        return _by_suit(singles, keep_high=True)
+    return None
+
+
+def _moves(t: Table, seat: int, claimant: int, wants_all: bool) -> list[Play]:
+    singles, pairs, others = t.options()
+    reduced = _dominated(t, seat, claimant, wants_all, singles)
+    cards = reduced if reduced is not None else _representatives(t, seat, singles)
+    moves: list[Play] = [(c,) for c in cards]
+    moves += [(c, c) for c in mask_cards(pairs)]
+    moves += others
+    return moves
+
+
+def _winning_card(t: Table) -> int:
+    """The card winning the trick on the table so far (-1 before the lead)."""
+    if not t.trick:
+        return -1
+    suit = t.trick[0][0] // SUIT_SIZE
+    return max((play[-1] for play in t.trick if play[-1] // SUIT_SIZE == suit), default=-1)
+
+
+def _priority(move: Play, best: int, wants_all: bool) -> tuple[int, int]:
+    """Sort key: the plays that serve the mover's side first.
+
+    Against a claim of every trick, every seat (the claimant to win, the others to
+    stop it) prefers a play that beats the trick so far; for a claim of none every
+    seat prefers one that does not (the claimant to lose, the others to leave it
+    winning). Among beating plays the cheapest first; among the others the dearest
+    first (a discard sheds its highest card); a lead is strongest first when tricks
+    are to be won, weakest first when they are to be lost.
+    """
+    card = move[-1]
+    rank = card % SUIT_SIZE
+    if best < 0:
+        return (0, -rank if wants_all else rank)
+    beats = card // SUIT_SIZE == best // SUIT_SIZE and card > best
+    if beats:
+        return (0 if wants_all else 1, rank)
+    return (1 if wants_all else 0, -rank)
+
+
+Plain = tuple[int, int, tuple[int, ...], tuple[int, ...]]   # seat, leader, hands, trick
+EXACT = 1 << 30   # "tricks looked at" of a verdict that looked to the end of the deal
+
+
+def _to_plain(t: Table) -> Plain | None:
+    """A one-deck position where no card is special any more, as a bare tuple (the fast path)."""
+    if t.rules.decks != 1 or not _plain(t) or t.seat is None:
+        return None
+    return (t.seat, t.leader, tuple(t.hands), tuple([play[0] for play in t.trick]))
+
+
+def _plain_winner(node: Plain) -> int:
+    """Who leads the trick in ``node`` so far (the card to beat): its card, or -1 before the lead."""
+    trick = node[3]
+    if not trick:
+        return -1
+    suit_end = trick[0] - trick[0] % SUIT_SIZE + SUIT_SIZE
+    return max(c for c in trick if trick[0] - trick[0] % SUIT_SIZE <= c < suit_end)
+
+
+class _Search:
+    """Iterative deepening on the number of tricks looked at: a claim that fails usually
+    fails within a trick or two, and a shallow search finds that cheaply whatever the
+    claimant tries; the last pass looks at every remaining trick, so the verdict is exact.
+
+    Positions are ``Table`` copies advanced by the engine's play loop. Once no card is
+    special any more (one deck, no exposed copy held, no opening card, no first-trick
+    ban) they become bare tuples advanced by ``_plain_child``, which applies a play the
+    way ``advance`` does there (options from ``moves``, the winner from ``tricks``);
+    tests/rules/test_claims.py checks the two agree on random positions.
+    """
+
+    def __init__(self, seat: int, kind: str, max_nodes: int) -> None:
+        self.seat = seat
+        self.wants_all = kind == "all_tricks"
+        self.max_nodes = max_nodes
+        self.nodes = 0
+        # position -> (result, tricks looked at, the deciding move)
+        self.known: dict[tuple, tuple[bool, int, Play | None]] = {}
+
+    # ---- the general path: engine tables --------------------------------------------------
+
+    def child(self, t: Table, move: Play) -> tuple[Table, bool, bool]:
+        """The position after ``move``; whether it completed a trick, and against the claim."""
+        nxt = t.copy()
+        before = len(nxt.history)
+        advance(nxt, scripted(move), 1)
+        completed = len(nxt.history) != before
+        broken = completed and (nxt.history[-1].winner == self.seat) != self.wants_all
+        return nxt, completed, broken
+
+    def ordered(self, t: Table) -> list[Play]:
+        """The moves of the seat to act, the likeliest to decide first (see ``_priority``)."""
+        moves = _moves(t, t.seat, self.seat, self.wants_all)
+        best = _winning_card(t)
+        moves.sort(key=lambda move: _priority(move, best, self.wants_all))
+        return moves
+
+    def _count(self) -> None:
+        self.nodes += 1
+        if self.nodes > self.max_nodes:
+            raise _Budget
+
+    def decide(self, t: Table, depth: int) -> tuple[bool, Play | None]:
+        """Whether no trick breaks the claim within ``depth`` more completed tricks, and
+        the deciding move (the claimant's keeping move, or another seat's breaking one)."""
+        if t.seat is None or depth == 0:
+            return True, None
+        plain = _to_plain(t)
+        if plain is not None:
+            result, card = self.decide_plain(plain, depth)
+            return result, None if card is None else (card,)
+        key = _key(t)
+        found = self.known.get(key)
+        if found is not None and ((found[0] and found[1] >= depth) or (not found[0] and found[1] <= depth)):
+            return found[0], found[2]
+        self._count()
+        claimant = t.seat == self.seat
+        result, witness = (not claimant), None
+        moves = self.ordered(t)
+        if found is not None and found[2] in moves:
+            moves.remove(found[2])
+            moves.insert(0, found[2])
+        for move in moves:
+            nxt, completed, broken = self.child(t, move)
+            ok = not broken and self.decide(nxt, depth - 1 if completed else depth)[0]
+            if claimant == ok:
+                result, witness = ok, move
+                break
+        self.known[key] = (result, depth, witness)
+        return result, witness
+
+    # ---- the fast path: bare tuples ----------------------------------------------------------
+
+    def plain_moves(self, node: Plain) -> list[int]:
+        seat, _, hands, trick = node
+        hand = hands[seat]
+        claimant = self.seat
+        if trick:
+            options = follow_single_mask(hand, 0, trick[0] // SUIT_SIZE, False)
+            follows = bool(options & SUIT_MASKS[trick[0] // SUIT_SIZE])
+        else:
+            options = lead_options(hand, 0, 0)[0]
+            follows = True
+        if seat != claimant and self.wants_all:
+            if not follows:
+                cards = _by_suit(options, keep_high=False)
+            else:
+                mine = hands[claimant]
+                for i, card in enumerate(trick):
+                    if (node[1] + i) % SEATS == claimant:
+                        mine |= 1 << card
+                cards = _classes(options, mine)
+        elif seat == claimant and not self.wants_all and not follows:
+            cards = _by_suit(options, keep_high=True)
+        else:
+            live = 0
+            for other in range(SEATS):
+                if other != seat:
+                    live |= hands[other]
+            for card in trick:
+                live |= 1 << card
+            cards = _classes(options, live)
+        best = _plain_winner(node)
+        cards.sort(key=lambda card: _priority((card,), best, self.wants_all))
+        return cards
+
+    def plain_child(self, node: Plain, card: int) -> tuple[Plain, bool, bool]:
+        seat, leader, hands, trick = node
+        after = list(hands)
+        after[seat] ^= 1 << card
+        played = (*trick, card)
+        if len(played) < SEATS:
+            return ((seat + 1) % SEATS, leader, tuple(after), played), False, False
+        winner = trick_winner([(c,) for c in played], leader)
+        broken = (winner == self.seat) != self.wants_all
+        return (winner, winner, tuple(after), ()), True, broken
+
+    def decide_plain(self, node: Plain, depth: int) -> tuple[bool, int | None]:
+        seat, leader, hands, trick = node
+        if not hands[seat] or depth == 0:
+            return True, None
+        found = self.known.get(node)
+        if found is not None and ((found[0] and found[1] >= depth) or (not found[0] and found[1] <= depth)):
+            return found[0], found[2]
+        self._count()
+        claimant = seat == self.seat
+        result, witness = (not claimant), None
+        cards = self.plain_moves(node)
+        if found is not None and found[2] in cards:
+            # the move that decided a shallower look first
+            cards.remove(found[2])
+            cards.insert(0, found[2])
+        for card in cards:
+            nxt, completed, broken = self.plain_child(node, card)
+            ok = not broken and self.decide_plain(nxt, depth - 1 if completed else depth)[0]
+            if claimant == ok:
+                result, witness = ok, card
+                break
+        remaining = hands[leader].bit_count() + (1 if trick else 0)
+        self.known[node] = (result, EXACT if result and depth >= remaining else depth, witness)
+        return result, witness
+
+    # ---- verdicts ------------------------------------------------------------------------------
+
+    def holds(self, t: Table, tricks: int) -> tuple[bool, int]:
+        """The exact verdict from ``t`` with ``tricks`` left, and the depth that decided it."""
+        for depth in range(1, tricks + 1):
+            if not self.decide(t, depth)[0]:
+                return False, depth
+        return True, tricks
+
+    def refutation(self, t: Table, depth: int) -> tuple[Play, ...]:
+        """A continuation from ``t`` (where the claim fails within ``depth`` tricks) ending
+        with the trick that breaks it."""
+        line: list[Play] = []
+        while t.seat is not None:
+            if t.seat == self.seat:
+                move = self.ordered(t)[0]
+            else:
+                keeps, found = self.decide(t, depth)
+                assert not keeps and found is not None
+                move = found
+            t, completed, broken = self.child(t, move)
+            line.append(move)
+            if broken:
+                return tuple(line)
+            depth -= completed
+        raise AssertionError("a failing claim has a trick that breaks it")
+
+
+def _check(state: DealState, seat: int, kind: str) -> None:
+    if kind not in CLAIM_KINDS:
+        raise ValueError(f"a claim is one of {CLAIM_KINDS}, not {kind!r}")
+    if not 0 <= seat < SEATS:
+        raise ValueError(f"a seat is 0-3, not {seat}")
+    if state.finished:
+        raise IllegalMove("the deal is finished: there is nothing left to claim", code="deal_finished",
+                          path="/plays")
+
+
+def decide_claim(state: DealState, seat: int, kind: str,
+                 max_nodes: int = DEFAULT_MAX_NODES) -> ClaimVerdict:
+    """Whether ``seat``'s claim of ``kind`` holds from ``state``, exactly (see the module)."""
+    _check(state, seat, kind)
+    search = _Search(seat, kind, max_nodes)
+    try:
+        holds, depth = search.holds(state.table(), tricks_left(state))
+    except _Budget:
+        return ClaimVerdict(None, None, search.nodes)
+    refutation = None if holds else search.refutation(state.table(), depth)
+    return ClaimVerdict(holds, refutation, search.nodes)
+
+
+def claim_move(state: DealState, seat: int, kind: str, max_nodes: int = DEFAULT_MAX_NODES) -> Play | None:
+    """The claimant's play that keeps a claim that holds (the search's line); None otherwise.
+
+    ``state`` must have ``seat`` to act.
+    """
+    _check(state, seat, kind)
+    if state.seat != seat:
+        raise ValueError("the claimant is not to act")
+    search = _Search(seat, kind, max_nodes)
+    tricks = tricks_left(state)
+    try:
+        if not search.holds(state.table(), tricks)[0]:
+            return None
+        return search.decide(state.table(), tricks)[1]
+    except _Budget:
+        return None
+
+
+def tricks_left(state: DealState) -> int:
+    """Tricks still to complete, the one on the table included: exact with one deck, an
+    upper bound with two (a pair takes two cards from every hand)."""
+    leader_cards = state.hands_bits[state.leader].bit_count()
+    return leader_cards + (1 if state.trick else 0)
