@@ -7,10 +7,12 @@ from typing import Any
 
 from flask import Flask
 
-from . import problems
+from . import cors, problems
 from .hotpath import LegalMovesHotPath
 from .meta import load_into
 from .meta import meta as meta_routes
+from .ops import ops as ops_routes
+from .telemetry import Telemetry
 from .views import api
 
 DEFAULT_MAX_BODY = 256 * 1024
@@ -29,7 +31,9 @@ class ApiFlask(Flask):
 
 def create_app(config: dict[str, Any] | None = None) -> Flask:
     """The application. ``config`` overrides settings, e.g. ``MAX_CONTENT_LENGTH``
-    (the body limit in bytes: default 256 KiB, or env ``GONGZHU_MAX_BODY``)."""
+    (the body limit in bytes: default 256 KiB, or env ``GONGZHU_MAX_BODY``),
+    ``CORS_ORIGINS`` (default: env ``GONGZHU_CORS_ORIGINS``) or
+    ``TRACER_PROVIDER`` (an OpenTelemetry provider; default: from the environment)."""
     app = ApiFlask(__name__, static_folder=None)
     app.config["MAX_CONTENT_LENGTH"] = int(os.environ.get(MAX_BODY_ENV, DEFAULT_MAX_BODY))
     app.config.update(config or {})
@@ -39,7 +43,11 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     problems.register(app)
     app.register_blueprint(api)
     app.register_blueprint(meta_routes)
+    app.register_blueprint(ops_routes)
     load_into(app)
     app.wsgi_app = LegalMovesHotPath(app)
+    # Outermost: every request gets an id, a count, an access line, whatever answers it.
+    app.wsgi_app = cors.wrap(app.wsgi_app, app.config.get("CORS_ORIGINS"))
+    app.wsgi_app = Telemetry(app.wsgi_app, app.config.get("TRACER_PROVIDER"))
     logging.getLogger(app.name).setLevel(logging.INFO)
     return app

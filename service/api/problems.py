@@ -10,11 +10,14 @@ from __future__ import annotations
 import json
 from http import HTTPStatus
 
-from flask import Flask, Response, current_app
+from flask import Flask, Response, current_app, has_request_context, request
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
 
 from service.rules import RuleError
+
+from .telemetry import ENVIRON_KEY as REQUEST_ID_KEY
+from .telemetry import PROBLEM_KEY
 
 PROBLEM_JSON = "application/problem+json"
 TYPE_PREFIX = "urn:gongzhu:problem:"
@@ -57,6 +60,11 @@ def problem(status: int, code: str, detail: str, errors: list[dict] | None = Non
     }
     if errors is not None:
         body["errors"] = errors
+    # The request's id (set outermost) lets a client's report be found in the logs.
+    if has_request_context():
+        request.environ[PROBLEM_KEY] = code
+        if REQUEST_ID_KEY in request.environ:
+            body["request_id"] = request.environ[REQUEST_ID_KEY]
     text = json.dumps(body, ensure_ascii=False, separators=(",", ":"))
     return Response(text + "\n", status, headers=headers, mimetype=PROBLEM_JSON)
 

@@ -2,11 +2,14 @@
 the engine, and builds the answer; openapi.yaml describes every field."""
 from __future__ import annotations
 
+import time
+
 from flask import Blueprint
 
 from service import bot
 from service import rules as engine
 
+from . import metrics
 from . import schemas as s
 from .body import load, load_with_body
 from .results import (exposures_out, ingots_out, legal_moves_out, move_problem, play_out,
@@ -84,7 +87,9 @@ def suggest():
     if state.finished:
         raise engine.IllegalMove("the deal is finished: no seat is to act", code="deal_finished",
                                  path="/plays")
+    started = time.perf_counter()
     advice = bot.suggest(state, budget_ms=data["budget_ms"], seed=data.get("seed"), plays=data["plays"])
+    metrics.observe_bot(advice.reason, advice.samples, time.perf_counter() - started, data["budget_ms"])
     return {"seat": state.seat, "move": s.cards(advice.move), "reason": advice.reason,
             "samples": advice.samples}
 
