@@ -63,6 +63,7 @@ def test_every_other_mention_is_the_version():
     """Image tags in the docs and the chart tests, and no version literal in the code."""
     mentions = []
     for path in [ROOT / "docs" / "deployment.md", ROOT / "README.md",
+                 ROOT / "helm" / "gongzhu-service" / "README.md",
                  ROOT / "tests" / "deploy" / "test_deploy.py"]:
         mentions += re.findall(r"gongzhu-service:(\d+\.\d+\.\d+)", path.read_text())
         mentions += re.findall(r"image\.tag=(\d+\.\d+\.\d+)", path.read_text())
