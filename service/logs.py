@@ -37,9 +37,18 @@ _TEXT = "%(asctime)s %(levelname)s [%(process)d] %(name)s: %(message)s"
 _TEXT_ACCESS = "{method} {path} {status} {duration_ms}ms {bytes}B op={operation}"
 
 
+# (second, its text): one tuple, read and replaced whole, so threads never mix two seconds.
+_last_second: tuple[int, str] = (-1, "")
+
+
 def _utc(created: float) -> str:
-    seconds = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(created))
-    return f"{seconds}.{int(created % 1 * 1000):03d}Z"
+    """ISO 8601 UTC with milliseconds; the seconds part is formatted once per second."""
+    global _last_second
+    whole = int(created)
+    cached = _last_second
+    if cached[0] != whole:
+        cached = _last_second = (whole, time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(whole)))
+    return f"{cached[1]}.{int(created % 1 * 1000):03d}Z"
 
 
 class JsonFormatter(logging.Formatter):

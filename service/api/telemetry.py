@@ -196,7 +196,9 @@ class Record:
         if self.span is not None:
             context = self.span.get_span_context()
             fields["trace_id"], fields["span_id"] = f"{context.trace_id:032x}", f"{context.span_id:016x}"
-        access_log.info("request", extra={"fields": fields})
+        # makeRecord + handle: logging.info would also walk the stack for the caller's line
+        access_log.handle(access_log.makeRecord(ACCESS_LOGGER, logging.INFO, __file__, 0, "request",
+                                                None, None, extra={"fields": fields}))
 
 
 def _content_length(headers) -> int | None:

@@ -1,0 +1,188 @@
+"""What metrics and JSON access logs cost on /legal-moves, against /healthz, in one run.
+
+One command from a fresh clone (bootstraps .venv with ``make venv``, installs wrk as root):
+
+    python3 bench/telemetry.py                         # 4 rounds x 3 s per side, 2 workers each
+    python3 bench/telemetry.py --rounds 6 --seconds 5 --workers 2 --threads 2 --connections 16
+
+Two gunicorn servers start as ``make run`` does, side by side on 127.0.0.1: **on** (the
+defaults: Prometheus metrics and JSON access lines) and **off** (``GONGZHU_METRICS=off
+GONGZHU_ACCESS_LOG=off``). Each round runs wrk against /healthz and /legal-moves (one
+deck, mid-deal: ``bench/_server.py: bodies()``) on both servers, in ABBA order from round
+to round, so background load hits every side alike. Figures: requests/s (all requests
+of all rounds / their time), p50 (median of the rounds'), /legal-moves ÷ /healthz per
+server (the target: ≥ 0.8 with metrics and logs on), and on ÷ off per endpoint.
+
+Then an in-process figure: microseconds per WSGI request for /healthz and /legal-moves
+with the middleware's metrics and access line on and off (the access line formatted as
+JSON and written to a file, as the server does to its stdout).
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+_HERE = Path(__file__).resolve().parent
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
+import importlib.util  # noqa: E402
+
+_spec = importlib.util.spec_from_file_location("_server", _HERE / "_server.py")
+_server = importlib.util.module_from_spec(_spec)
+sys.modules["_server"] = _server
+_spec.loader.exec_module(_server)
+
+_server.bootstrap()
+
+import argparse  # noqa: E402
+import io  # noqa: E402
+import logging  # noqa: E402
+import os  # noqa: E402
+import statistics  # noqa: E402
+import tempfile  # noqa: E402
+import time  # noqa: E402
+
+TARGET = 0.8
+BODY = "legal-moves-1deck"
+OFF = {"GONGZHU_METRICS": "off", "GONGZHU_ACCESS_LOG": "off"}
+BATCHES = 7
+ON = {"GONGZHU_LOG_FORMAT": "json"}
+
+
+def measure(args) -> dict:
+    wrk = _server.ensure_wrk()
+    work = Path(tempfile.mkdtemp(prefix="gongzhu-telemetry-"))
+    path, body = _server.bodies()[BODY]
+    scripts = {"/healthz": _server.lua_script(work, "healthz", None),
+               path: _server.lua_script(work, "legal", body)}
+    opts = dict(threads=args.threads, connections=args.connections)
+    servers = {"on": _server.Server(workers=args.workers, log_dir=work, env=ON),
+               "off": _server.Server(workers=args.workers, log_dir=work, env=OFF)}
+    runs: dict[tuple[str, str], list[dict]] = {}
+    try:
+        for srv in servers.values():
+            srv.start()
+        sides = [(name, endpoint) for name in servers for endpoint in scripts]
+        for name, endpoint in sides:  # warm-up
+            _server.run_wrk(wrk, servers[name].base + endpoint, scripts[endpoint], seconds=1, **opts)
+        for r in range(args.rounds):
+            for name, endpoint in (sides if r % 2 == 0 else sides[::-1]):
+                res = _server.run_wrk(wrk, servers[name].base + endpoint, scripts[endpoint],
+                                      seconds=args.seconds, **opts)
+                runs.setdefault((name, endpoint), []).append(res)
+                print(f"  round {r + 1} {name:3} {endpoint:13} {res['rps']:8.0f} req/s "
+                      f"p50 {res['p50_us'] / 1000:6.2f} ms errors {res['errors']}", flush=True)
+    finally:
+        for srv in servers.values():
+            srv.stop()
+    return {side: summary(rounds) for side, rounds in runs.items()}
+
+
+def summary(rounds: list[dict]) -> dict:
+    requests = sum(r["requests"] for r in rounds)
+    seconds = sum(r["duration_us"] for r in rounds) / 1e6
+    return {"rps": requests / seconds, "p50_ms": statistics.median(r["p50_us"] for r in rounds) / 1000,
+            "errors": sum(r["errors"] for r in rounds)}
+
+
+def in_process(calls: int) -> dict[str, dict[str, float]]:
+    """µs per WSGI request, telemetry on and off, best of seven alternating batches."""
+    # prometheus_client in multiprocess mode, as under gunicorn (read when first imported)
+    os.environ.setdefault("PROMETHEUS_MULTIPROC_DIR", tempfile.mkdtemp(prefix="gongzhu-metrics-"))
+    from werkzeug.test import EnvironBuilder
+
+    from service.api import create_app
+    from service.logs import ACCESS_LOGGER, JsonFormatter
+
+    sink = open(os.devnull, "w")  # noqa: SIM115 — closed below
+    handler = logging.StreamHandler(sink)
+    handler.setFormatter(JsonFormatter())
+    access = logging.getLogger(ACCESS_LOGGER)
+    access.addHandler(handler)
+    access.setLevel(logging.INFO)
+    access.propagate = False
+    _, body = _server.bodies()[BODY]
+    apps = {}
+    try:
+        for name, env in (("off", OFF), ("on", {})):
+            saved = {k: os.environ.pop(k, None) for k in OFF}
+            os.environ.update(env)
+            apps[name] = create_app()
+            for k, v in saved.items():
+                os.environ.pop(k, None)
+                if v is not None:
+                    os.environ[k] = v
+        requests = {"/healthz": EnvironBuilder(path="/healthz").get_environ(),
+                    "/legal-moves": EnvironBuilder(path="/legal-moves", method="POST", data=body,
+                                                   content_type="application/json").get_environ()}
+        best = {name: {endpoint: float("inf") for endpoint in requests} for name in apps}
+        # Batches alternate between the sides, so background load hits both alike.
+        for _ in range(BATCHES):
+            for name, app in apps.items():
+                for endpoint, environ in requests.items():
+                    best[name][endpoint] = min(best[name][endpoint], per_call(app, environ, calls))
+    finally:
+        access.removeHandler(handler)
+        sink.close()
+    return best
+
+
+def per_call(app, template: dict, calls: int) -> float:
+    """µs per call of ``app`` on a copy of ``template`` (its body re-read each time)."""
+    if "body" not in template:
+        template["body"] = template["wsgi.input"].read()
+    body = template["body"]
+
+    def start_response(status, headers, exc_info=None):
+        return None
+
+    t0 = time.perf_counter()
+    for _ in range(calls):
+        environ = dict(template)
+        environ["wsgi.input"] = io.BytesIO(body)
+        answer = app(environ, start_response)
+        for _chunk in answer:
+            pass
+        close = getattr(answer, "close", None)
+        if close is not None:
+            close()
+    return (time.perf_counter() - t0) / calls * 1e6
+
+
+def report(args, figures: dict, micro: dict) -> None:
+    print(f"\n# bench/telemetry.py — {_server.machine_notes()}")
+    print(f"# {args.workers} workers per server, wrk -t{args.threads} -c{args.connections}, "
+          f"{args.rounds} rounds x {args.seconds:g} s per side, ABBA\n")
+    print("| server | /healthz req/s | /healthz p50 | /legal-moves req/s | /legal-moves p50 | errors | ratio |")
+    print("|---|---|---|---|---|---|---|")
+    for name in ("on", "off"):
+        h, lm = figures[(name, "/healthz")], figures[(name, "/legal-moves")]
+        print(f"| {name} | {h['rps']:,.0f} | {h['p50_ms']:.2f} ms | {lm['rps']:,.0f} | "
+              f"{lm['p50_ms']:.2f} ms | {h['errors'] + lm['errors']} | {lm['rps'] / h['rps']:.2f} |")
+    ratio_on = figures[("on", "/legal-moves")]["rps"] / figures[("on", "/healthz")]["rps"]
+    print(f"\nwith metrics and JSON logs on: /legal-moves = {ratio_on:.2f} x /healthz "
+          f"(target >= {TARGET}): {'MET' if ratio_on >= TARGET else 'MISSED'}")
+    for endpoint in ("/healthz", "/legal-moves"):
+        share = figures[("on", endpoint)]["rps"] / figures[("off", endpoint)]["rps"]
+        print(f"{endpoint}: on / off = {share:.2f}")
+    print("\nin-process, µs per WSGI request (best of 7 alternating batches):")
+    for endpoint in ("/healthz", "/legal-moves"):
+        off, on = micro["off"][endpoint], micro["on"][endpoint]
+        print(f"  {endpoint:13} off {off:7.1f}  on {on:7.1f}  telemetry {on - off:6.1f}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--rounds", type=int, default=4)
+    ap.add_argument("--seconds", type=float, default=3.0, help="per wrk round (whole seconds)")
+    ap.add_argument("--workers", type=int, default=2, help="WEB_CONCURRENCY of each server")
+    ap.add_argument("--threads", type=int, default=2, help="wrk threads")
+    ap.add_argument("--connections", type=int, default=16, help="wrk connections")
+    ap.add_argument("--calls", type=int, default=2000, help="in-process calls per batch")
+    args = ap.parse_args()
+    figures = measure(args)
+    micro = in_process(args.calls)
+    report(args, figures, micro)
+
+
+if __name__ == "__main__":
+    main()
