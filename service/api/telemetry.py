@@ -8,7 +8,7 @@ a problem, a CORS preflight.
 - **Request id.** ``X-Request-ID`` from the client when it is 1–128 printable ASCII
   characters, else a new random one; put in ``environ["gongzhu.request_id"]`` (problem
   bodies carry it), echoed in the ``X-Request-ID`` response header and on every log
-  line written while the request is served (``service.logs.REQUEST_ID``).
+  line the application writes while it handles the request (``service.logs.REQUEST_ID``).
 - **Trace context.** A well-formed W3C ``traceparent`` is parsed; its trace id and
   parent id go into the access line (and parent the span when tracing is on).
 - **Operation.** Method and path mapped to the contract's ``operationId`` by reading
@@ -75,7 +75,10 @@ def operations() -> tuple[dict[tuple[str, str], str], tuple[tuple[str, re.Patter
 
 
 def operation_of(method: str, path: str) -> str:
-    """The contract's operationId for ``method`` and ``path``, or ``none``."""
+    """The contract's operationId for ``method`` and ``path``, or ``none``. HEAD counts
+    as the GET it is answered by."""
+    if method == "HEAD":
+        method = "GET"
     fixed, templated = operations()
     found = fixed.get((method, path))
     if found is not None:
@@ -219,13 +222,11 @@ class Body:
         self.sent = 0
 
     def __iter__(self):
-        token = REQUEST_ID.set(self.record.request_id)
-        try:
-            for chunk in self.body:
-                self.sent += len(chunk)
-                yield chunk
-        finally:
-            REQUEST_ID.reset(token)
+        # No request id in the log context here: a body the server stops reading would
+        # leave it set for whatever this thread logs next.
+        for chunk in self.body:
+            self.sent += len(chunk)
+            yield chunk
 
     def close(self) -> None:
         try:

@@ -126,6 +126,7 @@ def test_traceparent(header, expected):
     ("GET", "/docs/swagger-ui.css", "docs_asset"),
     ("GET", "/metrics", "metrics"),
     ("GET", "/version", "version"),
+    ("HEAD", "/healthz", "healthz"),
     ("GET", "/legal-moves", "none"),
     ("POST", "/ranks/1", "none"),
     ("GET", "/ranks/1/2", "none"),
@@ -133,3 +134,13 @@ def test_traceparent(header, expected):
 ])
 def test_operation_of(method, path, operation):
     assert telemetry.operation_of(method, path) == operation
+
+
+def test_no_request_id_outlives_its_request(app):
+    from service.logs import REQUEST_ID
+
+    client = app.test_client()
+    response = client.get("/healthz", buffered=False)  # answer neither read nor closed
+    assert response.status_code == 200
+    assert REQUEST_ID.get() is None
+    response.close()
