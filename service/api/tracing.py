@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 import os
+import threading
 
 ENDPOINT_ENV = "OTEL_EXPORTER_OTLP_ENDPOINT"
 SERVICE_NAME_ENV = "OTEL_SERVICE_NAME"
@@ -32,11 +33,17 @@ class Tracing:
         self._tracer = None
         self._pid: int | None = None
         self._propagator = None
+        self._lock = threading.Lock()
 
     def _ready(self) -> bool:
         if self._pid == os.getpid():
             return self._tracer is not None
-        self._pid = os.getpid()
+        with self._lock:  # threaded workers: one provider per process
+            if self._pid != os.getpid():
+                self._build()
+        return self._tracer is not None
+
+    def _build(self) -> None:
         try:
             from opentelemetry.trace.propagation.tracecontext import TraceContextTextMapPropagator
 
@@ -45,10 +52,11 @@ class Tracing:
             log.warning("tracing is off: %s is set but OpenTelemetry is not installed (%s); "
                         "install the otel extra", ENDPOINT_ENV, error)
             self.enabled = False
-            return False
-        self._tracer = provider.get_tracer("service.api")
-        self._propagator = TraceContextTextMapPropagator()
-        return True
+            self._tracer = None
+        else:
+            self._propagator = TraceContextTextMapPropagator()
+            self._tracer = provider.get_tracer("service.api")
+        self._pid = os.getpid()
 
     def start(self, environ, operation: str):
         """A started server span for this request, or None when tracing is off."""
