@@ -31,6 +31,7 @@ class Tracing:
         self.enabled = provider is not None or bool(os.environ.get(ENDPOINT_ENV))
         self._provider = provider
         self._tracer = None
+        self.provider = None
         self._pid: int | None = None
         self._propagator = None
         self._lock = threading.Lock()
@@ -47,7 +48,7 @@ class Tracing:
         try:
             from opentelemetry.trace.propagation.tracecontext import TraceContextTextMapPropagator
 
-            provider = self._provider or _otlp_provider()
+            provider = self.provider = self._provider or _otlp_provider()
         except ImportError as error:
             log.warning("tracing is off: %s is set but OpenTelemetry is not installed (%s); "
                         "install the otel extra", ENDPOINT_ENV, error)

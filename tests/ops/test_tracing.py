@@ -4,6 +4,8 @@ parented by the client's traceparent."""
 from __future__ import annotations
 
 import sys
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
@@ -72,3 +74,56 @@ def test_a_span_per_request_named_after_the_operation(spans):
     assert first.attributes["gongzhu.request_id"] == "t-1"
     assert second.parent is None
     assert second.attributes["http.response.status_code"] == 400
+
+
+class Collector(BaseHTTPRequestHandler):
+    """An OTLP/HTTP receiver on loopback: keeps each request's path, type and body."""
+
+    received: list = []
+
+    def do_POST(self):  # noqa: N802 — http.server's name
+        body = self.rfile.read(int(self.headers["Content-Length"]))
+        self.received.append((self.path, self.headers["Content-Type"], body))
+        self.send_response(200)
+        self.send_header("Content-Type", "application/x-protobuf")
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture()
+def collector():
+    pytest.importorskip("opentelemetry.exporter.otlp.proto.http",
+                        reason="the test extra installs opentelemetry-exporter-otlp-proto-http")
+    Collector.received = []
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Collector)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}", Collector.received
+    server.shutdown()
+    server.server_close()
+
+
+def test_the_otlp_exporter_sends_the_spans(collector, monkeypatch):
+    """The on path as deployed: the endpoint from the environment, OTLP over HTTP, batched."""
+    from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
+
+    endpoint, received = collector
+    monkeypatch.setenv(tracing.ENDPOINT_ENV, endpoint)
+    monkeypatch.delenv(tracing.SERVICE_NAME_ENV, raising=False)
+    app = create_app()
+    app.test_client_class = ClosingClient
+    assert app.test_client().post("/legal-moves", json={"hands": SEED1}).status_code == 200
+    provider = telemetry_of(app).tracing.provider
+    assert provider.force_flush(timeout_millis=10_000)
+    provider.shutdown()
+    [(path, media, body)] = received
+    assert (path, media) == ("/v1/traces", "application/x-protobuf")
+    export = ExportTraceServiceRequest.FromString(body)
+    [resource_spans] = export.resource_spans
+    attributes = {a.key: a.value.string_value for a in resource_spans.resource.attributes}
+    assert attributes["service.name"] == "gongzhu-service"
+    [span] = [s for scope in resource_spans.scope_spans for s in scope.spans]
+    assert span.name == "legal_moves"
