@@ -4,9 +4,12 @@ the access lines are JSON with the request ids sent, from both workers."""
 from __future__ import annotations
 
 import json
+import os
+import signal
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 import pytest
 import requests
@@ -142,3 +145,34 @@ def test_every_log_line_is_json_and_access_lines_carry_the_ids(sent):
     assert (first["method"], first["operation"], first["level"]) == ("POST", "legal_moves", "info")
     assert first["bytes"] > 0 and first["duration_ms"] > 0
     assert {line["problem"] for line in ours if line["status"] == 400} == {"malformed_json"}
+
+
+def workers_of(pid: int) -> set[int]:
+    kids: set[int] = set()
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        try:
+            kids |= {int(x) for x in (task / "children").read_text().split()}
+        except (OSError, ValueError):
+            pass
+    return kids
+
+
+def test_a_dead_workers_counts_are_kept(sent):
+    """Runs last: kills a worker. Its counters stay in the sum; the arbiter's child_exit
+    hook marks it dead without error and a new worker takes its place."""
+    base, _, log, proc = sent
+    counted = 'gongzhu_http_requests_total'
+    before = value(requests.get(f"{base}/metrics", timeout=5).text, counted,
+                   operation="legal_moves", status="200")
+    victim = min(workers_of(proc.pid))
+    os.kill(victim, signal.SIGKILL)
+    deadline = time.monotonic() + QUERY_TIMEOUT_S
+    while not (len(workers_of(proc.pid)) == WORKERS and victim not in workers_of(proc.pid)):
+        assert time.monotonic() < deadline, "no replacement worker"
+        time.sleep(0.1)
+    text = requests.get(f"{base}/metrics", timeout=5).text
+    assert value(text, counted, operation="legal_moves", status="200") == before == LEGAL_MOVES
+    lines = [json.loads(line) for line in log.read_text().splitlines() if line.strip()]
+    assert not [line for line in lines if line["level"] in {"error", "critical"}
+                and "exception" in line], "child_exit raised"
+    assert any(f"pid:{victim}" in line["message"] for line in lines)
