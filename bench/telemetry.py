@@ -10,10 +10,12 @@ defaults: Prometheus metrics and JSON access lines) and **off** (``GONGZHU_METRI
 GONGZHU_ACCESS_LOG=off``). Each round runs wrk against /healthz and /legal-moves (one
 deck, mid-deal: ``bench/_server.py: bodies()``) on both servers, in ABBA order from round
 to round, so background load hits every side alike. Figures: requests/s (all requests
-of all rounds / their time), p50 (median of the rounds'), /legal-moves ÷ /healthz per
-server (the target: ≥ 0.8 with metrics and logs on), and on ÷ off per endpoint.
+of all rounds / their time), p50 (median of the rounds'), the workers' CPU time per
+request (user + system from /proc, so the machine's other load counts little),
+/legal-moves ÷ /healthz per server by throughput and by CPU per request (the target:
+≥ 0.8 with metrics and logs on), and on ÷ off per endpoint.
 
-Then an in-process figure: microseconds per WSGI request for /healthz and /legal-moves
+Then an in-process figure: CPU microseconds per WSGI request for /healthz and /legal-moves
 with the middleware's metrics and access line on and off (the access line formatted as
 JSON and written to a file, as the server does to its stdout).
 """
@@ -66,8 +68,10 @@ def measure(args) -> dict:
             _server.run_wrk(wrk, servers[name].base + endpoint, scripts[endpoint], seconds=1, **opts)
         for r in range(args.rounds):
             for name, endpoint in (sides if r % 2 == 0 else sides[::-1]):
+                cpu_before = workers_cpu_s(servers[name])
                 res = _server.run_wrk(wrk, servers[name].base + endpoint, scripts[endpoint],
                                       seconds=args.seconds, **opts)
+                res["cpu_s"] = workers_cpu_s(servers[name]) - cpu_before
                 runs.setdefault((name, endpoint), []).append(res)
                 print(f"  round {r + 1} {name:3} {endpoint:13} {res['rps']:8.0f} req/s "
                       f"p50 {res['p50_us'] / 1000:6.2f} ms errors {res['errors']}", flush=True)
@@ -77,11 +81,24 @@ def measure(args) -> dict:
     return {side: summary(rounds) for side, rounds in runs.items()}
 
 
+def workers_cpu_s(server) -> float:
+    """User + system CPU seconds used so far by the server's workers (/proc/<pid>/stat)."""
+    total = 0
+    for pid in server.worker_pids():
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])  # utime, stime (fields 14 and 15)
+    return total / os.sysconf("SC_CLK_TCK")
+
+
 def summary(rounds: list[dict]) -> dict:
     requests = sum(r["requests"] for r in rounds)
     seconds = sum(r["duration_us"] for r in rounds) / 1e6
     return {"rps": requests / seconds, "p50_ms": statistics.median(r["p50_us"] for r in rounds) / 1000,
-            "errors": sum(r["errors"] for r in rounds)}
+            "errors": sum(r["errors"] for r in rounds),
+            "cpu_us": sum(r["cpu_s"] for r in rounds) / requests * 1e6}
 
 
 def in_process(calls: int) -> dict[str, dict[str, float]]:
@@ -127,7 +144,7 @@ def in_process(calls: int) -> dict[str, dict[str, float]]:
 
 
 def per_call(app, template: dict, calls: int) -> float:
-    """µs per call of ``app`` on a copy of ``template`` (its body re-read each time)."""
+    """CPU µs per call of ``app`` on a copy of ``template`` (its body re-read each time)."""
     if "body" not in template:
         template["body"] = template["wsgi.input"].read()
     body = template["body"]
@@ -135,7 +152,7 @@ def per_call(app, template: dict, calls: int) -> float:
     def start_response(status, headers, exc_info=None):
         return None
 
-    t0 = time.perf_counter()
+    t0 = time.process_time()  # this process's CPU time: other processes' load counts little
     for _ in range(calls):
         environ = dict(template)
         environ["wsgi.input"] = io.BytesIO(body)
@@ -145,26 +162,32 @@ def per_call(app, template: dict, calls: int) -> float:
         close = getattr(answer, "close", None)
         if close is not None:
             close()
-    return (time.perf_counter() - t0) / calls * 1e6
+    return (time.process_time() - t0) / calls * 1e6
 
 
 def report(args, figures: dict, micro: dict) -> None:
     print(f"\n# bench/telemetry.py — {_server.machine_notes()}")
     print(f"# {args.workers} workers per server, wrk -t{args.threads} -c{args.connections}, "
           f"{args.rounds} rounds x {args.seconds:g} s per side, ABBA\n")
-    print("| server | /healthz req/s | /healthz p50 | /legal-moves req/s | /legal-moves p50 | errors | ratio |")
-    print("|---|---|---|---|---|---|---|")
+    print("| server | /healthz req/s | p50 | worker CPU/req | /legal-moves req/s | p50 | worker CPU/req "
+          "| errors | ratio (req/s) | ratio (CPU/req) |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for name in ("on", "off"):
         h, lm = figures[(name, "/healthz")], figures[(name, "/legal-moves")]
-        print(f"| {name} | {h['rps']:,.0f} | {h['p50_ms']:.2f} ms | {lm['rps']:,.0f} | "
-              f"{lm['p50_ms']:.2f} ms | {h['errors'] + lm['errors']} | {lm['rps'] / h['rps']:.2f} |")
-    ratio_on = figures[("on", "/legal-moves")]["rps"] / figures[("on", "/healthz")]["rps"]
-    print(f"\nwith metrics and JSON logs on: /legal-moves = {ratio_on:.2f} x /healthz "
-          f"(target >= {TARGET}): {'MET' if ratio_on >= TARGET else 'MISSED'}")
+        print(f"| {name} | {h['rps']:,.0f} | {h['p50_ms']:.2f} ms | {h['cpu_us']:.0f} µs | "
+              f"{lm['rps']:,.0f} | {lm['p50_ms']:.2f} ms | {lm['cpu_us']:.0f} µs | "
+              f"{h['errors'] + lm['errors']} | {lm['rps'] / h['rps']:.2f} | {h['cpu_us'] / lm['cpu_us']:.2f} |")
+    on_h, on_lm = figures[("on", "/healthz")], figures[("on", "/legal-moves")]
+    for label, ratio in (("requests/s", on_lm["rps"] / on_h["rps"]),
+                         ("worker CPU per request", on_h["cpu_us"] / on_lm["cpu_us"])):
+        print(f"\nwith metrics and JSON logs on, by {label}: /legal-moves = {ratio:.2f} x /healthz "
+              f"(target >= {TARGET}): {'MET' if ratio >= TARGET else 'MISSED'}", end="")
+    print()
     for endpoint in ("/healthz", "/legal-moves"):
-        share = figures[("on", endpoint)]["rps"] / figures[("off", endpoint)]["rps"]
-        print(f"{endpoint}: on / off = {share:.2f}")
-    print("\nin-process, µs per WSGI request (best of 7 alternating batches):")
+        on, off = figures[("on", endpoint)], figures[("off", endpoint)]
+        print(f"{endpoint}: on / off = {on['rps'] / off['rps']:.2f} by requests/s, "
+              f"+{on['cpu_us'] - off['cpu_us']:.0f} µs worker CPU per request")
+    print("\nin-process, CPU µs per WSGI request (best of 7 alternating batches):")
     for endpoint in ("/healthz", "/legal-moves"):
         off, on = micro["off"][endpoint], micro["on"][endpoint]
         print(f"  {endpoint:13} off {off:7.1f}  on {on:7.1f}  telemetry {on - off:6.1f}")
