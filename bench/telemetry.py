@@ -4,6 +4,7 @@ One command from a fresh clone (bootstraps .venv with ``make venv``, installs wr
 
     python3 bench/telemetry.py                         # 4 rounds x 3 s per side, 2 workers each
     python3 bench/telemetry.py --rounds 6 --seconds 5 --workers 2 --threads 2 --connections 16
+    python3 bench/telemetry.py --parts --workers 1 --threads 1 --connections 4   # which part costs what
 
 Two gunicorn servers start as ``make run`` does, side by side on 127.0.0.1: **on** (the
 defaults: Prometheus metrics and JSON access lines) and **off** (``GONGZHU_METRICS=off
@@ -18,6 +19,9 @@ request (user + system from /proc, so the machine's other load counts little),
 Then an in-process figure: CPU microseconds per WSGI request for /healthz and /legal-moves
 with the middleware's metrics and access line on and off (the access line formatted as
 JSON and written to a file, as the server does to its stdout).
+
+``--parts`` instead runs four servers on /healthz only: nothing, metrics only, access
+line only, both; the workers' CPU per request says what each part costs.
 """
 from __future__ import annotations
 
@@ -50,15 +54,22 @@ BATCHES = 7
 ON = {"GONGZHU_LOG_FORMAT": "json"}
 
 
-def measure(args) -> dict:
+# --parts: each part alone on /healthz (the access line, the metrics), against none and both.
+PARTS = {"off": OFF, "metrics": {"GONGZHU_ACCESS_LOG": "off"},
+         "access line": {"GONGZHU_METRICS": "off"}, "on": ON}
+
+
+def measure(args, configs: dict[str, dict], endpoints: tuple[str, ...]) -> dict:
+    """Figures per (configuration, endpoint): one server per configuration, ABBA rounds."""
     wrk = _server.ensure_wrk()
     work = Path(tempfile.mkdtemp(prefix="gongzhu-telemetry-"))
     path, body = _server.bodies()[BODY]
     scripts = {"/healthz": _server.lua_script(work, "healthz", None),
                path: _server.lua_script(work, "legal", body)}
+    scripts = {endpoint: scripts[endpoint] for endpoint in endpoints}
     opts = dict(threads=args.threads, connections=args.connections)
-    servers = {"on": _server.Server(workers=args.workers, log_dir=work, env=ON),
-               "off": _server.Server(workers=args.workers, log_dir=work, env=OFF)}
+    servers = {name: _server.Server(workers=args.workers, log_dir=work, env=env)
+               for name, env in configs.items()}
     runs: dict[tuple[str, str], list[dict]] = {}
     try:
         for srv in servers.values():
@@ -73,7 +84,7 @@ def measure(args) -> dict:
                                       seconds=args.seconds, **opts)
                 res["cpu_s"] = workers_cpu_s(servers[name]) - cpu_before
                 runs.setdefault((name, endpoint), []).append(res)
-                print(f"  round {r + 1} {name:3} {endpoint:13} {res['rps']:8.0f} req/s "
+                print(f"  round {r + 1} {name:11} {endpoint:13} {res['rps']:8.0f} req/s "
                       f"p50 {res['p50_us'] / 1000:6.2f} ms errors {res['errors']}", flush=True)
     finally:
         for srv in servers.values():
@@ -193,6 +204,19 @@ def report(args, figures: dict, micro: dict) -> None:
         print(f"  {endpoint:13} off {off:7.1f}  on {on:7.1f}  telemetry {on - off:6.1f}")
 
 
+def report_parts(args, figures: dict) -> None:
+    print(f"\n# bench/telemetry.py --parts — {_server.machine_notes()}")
+    print(f"# {args.workers} workers per server, wrk -t{args.threads} -c{args.connections}, "
+          f"{args.rounds} rounds x {args.seconds:g} s per side, ABBA; /healthz\n")
+    off = figures[("off", "/healthz")]["cpu_us"]
+    print("| server | req/s | p50 | worker CPU/req | over off |")
+    print("|---|---|---|---|---|")
+    for name in PARTS:
+        f = figures[(name, "/healthz")]
+        print(f"| {name} | {f['rps']:,.0f} | {f['p50_ms']:.2f} ms | {f['cpu_us']:.0f} µs | "
+              f"{f['cpu_us'] - off:+.0f} µs |")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--rounds", type=int, default=4)
@@ -201,8 +225,13 @@ def main() -> None:
     ap.add_argument("--threads", type=int, default=2, help="wrk threads")
     ap.add_argument("--connections", type=int, default=16, help="wrk connections")
     ap.add_argument("--calls", type=int, default=2000, help="in-process calls per batch")
+    ap.add_argument("--parts", action="store_true",
+                    help="instead: /healthz with nothing, metrics only, access line only, both")
     args = ap.parse_args()
-    figures = measure(args)
+    if args.parts:
+        report_parts(args, measure(args, PARTS, ("/healthz",)))
+        return
+    figures = measure(args, {"on": ON, "off": OFF}, ("/healthz", "/legal-moves"))
     micro = in_process(args.calls)
     report(args, figures, micro)
 
