@@ -147,9 +147,9 @@ class Telemetry:
         except BaseException:
             record.status = 500
             record.finish(0)
-            REQUEST_ID.reset(token)
             raise
-        REQUEST_ID.reset(token)
+        finally:
+            REQUEST_ID.reset(token)
         return Body(body, record)
 
 

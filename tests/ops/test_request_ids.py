@@ -144,3 +144,17 @@ def test_no_request_id_outlives_its_request(app):
     assert response.status_code == 200
     assert REQUEST_ID.get() is None
     response.close()
+
+
+def test_a_request_the_app_fails_to_answer_is_still_counted(caplog):
+    from service.api.telemetry import Telemetry
+
+    def broken(environ, start_response):
+        raise RuntimeError("no answer")
+
+    caplog.set_level(logging.INFO, logger=ACCESS_LOGGER)
+    with pytest.raises(RuntimeError):
+        Telemetry(broken)({"REQUEST_METHOD": "GET", "PATH_INFO": "/healthz",
+                           "HTTP_X_REQUEST_ID": "lost-1"}, lambda *a: None)
+    [line] = access_lines(caplog)
+    assert (line["operation"], line["status"], line["request_id"]) == ("healthz", 500, "lost-1")
