@@ -149,7 +149,7 @@ def profile(n: int) -> dict:
         return _cpu_us(fn, n)
 
     app = create_app()
-    routes = app.wsgi_app.routes()
+    routes = app.extensions["gongzhu.pipeline"].routes()
     out = {}
     health = cpu_us(_wsgi_call(app, "GET", "/healthz", None))
     for name, (path, raw) in _server.bodies().items():

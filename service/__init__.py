@@ -1,4 +1,11 @@
 """gongzhu-service: the rules of 拱猪 (Gong Zhu) as a pure engine (``service.rules``)
-and a stateless REST API over it (``service.api``). See /SPEC.md and openapi.yaml."""
+and a stateless REST API over it (``service.api``). See docs/rules.md and openapi.yaml.
 
-__version__ = "0.1.0"
+The version is pyproject.toml's, read from the installed package's metadata.
+"""
+from importlib.metadata import PackageNotFoundError, version
+
+try:
+    __version__ = version("gongzhu-service")
+except PackageNotFoundError:  # a source tree that was never installed
+    __version__ = "0+unknown"

@@ -12,15 +12,18 @@ from typing import Any
 
 from flask import Flask
 
-from . import problems
+from . import cors, problems
 from .contract import Contract, ContractError, read_contract
 from .meta import CONTRACT_KEY
 from .meta import meta as meta_routes
+from .ops import ops as ops_routes
 from .pipeline import Pipeline
+from .telemetry import Telemetry
 
 DEFAULT_MAX_BODY = 256 * 1024
 MAX_BODY_ENV = "GONGZHU_MAX_BODY"
 LOG = logging.getLogger("service.api")
+PIPELINE_KEY = "gongzhu.pipeline"
 
 
 class ApiFlask(Flask):
@@ -43,7 +46,9 @@ def _contract() -> Contract | None:
 
 def create_app(config: dict[str, Any] | None = None) -> Flask:
     """The application. ``config`` overrides settings, e.g. ``MAX_CONTENT_LENGTH``
-    (the body limit in bytes: default 256 KiB, or env ``GONGZHU_MAX_BODY``)."""
+    (the body limit in bytes: default 256 KiB, or env ``GONGZHU_MAX_BODY``),
+    ``CORS_ORIGINS`` (default: env ``GONGZHU_CORS_ORIGINS``) or
+    ``TRACER_PROVIDER`` (an OpenTelemetry provider; default: from the environment)."""
     app = ApiFlask(__name__, static_folder=None)
     app.config["MAX_CONTENT_LENGTH"] = int(os.environ.get(MAX_BODY_ENV, DEFAULT_MAX_BODY))
     app.config.update(config or {})
@@ -52,9 +57,14 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.json.compact = True
     problems.register(app)
     app.register_blueprint(meta_routes)
+    app.register_blueprint(ops_routes)
     contract = _contract()
     if contract is not None:
         app.extensions[CONTRACT_KEY] = contract
-    app.wsgi_app = Pipeline(app.wsgi_app, contract, lambda: app.config["MAX_CONTENT_LENGTH"])
+    pipeline = Pipeline(app.wsgi_app, contract, lambda: app.config["MAX_CONTENT_LENGTH"])
+    app.extensions[PIPELINE_KEY] = pipeline
+    # Outermost: every request gets an id, a count, an access line, whatever answers it.
+    app.wsgi_app = Telemetry(cors.wrap(pipeline, app.config.get("CORS_ORIGINS")),
+                             app.config.get("TRACER_PROVIDER"))
     LOG.setLevel(logging.INFO)
     return app

@@ -5,6 +5,7 @@ read, validated and converted the input and answers any error raised here.
 """
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -12,6 +13,7 @@ from typing import Any
 from service import bot
 from service import rules as engine
 
+from . import metrics
 from . import schemas as s
 from .results import exposures_out, ingots_out, legal_moves_out, move_problem, play_out, replay, score_out, title_out
 
@@ -76,7 +78,9 @@ def suggest(call: Call) -> dict:
     if state.finished:
         raise engine.IllegalMove("the deal is finished: no seat is to act", code="deal_finished",
                                  path="/plays")
+    started = time.perf_counter()
     advice = bot.suggest(state, budget_ms=data["budget_ms"], seed=data.get("seed"), plays=data["plays"])
+    metrics.observe_bot(advice.reason, advice.samples, time.perf_counter() - started, data["budget_ms"])
     return {"seat": state.seat, "move": s.cards(advice.move), "reason": advice.reason,
             "samples": advice.samples}
 

@@ -198,7 +198,7 @@ class Pipeline:
             body = encode(self.serve(route, environ, params))
             status, headers = "200 OK", [*JSON_HEADERS, ("Content-Length", str(len(body)))]
         except Exception as error:  # noqa: BLE001 — every fault becomes a problem answer
-            problem = answer(error)
+            problem = answer(error, environ)
             status, headers, body = problem.status_line, problem.wsgi_headers(), problem.body
         start_response(status, headers)
         return [b"" if head else body]

@@ -6,8 +6,11 @@ routes Flask serves. Each problem has ``type``, ``title``, ``status``,
 ``detail``, a stable ``code`` and, where the input is at fault, ``errors``
 (``pointer``, ``detail``, ``code``; ``keyword`` for a contract violation) —
 at most ``MAX_ERRORS`` of them, then ``truncated``. The top-level ``code`` is
-the code every item shares, so a client can branch on it alone. A 500 logs the
-traceback and tells the client nothing more than that it happened.
+the code every item shares, so a client can branch on it alone. The request's id
+(``request_id``, set by the outermost telemetry layer) lets a client's report be
+found in the logs, and the problem's code is left in the WSGI environ for the
+metrics. A 500 logs the traceback and tells the client nothing more than that it
+happened.
 """
 from __future__ import annotations
 
@@ -16,11 +19,13 @@ import logging
 from dataclasses import dataclass
 from http import HTTPStatus
 
-from flask import Flask, Response
+from flask import Flask, Response, has_request_context, request
 from werkzeug.exceptions import HTTPException
 
 from service.rules import RuleError
 
+from .telemetry import ENVIRON_KEY as REQUEST_ID_KEY
+from .telemetry import PROBLEM_KEY
 from .validation import MAX_ERRORS, SchemaViolation
 
 PROBLEM_JSON = "application/problem+json"
@@ -72,8 +77,12 @@ class Answer:
                 *self.headers]
 
 
+Environ = dict | None
+
+
 def render(status: int, code: str, detail: str, errors: list[dict] | None = None, *,
-           truncated: bool = False, headers: tuple[tuple[str, str], ...] = ()) -> Answer:
+           truncated: bool = False, headers: tuple[tuple[str, str], ...] = (),
+           environ: Environ = None) -> Answer:
     body: dict = {
         "type": TYPE_PREFIX + code,
         "title": HTTPStatus(status).phrase,
@@ -85,22 +94,26 @@ def render(status: int, code: str, detail: str, errors: list[dict] | None = None
         body["errors"] = errors
     if truncated:
         body["truncated"] = True
+    if environ is not None:
+        environ[PROBLEM_KEY] = code
+        if REQUEST_ID_KEY in environ:
+            body["request_id"] = environ[REQUEST_ID_KEY]
     text = json.dumps(body, ensure_ascii=False, separators=(",", ":")) + "\n"
     return Answer(status, headers, text.encode())
 
 
-def _rule_problem(error: RuleError) -> Answer:
+def _rule_problem(error: RuleError, environ: Environ) -> Answer:
     problems = error.problems
     errors = [{"pointer": p.path, "detail": p.detail, "code": p.code} for p in problems[:MAX_ERRORS]]
     codes = {p.code for p in problems}
     code = codes.pop() if len(codes) == 1 else error.code
-    return render(422, code, error.detail, errors, truncated=len(problems) > MAX_ERRORS)
+    return render(422, code, error.detail, errors, truncated=len(problems) > MAX_ERRORS, environ=environ)
 
 
-def _http_problem(error: HTTPException) -> Answer:
+def _http_problem(error: HTTPException, environ: Environ) -> Answer:
     status = error.code or 500
     if status not in HTTP_CODES:
-        return internal_error(error)
+        return internal_error(error, environ)
     headers: tuple[tuple[str, str], ...] = ()
     if status == 405:
         allowed = sorted(set(error.valid_methods or ()) - {"OPTIONS"})
@@ -108,31 +121,36 @@ def _http_problem(error: HTTPException) -> Answer:
         detail = f"this resource allows {', '.join(allowed)} only"
     else:
         detail = HTTP_DETAILS.get(status, error.description or HTTPStatus(status).description)
-    return render(status, HTTP_CODES[status], detail, headers=headers)
+    return render(status, HTTP_CODES[status], detail, headers=headers, environ=environ)
 
 
-def internal_error(error: BaseException) -> Answer:
+def internal_error(error: BaseException, environ: Environ = None) -> Answer:
     LOG.error("unhandled error", exc_info=error)
-    return render(500, HTTP_CODES[500], HTTP_DETAILS[500])
+    return render(500, HTTP_CODES[500], HTTP_DETAILS[500], environ=environ)
 
 
-def answer(error: BaseException) -> Answer:
-    """The problem answer for any exception raised while serving a request."""
+def answer(error: BaseException, environ: Environ = None) -> Answer:
+    """The problem answer for any exception raised while serving a request (``environ``:
+    the request's, for its id and for the metrics)."""
     if isinstance(error, SchemaViolation):
         errors = [v.as_json() for v in error.violations]
-        return render(422, error.code, error.detail, errors, truncated=error.truncated)
+        return render(422, error.code, error.detail, errors, truncated=error.truncated, environ=environ)
     if isinstance(error, RuleError):
-        return _rule_problem(error)
+        return _rule_problem(error, environ)
     if isinstance(error, ApiProblem):
-        return render(error.status, error.code, error.detail, headers=error.headers)
+        return render(error.status, error.code, error.detail, headers=error.headers, environ=environ)
     if isinstance(error, HTTPException):
-        return _http_problem(error)
-    return internal_error(error)
+        return _http_problem(error, environ)
+    return internal_error(error, environ)
+
+
+def _flask_environ() -> Environ:
+    return request.environ if has_request_context() else None
 
 
 def problem(status: int, code: str, detail: str) -> Response:
     """A problem as a Flask response (for the few routes Flask serves)."""
-    return flask_response(render(status, code, detail))
+    return flask_response(render(status, code, detail, environ=_flask_environ()))
 
 
 def flask_response(found: Answer) -> Response:
@@ -142,7 +160,7 @@ def flask_response(found: Answer) -> Response:
 def register(app: Flask) -> None:
     """Flask's errors go through ``answer`` too: one place for every problem."""
     def handle(error: Exception) -> Response:
-        return flask_response(answer(error))
+        return flask_response(answer(error, _flask_environ()))
 
     app.register_error_handler(HTTPException, handle)
     app.register_error_handler(Exception, handle)

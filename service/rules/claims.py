@@ -59,7 +59,7 @@ class _Budget(Exception):
     """The search reached its node limit."""
 
 
-def _key(t: Table) -> tuple:
+def _key(t: Table) -> tuple[object, ...]:
     """What decides the rest of the claim from ``t``.
 
     Only which cards beat which matters to who takes a trick, so when no card is
@@ -269,8 +269,9 @@ class _Search:
         self.wants_all = kind == "all_tricks"
         self.max_nodes = max_nodes
         self.nodes = 0
-        # position -> (result, tricks looked at, the deciding move)
-        self.known: dict[tuple, tuple[bool, int, Play | None]] = {}
+        # position -> (result, tricks looked at, the deciding move): engine tables, bare tuples
+        self.known: dict[tuple[object, ...], tuple[bool, int, Play | None]] = {}
+        self.known_plain: dict[Plain, tuple[bool, int, int | None]] = {}
 
     # ---- the general path: engine tables --------------------------------------------------
 
@@ -285,6 +286,7 @@ class _Search:
 
     def ordered(self, t: Table) -> list[Play]:
         """The moves of the seat to act, the likeliest to decide first (see ``_priority``)."""
+        assert t.seat is not None
         moves = _moves(t, t.seat, self.seat, self.wants_all)
         best = _winning_card(t)
         moves.sort(key=lambda move: _priority(move, best, self.wants_all))
@@ -374,7 +376,7 @@ class _Search:
         seat, leader, hands, trick = node
         if not hands[seat] or depth == 0:
             return True, None
-        found = self.known.get(node)
+        found = self.known_plain.get(node)
         if found is not None and ((found[0] and found[1] >= depth) or (not found[0] and found[1] <= depth)):
             return found[0], found[2]
         self._count()
@@ -392,7 +394,7 @@ class _Search:
                 result, witness = ok, card
                 break
         remaining = hands[leader].bit_count() + (1 if trick else 0)
-        self.known[node] = (result, EXACT if result and depth >= remaining else depth, witness)
+        self.known_plain[node] = (result, EXACT if result and depth >= remaining else depth, witness)
         return result, witness
 
     # ---- verdicts ------------------------------------------------------------------------------

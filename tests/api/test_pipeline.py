@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from service.api import create_app, schemas
+from service.api import PIPELINE_KEY, create_app, schemas
 from service.api.pipeline import Pipeline
 from service.rules import Rules
 
@@ -29,7 +29,7 @@ def post(client, path, body):
 def test_every_api_operation_is_served_by_the_pipeline_not_by_flask():
     app = create_app()
     flask_paths = {rule.rule for rule in app.url_map.iter_rules()}
-    pipeline: Pipeline = app.wsgi_app
+    pipeline: Pipeline = app.extensions[PIPELINE_KEY]
     served = pipeline.routes()
     tagged = {path for path, item in SPEC["paths"].items()
               for op in item.values() if set(op.get("tags", [])) & {"play", "rules", "bot"}}

@@ -219,7 +219,7 @@ def test_deployment_probes_resources_and_writable_tmp(tools: Tools) -> None:
     assert container["readinessProbe"]["httpGet"] == {"path": "/readyz", "port": "http"}
     assert container["ports"] == [{"name": "http", "containerPort": 8080, "protocol": "TCP"}]
     env = {item["name"]: item["value"] for item in container["env"]}
-    assert env == {"PORT": "8080", "WEB_CONCURRENCY": "2"}
+    assert env == {"PORT": "8080", "WEB_CONCURRENCY": "2", "PROMETHEUS_MULTIPROC_DIR": "/tmp/metrics"}
     assert container["resources"]["limits"]["memory"] == container["resources"]["requests"]["memory"]
     assert container["volumeMounts"] == [{"name": "tmp", "mountPath": "/tmp"}]
     assert pod["volumes"] == [{"name": "tmp", "emptyDir": {"medium": "Memory", "sizeLimit": "16Mi"}}]

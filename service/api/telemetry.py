@@ -1,0 +1,237 @@
+"""One outermost WSGI middleware for what every request needs: its id, its metrics,
+its access line and (when enabled) its trace span.
+
+It wraps the whole application (``create_app``), so every request is seen once
+whichever path answers it inside — the lean ``/legal-moves`` path, Flask's views,
+a problem, a CORS preflight.
+
+- **Request id.** ``X-Request-ID`` from the client when it is 1–128 printable ASCII
+  characters, else a new random one; put in ``environ["gongzhu.request_id"]`` (problem
+  bodies carry it), echoed in the ``X-Request-ID`` response header and on every log
+  line the application writes while it handles the request (``service.logs.REQUEST_ID``).
+- **Trace context.** A well-formed W3C ``traceparent`` is parsed; its trace id and
+  parent id go into the access line (and parent the span when tracing is on).
+- **Operation.** Method and path mapped to the contract's ``operationId`` by reading
+  ``paths`` of openapi.yaml; ``none`` for anything the contract does not have, so
+  metric labels stay a small fixed set whatever clients send.
+- **Metrics and access line** once the answer's last byte is handed to the server
+  (the response iterable is closed): status, duration, bytes (``service.api.metrics``,
+  ``service.logs``).
+
+``GONGZHU_METRICS=off`` and ``GONGZHU_ACCESS_LOG=off`` switch the counting and the
+access lines off; they exist to measure what each costs (``bench/telemetry.py``).
+"""
+from __future__ import annotations
+
+import logging
+import os
+import re
+import secrets
+import time
+from functools import lru_cache
+
+import yaml
+
+from service.logs import ACCESS_LOGGER, REQUEST_ID
+
+from . import metrics, tracing
+from .contract import load_contract
+
+ENVIRON_KEY = "gongzhu.request_id"
+PROBLEM_KEY = "gongzhu.problem"
+HEADER = "X-Request-ID"
+UNKNOWN_OPERATION = "none"
+METRICS_ENV = "GONGZHU_METRICS"
+ACCESS_LOG_ENV = "GONGZHU_ACCESS_LOG"
+OFF = frozenset({"0", "off", "false", "no"})
+# A client's request id: printable ASCII (space to tilde), at most 128 characters.
+REQUEST_ID_PATTERN = re.compile(r"[\x20-\x7e]{1,128}")
+# W3C trace context: version-traceid-parentid-flags, lower-case hex; ff is no version.
+TRACEPARENT_PATTERN = re.compile(r"([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})")
+ZERO_TRACE = "0" * 32
+ZERO_PARENT = "0" * 16
+HTTP_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
+
+access_log = logging.getLogger(ACCESS_LOGGER)
+
+
+@lru_cache(maxsize=1)
+def operations() -> tuple[dict[tuple[str, str], str], tuple[tuple[str, re.Pattern, str], ...]]:
+    """(method, path) -> operationId for the contract's fixed paths, and
+    (method, pattern, operationId) for its templated ones (``/ranks/{points}``)."""
+    paths = yaml.load(load_contract(), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))["paths"]
+    fixed: dict[tuple[str, str], str] = {}
+    templated: list[tuple[str, re.Pattern, str]] = []
+    for path, item in paths.items():
+        for method, op in item.items():
+            if method not in HTTP_METHODS:
+                continue
+            if "{" in path:
+                pattern = re.compile(re.sub(r"\\\{[^}]+\\\}", "[^/]+", re.escape(path)))
+                templated.append((method.upper(), pattern, op["operationId"]))
+            else:
+                fixed[(method.upper(), path)] = op["operationId"]
+    return fixed, tuple(templated)
+
+
+def operation_of(method: str, path: str) -> str:
+    """The contract's operationId for ``method`` and ``path``, or ``none``. HEAD counts
+    as the GET it is answered by."""
+    if method == "HEAD":
+        method = "GET"
+    fixed, templated = operations()
+    found = fixed.get((method, path))
+    if found is not None:
+        return found
+    for wanted, pattern, operation in templated:
+        if wanted == method and pattern.fullmatch(path):
+            return operation
+    return UNKNOWN_OPERATION
+
+
+def request_id_of(environ) -> str:
+    """The client's ``X-Request-ID`` when it is acceptable, else a fresh random id."""
+    sent = environ.get("HTTP_X_REQUEST_ID")
+    if sent and REQUEST_ID_PATTERN.fullmatch(sent):
+        return sent
+    return secrets.token_hex(16)
+
+
+def trace_parent(environ) -> tuple[str, str] | None:
+    """(trace id, parent id) of a well-formed W3C ``traceparent`` header, else None."""
+    header = environ.get("HTTP_TRACEPARENT")
+    if not header:
+        return None
+    match = TRACEPARENT_PATTERN.match(header.strip())
+    if match is None or match.group(1) == "ff":
+        return None
+    version, trace_id, parent_id, _ = match.groups()
+    if trace_id == ZERO_TRACE or parent_id == ZERO_PARENT:
+        return None
+    # Version 00 has exactly four fields; later versions may append more.
+    if version == "00" and len(header.strip()) != match.end():
+        return None
+    return trace_id, parent_id
+
+
+def _enabled(name: str) -> bool:
+    return os.environ.get(name, "on").strip().lower() not in OFF
+
+
+class Telemetry:
+    """WSGI middleware: request id, metrics, access line and span for every request."""
+
+    def __init__(self, app, tracer_provider=None) -> None:
+        self.app = app
+        self.metrics = _enabled(METRICS_ENV)
+        self.access = _enabled(ACCESS_LOG_ENV)
+        self.tracing = tracing.Tracing(tracer_provider)
+        operations()
+
+    def __call__(self, environ, start_response):
+        started = time.perf_counter()
+        request_id = request_id_of(environ)
+        environ[ENVIRON_KEY] = request_id
+        token = REQUEST_ID.set(request_id)
+        operation = operation_of(environ.get("REQUEST_METHOD", ""), environ.get("PATH_INFO", ""))
+        record = Record(self, environ, request_id, operation, started)
+
+        def start(status, headers, exc_info=None):
+            record.status = int(status[:3])
+            headers.append((HEADER, request_id))
+            record.length = _content_length(headers)
+            return start_response(status, headers, exc_info)
+
+        try:
+            body = self.app(environ, start)
+        except BaseException:
+            record.status = 500
+            record.finish(0)
+            raise
+        finally:
+            REQUEST_ID.reset(token)
+        return Body(body, record)
+
+
+class Record:
+    """What is known of one request until its answer is sent."""
+
+    __slots__ = ("owner", "environ", "request_id", "operation", "started", "status", "length",
+                 "span")
+
+    def __init__(self, owner: Telemetry, environ, request_id: str, operation: str,
+                 started: float) -> None:
+        self.owner = owner
+        self.environ = environ
+        self.request_id = request_id
+        self.operation = operation
+        self.started = started
+        self.status = 500
+        self.length: int | None = None
+        self.span = owner.tracing.start(environ, operation) if owner.tracing.enabled else None
+
+    def finish(self, sent: int) -> None:
+        seconds = time.perf_counter() - self.started
+        owner = self.owner
+        if owner.metrics:
+            metrics.observe_request(self.operation, self.status, seconds)
+            problem = self.environ.get(PROBLEM_KEY)
+            if problem is not None:
+                metrics.count_problem(problem)
+        if self.span is not None:
+            owner.tracing.finish(self.span, self.status, self.request_id)
+        if owner.access and access_log.isEnabledFor(logging.INFO):
+            self._log(seconds, sent)
+
+    def _log(self, seconds: float, sent: int) -> None:
+        environ = self.environ
+        fields = {"method": environ.get("REQUEST_METHOD"), "path": environ.get("PATH_INFO"),
+                  "operation": self.operation, "status": self.status,
+                  "duration_ms": round(seconds * 1000, 3),
+                  "bytes": self.length if self.length is not None else sent,
+                  "request_id": self.request_id}
+        problem = environ.get(PROBLEM_KEY)
+        if problem is not None:
+            fields["problem"] = problem
+        parent = trace_parent(environ)
+        if parent is not None:
+            fields["trace_id"], fields["parent_id"] = parent
+        if self.span is not None:
+            context = self.span.get_span_context()
+            fields["trace_id"], fields["span_id"] = f"{context.trace_id:032x}", f"{context.span_id:016x}"
+        # makeRecord + handle: logging.info would also walk the stack for the caller's line
+        access_log.handle(access_log.makeRecord(ACCESS_LOGGER, logging.INFO, __file__, 0, "request",
+                                                (), None, extra={"fields": fields}))
+
+
+def _content_length(headers) -> int | None:
+    for name, value in headers:
+        if name.lower() == "content-length":
+            return int(value) if value.isdigit() else None
+    return None
+
+
+class Body:
+    """The app's response iterable; the request is recorded when the server closes it."""
+
+    __slots__ = ("body", "record", "sent")
+
+    def __init__(self, body, record: Record) -> None:
+        self.body = body
+        self.record = record
+        self.sent = 0
+
+    def __iter__(self):
+        # No request id in the log context here: a body the server stops reading would
+        # leave it set for whatever this thread logs next.
+        for chunk in self.body:
+            self.sent += len(chunk)
+            yield chunk
+
+    def close(self) -> None:
+        try:
+            close = getattr(self.body, "close", None)
+            if close is not None:
+                close()
+        finally:
+            self.record.finish(self.sent)

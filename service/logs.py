@@ -1,0 +1,125 @@
+"""Log lines on stdout: one JSON object per line (the default) or plain text for local runs.
+
+``GONGZHU_LOG_FORMAT`` picks the format: ``json`` (default) or ``text``. Every line
+carries the time (UTC), level, logger, message and the worker's pid; a line logged
+while a request is served also carries that request's id (``request_id``), so an
+error line can be matched with its access line. Access lines (logger
+``gongzhu.access``, written by ``service.api.telemetry``) add method, path,
+operation, status, duration_ms, bytes and, when the client sent a W3C
+``traceparent``, its trace_id and parent_id.
+
+``GunicornLogger`` is gunicorn's ``logger_class`` (``service/gunicorn_conf.py``): it
+installs ``logconfig()`` so gunicorn's own error log and the application's loggers
+go through the same formatter, and turns gunicorn's access log off (the access
+lines are ours, and gunicorn would otherwise format its own for every request).
+"""
+from __future__ import annotations
+
+import contextvars
+import json
+import logging
+import os
+import time
+from logging.config import dictConfig
+
+from gunicorn.glogging import Logger
+
+LOG_FORMAT_ENV = "GONGZHU_LOG_FORMAT"
+LOG_LEVEL_ENV = "LOG_LEVEL"
+JSON_FORMAT = "json"
+TEXT_FORMAT = "text"
+ACCESS_LOGGER = "gongzhu.access"
+
+# The id of the request being served by this thread, for every line logged meanwhile.
+REQUEST_ID: contextvars.ContextVar[str | None] = contextvars.ContextVar("request_id", default=None)
+
+_TEXT = "%(asctime)s %(levelname)s [%(process)d] %(name)s: %(message)s"
+_TEXT_ACCESS = "{method} {path} {status} {duration_ms}ms {bytes}B op={operation}"
+
+
+# (second, its text): one tuple, read and replaced whole, so threads never mix two seconds.
+_last_second: tuple[int, str] = (-1, "")
+
+
+def _utc(created: float) -> str:
+    """ISO 8601 UTC with milliseconds; the seconds part is formatted once per second."""
+    global _last_second
+    whole = int(created)
+    cached = _last_second
+    if cached[0] != whole:
+        cached = _last_second = (whole, time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(whole)))
+    return f"{cached[1]}.{int(created % 1 * 1000):03d}Z"
+
+
+class JsonFormatter(logging.Formatter):
+    """One JSON object per record: time, level, logger, message, pid, request_id and
+    the record's ``fields`` (a dict passed as ``extra={"fields": ...}``)."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        line = {"time": _utc(record.created), "level": record.levelname.lower(),
+                "logger": record.name, "message": record.getMessage(), "pid": record.process}
+        request_id = REQUEST_ID.get()
+        if request_id is not None:
+            line["request_id"] = request_id
+        fields = getattr(record, "fields", None)
+        if fields:
+            line.update(fields)
+        if record.exc_info:
+            line["exception"] = self.formatException(record.exc_info)
+        return json.dumps(line, ensure_ascii=False, separators=(",", ":"), default=str)
+
+
+class TextFormatter(logging.Formatter):
+    """Plain text for a terminal: the usual prefix, then the access fields or the
+    message, then the request id."""
+
+    def __init__(self) -> None:
+        super().__init__(_TEXT)
+
+    def formatMessage(self, record: logging.LogRecord) -> str:  # noqa: N802 — logging's name
+        fields = getattr(record, "fields", None)
+        if fields:
+            record.message = _TEXT_ACCESS.format(**fields)
+        text = super().formatMessage(record)
+        request_id = REQUEST_ID.get() or (fields or {}).get("request_id")
+        return f"{text} request_id={request_id}" if request_id else text
+
+
+def formatter_class() -> type[logging.Formatter]:
+    """The formatter ``GONGZHU_LOG_FORMAT`` asks for (JSON unless it says ``text``)."""
+    chosen = os.environ.get(LOG_FORMAT_ENV, JSON_FORMAT).strip().lower()
+    return TextFormatter if chosen == TEXT_FORMAT else JsonFormatter
+
+
+def logconfig() -> dict:
+    """dictConfig for gunicorn (``logconfig_dict``): every logger to stdout through
+    one formatter; gunicorn's own access log off (the access lines are ours)."""
+    level = os.environ.get(LOG_LEVEL_ENV, "info").upper()
+    klass = formatter_class()
+    return {
+        "version": 1,
+        "disable_existing_loggers": False,
+        "formatters": {"gongzhu": {"()": f"{klass.__module__}.{klass.__qualname__}"}},
+        "handlers": {"stdout": {"class": "logging.StreamHandler", "formatter": "gongzhu",
+                                "stream": "ext://sys.stdout"}},
+        "root": {"level": level, "handlers": ["stdout"]},
+        "loggers": {
+            "gunicorn.error": {"level": level, "handlers": ["stdout"], "propagate": False},
+            "gunicorn.access": {"level": "CRITICAL", "handlers": [], "propagate": False},
+            ACCESS_LOGGER: {"level": "INFO", "handlers": ["stdout"], "propagate": False},
+        },
+    }
+
+
+class GunicornLogger(Logger):
+    """gunicorn's logger with ``logconfig()`` installed and its access log off."""
+
+    def setup(self, cfg) -> None:
+        super().setup(cfg)
+        dictConfig(logconfig())
+
+    def _compute_access_log_enabled(self) -> bool:
+        return False
+
+    def access(self, resp, req, environ, request_time) -> None:
+        return None

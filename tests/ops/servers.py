@@ -1,0 +1,80 @@
+"""Processes the live operations tests start: gunicorn (as ``make run`` does) and
+Prometheus, each on a free loopback port, each stopped by the test that started it."""
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+import requests
+
+ROOT = Path(__file__).resolve().parents[2]
+START_TIMEOUT_S = 30.0
+APT_TIMEOUT_S = 900
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def wait_for(url: str, proc: subprocess.Popen, log: Path) -> None:
+    deadline = time.monotonic() + START_TIMEOUT_S
+    while True:
+        if proc.poll() is not None:
+            raise RuntimeError(f"{proc.args[0]} exited with {proc.returncode}:\n{log.read_text()[-4000:]}")
+        try:
+            if requests.get(url, timeout=1).status_code == 200:
+                return
+        except requests.ConnectionError:
+            pass
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"{url} not ready in {START_TIMEOUT_S}s:\n{log.read_text()[-4000:]}")
+        time.sleep(0.1)
+
+
+def stop(proc: subprocess.Popen) -> None:
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def start(command: list[str], log: Path, ready_url: str, env: dict | None = None) -> subprocess.Popen:
+    with log.open("wb") as out:
+        proc = subprocess.Popen(command, cwd=ROOT, env={**os.environ, **(env or {})},
+                                stdout=out, stderr=subprocess.STDOUT)
+    try:
+        wait_for(ready_url, proc, log)
+    except RuntimeError:
+        stop(proc)
+        raise
+    return proc
+
+
+def prometheus_binary() -> str:
+    """Debian's prometheus, installed with apt-get when missing and running as root;
+    the test is skipped, saying how to install it, anywhere else."""
+    found = shutil.which("prometheus")
+    if found:
+        return found
+    if os.geteuid() == 0 and shutil.which("apt-get"):
+        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+        subprocess.run(["apt-get", "update", "-qq"], env=env, check=False, timeout=APT_TIMEOUT_S,
+                       capture_output=True)
+        subprocess.run(["apt-get", "install", "-y", "-qq", "--no-install-recommends", "prometheus"],
+                       env=env, check=False, timeout=APT_TIMEOUT_S, capture_output=True)
+        found = shutil.which("prometheus")
+        if found:
+            return found
+    pytest.skip("a real Prometheus is needed and Debian's prometheus package could not be "
+                "installed here (not root, or no apt-get): run `sudo apt-get install -y prometheus`")

@@ -1,0 +1,81 @@
+"""Log lines: JSON by default, plain text on request; gunicorn's own lines through
+the same formatter and its access log off (the access lines are the app's)."""
+from __future__ import annotations
+
+import json
+import logging
+import sys
+
+import pytest
+
+from service import logs
+
+
+def record(message="hello", **extra) -> logging.LogRecord:
+    rec = logging.LogRecord("gongzhu.access", logging.INFO, __file__, 1, message, None, None)
+    for key, val in extra.items():
+        setattr(rec, key, val)
+    return rec
+
+
+ACCESS = {"method": "POST", "path": "/legal-moves", "operation": "legal_moves", "status": 200,
+          "duration_ms": 1.25, "bytes": 88, "request_id": "r-9"}
+
+
+def test_json_line_has_the_access_fields_and_the_pid():
+    line = json.loads(logs.JsonFormatter().format(record("request", fields=ACCESS)))
+    assert line["time"].endswith("Z") and line["level"] == "info"
+    assert (line["logger"], line["message"], line["pid"]) == ("gongzhu.access", "request", record().process)
+    assert {k: line[k] for k in ACCESS} == ACCESS
+
+
+def test_json_line_carries_the_current_request_id():
+    token = logs.REQUEST_ID.set("ctx-1")
+    try:
+        line = json.loads(logs.JsonFormatter().format(record()))
+    finally:
+        logs.REQUEST_ID.reset(token)
+    assert line["request_id"] == "ctx-1"
+    assert "request_id" not in json.loads(logs.JsonFormatter().format(record()))
+
+
+def test_json_line_keeps_the_traceback():
+    try:
+        raise ValueError("bad")
+    except ValueError:
+        rec = record(exc_info=sys.exc_info())
+    assert "ValueError: bad" in json.loads(logs.JsonFormatter().format(rec))["exception"]
+
+
+def test_text_line_for_local_runs():
+    text = logs.TextFormatter().format(record("request", fields=ACCESS))
+    assert text.endswith("POST /legal-moves 200 1.25ms 88B op=legal_moves request_id=r-9")
+
+
+@pytest.mark.parametrize("setting, formatter", [(None, "JsonFormatter"), ("json", "JsonFormatter"),
+                                                ("text", "TextFormatter"), ("TEXT", "TextFormatter")])
+def test_the_setting_picks_the_formatter(monkeypatch, setting, formatter):
+    if setting is None:
+        monkeypatch.delenv(logs.LOG_FORMAT_ENV, raising=False)
+    else:
+        monkeypatch.setenv(logs.LOG_FORMAT_ENV, setting)
+    config = logs.logconfig()
+    assert config["formatters"]["gongzhu"]["()"] == f"service.logs.{formatter}"
+    assert config["handlers"]["stdout"]["stream"] == "ext://sys.stdout"
+
+
+def test_gunicorn_access_log_is_off():
+    from gunicorn.config import Config
+
+    cfg = Config()
+    cfg.set("logger_class", "service.logs.GunicornLogger")
+    logger = logs.GunicornLogger(cfg)
+    try:
+        assert logger.access_log_enabled is False
+        assert logging.getLogger("gunicorn.error").handlers[0].formatter.__class__ is logs.JsonFormatter
+    finally:
+        logging.getLogger("gunicorn.error").handlers.clear()
+        logging.getLogger(logs.ACCESS_LOGGER).handlers.clear()
+        logging.getLogger(logs.ACCESS_LOGGER).propagate = True
+        logging.getLogger().handlers[:] = [h for h in logging.getLogger().handlers
+                                           if not isinstance(h.formatter, logs.JsonFormatter)]
