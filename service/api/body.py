@@ -11,6 +11,7 @@ from marshmallow import Schema
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from .problems import ApiProblem
+from .wire import check_charset
 
 JSON = "application/json"
 
@@ -53,6 +54,7 @@ def read_json() -> Any:
         raise ApiProblem(415, "unsupported_media_type",
                          f"send the body as {JSON}, not {sent}")
     data = _body()
+    check_charset(request.mimetype_params, data)
     try:
         return json.loads(data, object_pairs_hook=_object, parse_constant=_constant)
     except ValueError as error:

@@ -51,6 +51,8 @@ class LegalMovesHotPath:
     def _answer(self, body: bytes) -> bytes | None:
         """The 200 answer's bytes, or None when the request needs Flask (any fault)."""
         try:
+            if json.detect_encoding(body) != "utf-8":  # UTF-16/32 and BOMs: body.py answers
+                return None
             data = json.loads(body, object_pairs_hook=_object, parse_constant=_constant)
             loaded = DEAL_STATE.direct_load(data) if type(data) is dict else None
             if loaded is None:

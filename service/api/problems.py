@@ -34,6 +34,9 @@ HTTP_DETAILS = {
     500: "the server failed to answer this request; it has been logged",
 }
 INVALID_REQUEST = "invalid_request"
+# Problems list at most this many fields at fault: a hostile body with thousands of
+# unknown keys gets a small answer (the detail still counts them all).
+MAX_ERRORS = 100
 
 
 class ApiProblem(Exception):
@@ -56,7 +59,7 @@ def problem(status: int, code: str, detail: str, errors: list[dict] | None = Non
         "code": code,
     }
     if errors is not None:
-        body["errors"] = errors
+        body["errors"] = errors[:MAX_ERRORS]
     text = json.dumps(body, ensure_ascii=False, separators=(",", ":"))
     return Response(text + "\n", status, headers=headers, mimetype=PROBLEM_JSON)
 
@@ -126,6 +129,10 @@ def internal_error(error: Exception) -> Response:
 
 def register(app: Flask) -> None:
     """Install every error handler of the API, in one place."""
+    from .slots import Busy, busy_problem
+    from .wire import FRAMING_ERRORS, framing_problem
+    app.register_error_handler(Busy, busy_problem)
+    app.register_error_handler(FRAMING_ERRORS, framing_problem)
     app.register_error_handler(ValidationError, validation_problem)
     app.register_error_handler(RuleError, rule_problem)
     app.register_error_handler(ApiProblem, api_problem)
