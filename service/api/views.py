@@ -9,6 +9,7 @@ from service import rules as engine
 
 from . import schemas as s
 from .body import load, load_with_body
+from .slots import BOT
 from .results import (exposures_out, ingots_out, legal_moves_out, move_problem, play_out,
                       replay, score_out, title_out)
 
@@ -84,7 +85,9 @@ def suggest():
     if state.finished:
         raise engine.IllegalMove("the deal is finished: no seat is to act", code="deal_finished",
                                  path="/plays")
-    advice = bot.suggest(state, budget_ms=data["budget_ms"], seed=data.get("seed"), plays=data["plays"])
+    budget_ms = BOT.budget(data["budget_ms"])
+    with BOT.slot(budget_ms):
+        advice = bot.suggest(state, budget_ms=budget_ms, seed=data.get("seed"), plays=data["plays"])
     return {"seat": state.seat, "move": s.cards(advice.move), "reason": advice.reason,
             "samples": advice.samples}
 
