@@ -153,7 +153,7 @@ def profile(n: int) -> dict:
 
     app = create_app()
     view_app = create_app()
-    view_app.wsgi_app = view_app.wsgi_app.next  # without the lean path: the Flask view
+    view_app.wsgi_app.app = view_app.wsgi_app.app.next  # without the lean path: the Flask view
     out = {}
     health = cpu_us(_wsgi_call(app, "GET", "/healthz", None))
     for name in ("legal-moves-1deck", "legal-moves-2deck"):
@@ -198,7 +198,7 @@ def ablation(n: int) -> dict:
         return _cpu_us(call, n)
 
     app = create_app()
-    app.wsgi_app = app.wsgi_app.next  # the Flask view path, whose stages are stubbed
+    app.wsgi_app.app = app.wsgi_app.app.next  # the Flask view path, whose stages are stubbed
     out = {}
     for name in ("legal-moves-1deck", "legal-moves-2deck"):
         path, raw = _server.bodies()[name]

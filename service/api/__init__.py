@@ -8,6 +8,7 @@ from typing import Any
 from flask import Flask
 
 from . import problems
+from .headers import StandardHeaders
 from .hotpath import LegalMovesHotPath
 from .meta import load_into
 from .meta import meta as meta_routes
@@ -40,6 +41,6 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(api)
     app.register_blueprint(meta_routes)
     load_into(app)
-    app.wsgi_app = LegalMovesHotPath(app)
+    app.wsgi_app = StandardHeaders(LegalMovesHotPath(app))
     logging.getLogger(app.name).setLevel(logging.INFO)
     return app

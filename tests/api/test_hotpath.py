@@ -33,7 +33,7 @@ def states(client):
 
 
 def test_the_app_answers_legal_moves_through_the_hot_path(app):
-    assert isinstance(app.wsgi_app, LegalMovesHotPath)
+    assert isinstance(app.wsgi_app.app, LegalMovesHotPath)  # inside StandardHeaders
 
 
 def test_hot_path_and_flask_view_give_the_same_bytes(app):
