@@ -34,6 +34,7 @@ import re
 import selectors
 import socket
 import struct
+import sys
 import time
 from concurrent import futures
 from functools import partial
@@ -149,6 +150,11 @@ class BufferedThreadWorker(ThreadWorker):
 
     def init_process(self):
         self.probe_pool = futures.ThreadPoolExecutor(max_workers=PROBE_THREADS)
+        # How long a thread running Python keeps the GIL while another waits for it: the
+        # event loop and the probe thread wait about this long per step. 1 ms instead of
+        # CPython's 5 keeps probes and short requests prompt beside a bot search
+        # (docs/performance.md has the drill figures for both).
+        sys.setswitchinterval(env_seconds("GUNICORN_SWITCH_INTERVAL_MS", 1) / 1000)
         super().init_process()
 
     # ------------------------------------------------------------------ reading
