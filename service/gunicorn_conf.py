@@ -20,7 +20,7 @@ def _env_int(name: str, default: int) -> int:
 
 bind = f"{os.environ.get('HOST', '0.0.0.0')}:{_env_int('PORT', 8080)}"
 workers = _env_int("WEB_CONCURRENCY", multiprocessing.cpu_count() * 2 + 1)
-worker_class = "service.worker.BufferedThreadWorker"
+worker_class = os.environ.get("GUNICORN_WORKER_CLASS", "service.worker.BufferedThreadWorker")
 # Request threads per worker. Requests are CPU-bound Python: one process runs one at a
 # time (the GIL), so more threads add queueing, not throughput; 4 leave room for a bot
 # call (service/api/slots.py) while others answer.

@@ -178,10 +178,10 @@ class BufferedThreadWorker(ThreadWorker):
 
     def on_client_socket_readable(self, conn, client):
         """A kept-alive connection has bytes: its next request is read in the event loop too."""
-        self.poller.unregister(client)
         self.keepalived_conns.remove(conn)
         conn.head = bytearray()
-        self._wait_for_request(conn, time.monotonic() + self.request_timeout)
+        self.poller.modify(client, selectors.EVENT_READ, partial(self._read, conn))
+        self.reading[conn] = time.monotonic() + self.request_timeout
         self._read(conn, client)
 
     def _wait_for_request(self, conn, deadline: float) -> None:
