@@ -37,6 +37,12 @@ slow-headers  ``--slow-headers`` (16) clients sending a request head a byte a se
 bot-flood     ``--flood`` (8) clients looping POST /suggest at ``--budget`` (2000 ms,
               the largest) on kept-alive connections; also reports the /suggest answers
               (200, 503 with Retry-After) and the slowest of them.
+
+hostile-memory  ``--hostile`` clients (2, then 4 x workers: every request thread) loop
+              POST /legal-moves with a body just under the 256 KiB limit holding ~30,000
+              unknown keys, for ``--seconds``; the server's memory (PSS of the master and
+              workers, from /proc) is sampled every 0.25 s. Reports PSS before, the peak,
+              after, the largest single worker and every answer's status and size.
 """
 from __future__ import annotations
 
@@ -54,6 +60,7 @@ _spec.loader.exec_module(_server)
 _server.bootstrap()
 
 import argparse  # noqa: E402
+import http.client  # noqa: E402
 import statistics  # noqa: E402
 import json  # noqa: E402
 import os  # noqa: E402
@@ -411,8 +418,78 @@ def bot_flood(args, wrk) -> dict:
                           start, finish)
 
 
+def _hostile_body(limit: int = 256 * 1024) -> bytes:
+    """The largest body under ``limit`` of short unknown keys (~30,000)."""
+    keys, size, i = [], 2, 0
+    while size + len(f'"k{i}":0,') < limit:
+        keys.append(f'"k{i}":0')
+        size += len(keys[-1]) + 1
+        i += 1
+    return ("{" + ",".join(keys) + "}").encode()
+
+
+def _pss_total(srv) -> tuple[int, int]:
+    """(PSS of master and workers, largest worker PSS) in KiB."""
+    mem = srv.memory()
+    workers = [m["pss"] for m in mem["workers"].values()] or [0]
+    return mem["master"]["pss"] + sum(workers), max(workers)
+
+
+def _hostile_client(port: int, body: bytes, stop: threading.Event, answers: Counter, lock) -> None:
+    conn = http.client.HTTPConnection(_server.HOST, port, timeout=30)
+    while not stop.is_set():
+        try:
+            conn.request("POST", "/legal-moves", body=body, headers={"Content-Type": "application/json"})
+            r = conn.getresponse()
+            key = (r.status, len(r.read()))
+        except (OSError, http.client.HTTPException) as error:
+            key = (type(error).__name__, 0)
+            conn.close()
+            conn = http.client.HTTPConnection(_server.HOST, port, timeout=30)
+        with lock:
+            answers[key] += 1
+    conn.close()
+
+
+def hostile_memory(args, _wrk) -> dict:
+    body = _hostile_body()
+    out = {"body_bytes": len(body), "keys": body.count(b":"), "runs": []}
+    threads = int(os.environ.get("GUNICORN_THREADS", 4))
+    with _server.Server(workers=args.workers, log_dir=WORK) as srv:
+        print(f"hostile-memory: {srv.workers} workers x {threads} threads; bodies of {len(body)} bytes "
+              f"with {out['keys']} unknown keys; {args.seconds} s per run", flush=True)
+        for clients in sorted({args.hostile, srv.workers * threads}):
+            before = _pss_total(srv)
+            stop, lock, answers = threading.Event(), threading.Lock(), Counter()
+            pool = [threading.Thread(target=_hostile_client, args=(srv.port, body, stop, answers, lock),
+                                     daemon=True) for _ in range(clients)]
+            for t in pool:
+                t.start()
+            peak, peak_worker = before
+            t0 = time.monotonic()
+            while time.monotonic() - t0 < args.seconds:
+                total, worker = _pss_total(srv)
+                peak, peak_worker = max(peak, total), max(peak_worker, worker)
+                time.sleep(0.25)
+            stop.set()
+            for t in pool:
+                t.join(timeout=30)
+            time.sleep(1.0)
+            after = _pss_total(srv)
+            run = {"clients": clients, "pss_before_mib": round(before[0] / 1024, 1),
+                   "pss_peak_mib": round(peak / 1024, 1), "pss_after_mib": round(after[0] / 1024, 1),
+                   "largest_worker_peak_mib": round(peak_worker / 1024, 1),
+                   "answers": {f"{k[0]} ({k[1]} bytes)": v for k, v in answers.items()}}
+            out["runs"].append(run)
+            print(f"  {clients} clients: PSS (master + workers) {run['pss_before_mib']} MiB before, peak "
+                  f"{run['pss_peak_mib']} MiB, {run['pss_after_mib']} MiB 1 s after; largest worker "
+                  f"peak {run['largest_worker_peak_mib']} MiB; answers {run['answers']}", flush=True)
+    return out
+
+
 SCENARIOS = {"kill-worker": kill_worker, "sigterm": sigterm, "bad-bodies": bad_bodies,
-             "idle": idle, "slow-headers": slow_headers, "bot-flood": bot_flood}
+             "idle": idle, "slow-headers": slow_headers, "bot-flood": bot_flood,
+             "hostile-memory": hostile_memory}
 
 
 def main() -> None:
@@ -432,6 +509,7 @@ def main() -> None:
     ap.add_argument("--slow-headers", type=int, default=16, help="slow-headers: clients")
     ap.add_argument("--flood", type=int, default=8, help="bot-flood: /suggest clients")
     ap.add_argument("--budget", type=int, default=2000, help="bot-flood: budget_ms")
+    ap.add_argument("--hostile", type=int, default=2, help="hostile-memory: clients of the first run")
     ap.add_argument("--json", type=Path)
     args = ap.parse_args()
     args.scenarios = args.scenarios or list(SCENARIOS)

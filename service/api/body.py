@@ -14,9 +14,15 @@ from .problems import ApiProblem
 from .wire import check_charset
 
 JSON = "application/json"
+# No object of the contract has more than a dozen fields: a body with thousands of
+# keys is refused as it is parsed, before it costs a schema's worth of error messages.
+MAX_OBJECT_KEYS = 64
 
 
 def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    if len(pairs) > MAX_OBJECT_KEYS:
+        raise ApiProblem(422, "too_many_fields", f"an object of the body has {len(pairs)} "
+                         f"fields; no object of this API has more than {MAX_OBJECT_KEYS}")
     obj = dict(pairs)
     if len(obj) != len(pairs):
         seen: set[str] = set()

@@ -62,11 +62,19 @@ def test_every_answer_is_nosniff_and_no_store(client, method, path):
 def test_twenty_thousand_unknown_keys_get_a_small_answer(client):
     hostile = {f"k{i}": 0 for i in range(20_000)}
     response = client.post("/legal-moves", json=hostile)
-    assert response.status_code == 422
+    body = assert_problem(response, 422, "too_many_fields")
     assert len(response.get_data()) <= 64 * 1024
+    assert body["detail"] == "an object of the body has 20000 fields; no object of this API has more than 64"
+
+
+def test_a_problem_lists_the_first_100_fields_at_fault_and_counts_them_all(client):
+    response = client.post("/legal-moves", json={"hands": [["XX"] * 26] * 4, "plays": [["YY"]] * 60,
+                                                 "exposed": [["ZZ"] * 20] * 4})
+    assert response.status_code == 422
     body = response.get_json()
-    assert len(body["errors"]) == 100
-    assert body["detail"] == "/hands: required field is missing (and 20000 more)"
+    assert body["code"] == "invalid_request" and len(body["errors"]) == 100
+    assert body["errors"][0]["pointer"] == "/hands/0/0"
+    assert body["detail"].endswith("(and 167 more)")
 
 
 def test_suggest_is_503_busy_with_retry_after_when_every_slot_is_taken(client):
@@ -116,3 +124,12 @@ def test_a_capped_budget_shows_in_the_samples(client, monkeypatch):
     response = client.post("/suggest", json={**DEAL_STATE, "budget_ms": 2000, "seed": 3})
     assert response.status_code == 200
     assert 0 < response.get_json()["samples"] <= 5 * 2  # PLAYOUTS_PER_MS x the cap, not x 2000
+
+
+def test_an_object_with_more_than_64_fields_is_refused_as_it_is_parsed(client):
+    nested = {**DEAL_STATE, "rules": {f"option{i}": True for i in range(65)}}
+    response = client.post("/legal-moves", json=nested)
+    body = assert_problem(response, 422, "too_many_fields")
+    assert body["detail"] == "an object of the body has 65 fields; no object of this API has more than 64"
+    fine = client.post("/legal-moves", json={**DEAL_STATE, "rules": {f"option{i}": True for i in range(64)}})
+    assert_problem(fine, 422, "unknown_field", [(f"/rules/option{i}", "unknown_field") for i in range(64)])

@@ -172,7 +172,7 @@ def test_the_servers_own_answers_are_problems(gunicorn, request_bytes, status, c
 
 def test_twenty_thousand_unknown_keys_get_at_most_64_kib(gunicorn):  # noqa: F811
     server = gunicorn(2)
-    hostile = json.dumps({f"k{i}": 0 for i in range(20_000)}).encode()
+    hostile = json.dumps({f"k{i}": 0 for i in range(20_000)}).encode()  # 248,890 bytes
     conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
     conn.request("POST", "/legal-moves", body=hostile, headers={"Content-Type": "application/json"})
     response = conn.getresponse()
