@@ -215,6 +215,9 @@ class BufferedThreadWorker(ThreadWorker):
             data = b""
         if not data:
             self._forget(conn)
+            if conn.head:
+                self._send_quietly(conn, problem_bytes(
+                    400, "bad_framing", "the connection ended before the request did"))
             self._drop(conn)
             return
         if not conn.head:

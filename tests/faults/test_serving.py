@@ -179,3 +179,17 @@ def test_twenty_thousand_unknown_keys_get_at_most_64_kib(gunicorn):  # noqa: F81
     answer = response.read()
     assert response.status == 422 and len(answer) <= 64 * 1024
     conn.close()
+
+
+def test_a_body_cut_short_by_the_client_gets_a_400_problem(gunicorn):  # noqa: F811
+    server = gunicorn(2)
+    with socket.create_connection(("127.0.0.1", server.port), timeout=10) as s:
+        s.sendall(b"POST /score HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                  b"Content-Length: 100\r\n\r\n{\"captured\":")
+        s.shutdown(socket.SHUT_WR)
+        answer = b""
+        while chunk := s.recv(4096):
+            answer += chunk
+    head, _, body = answer.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 400 Bad Request\r\n")
+    assert json.loads(body)["code"] == "bad_framing"
