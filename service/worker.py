@@ -16,7 +16,9 @@ thread, which already accepts connections and watches idle kept-alive ones):
   never a thread;
 - a connection that sends nothing within ``keepalive`` seconds is closed; one that
   started a request and has not finished it ``request_timeout`` seconds later gets a
-  408 problem and is closed;
+  408 problem and is closed; when unfinished requests hold more than
+  ``GUNICORN_READ_BUFFER_MIB`` (8 MiB) in a worker, the one that grows past it gets a
+  503 problem (``busy``, ``Retry-After: 1``) and is closed;
 - ``GET /healthz`` and ``GET /readyz`` run in a separate small pool, so a probe never
   queues behind requests that keep every request thread busy;
 - the server's own error answers (bad request line, headers too many or too large,
@@ -79,14 +81,15 @@ def env_seconds(name: str, default: float) -> float:
     return float(os.environ.get(name, default))
 
 
-def problem_bytes(status: int, code: str, detail: str) -> bytes:
+def problem_bytes(status: int, code: str, detail: str, retry_after: int | None = None) -> bytes:
     """A complete HTTP/1.1 problem answer that closes the connection."""
     body = json.dumps({"type": TYPE_PREFIX + code, "title": HTTPStatus(status).phrase,
                        "status": status, "detail": detail, "code": code},
                       separators=(",", ":")).encode() + b"\n"
     head = (f"HTTP/1.1 {status} {HTTPStatus(status).phrase}\r\nConnection: close\r\n"
             f"Content-Type: {PROBLEM_JSON}\r\nContent-Length: {len(body)}\r\n"
-            "X-Content-Type-Options: nosniff\r\nCache-Control: no-store\r\n\r\n")
+            "X-Content-Type-Options: nosniff\r\nCache-Control: no-store\r\n"
+            + (f"Retry-After: {retry_after}\r\n" if retry_after else "") + "\r\n")
     return head.encode("latin-1") + body
 
 
@@ -161,6 +164,9 @@ class BufferedThreadWorker(ThreadWorker):
         self.request_timeout = env_seconds("GUNICORN_REQUEST_TIMEOUT", 10)
         self.body_limit = int(os.environ.get("GONGZHU_MAX_BODY", 256 * 1024))
         self.reading: dict[TConn, float] = {}
+        # Bytes of unfinished requests held by the event loop, and their ceiling.
+        self.buffered = 0
+        self.buffer_budget = int(env_seconds("GUNICORN_READ_BUFFER_MIB", 8) * 1024 * 1024)
         self.probe_pool: futures.ThreadPoolExecutor | None = None
 
     def init_process(self):
@@ -224,13 +230,23 @@ class BufferedThreadWorker(ThreadWorker):
             # the request has started: all of it must arrive within request_timeout
             self.reading[conn] = time.monotonic() + self.request_timeout
         conn.head += data
+        self.buffered += len(data)
         if request_complete(conn.head, self.body_limit):
             self._forget(conn)
             self.enqueue_req(conn)
+        elif self.buffered > self.buffer_budget:
+            # Many large requests arriving slowly at once: shed this one rather than
+            # hold more memory than the pod was sized for.
+            self._forget(conn)
+            self._send_quietly(conn, problem_bytes(
+                503, "busy", "the server holds too many unfinished requests; retry",
+                retry_after=1))
+            self._drop(conn)
 
     def _forget(self, conn) -> None:
         if self.reading.pop(conn, None) is not None:
             self.poller.unregister(conn.sock)
+            self.buffered -= len(conn.head)
 
     def _drop(self, conn) -> None:
         self.nr_conns -= 1

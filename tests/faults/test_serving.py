@@ -193,3 +193,27 @@ def test_a_body_cut_short_by_the_client_gets_a_400_problem(gunicorn):  # noqa: F
     head, _, body = answer.partition(b"\r\n\r\n")
     assert head.startswith(b"HTTP/1.1 400 Bad Request\r\n")
     assert json.loads(body)["code"] == "bad_framing"
+
+
+def test_unfinished_requests_past_the_read_buffer_are_shed_with_503(gunicorn, monkeypatch):  # noqa: F811
+    monkeypatch.setenv("GUNICORN_READ_BUFFER_MIB", "0.5")
+    server = gunicorn(1)
+    part = b"[" + b"0," * 100_000  # 200,001 bytes of a 250,000-byte body
+    head = (b"POST /score HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            b"Content-Length: 250000\r\n\r\n")
+    socks = [socket.create_connection(("127.0.0.1", server.port), timeout=10) for _ in range(3)]
+    try:
+        for s in socks[:2]:
+            s.sendall(head + part)
+        time.sleep(0.5)
+        socks[2].sendall(head + part)
+        shed_head, _, shed_body = socks[2].recv(4096).partition(b"\r\n\r\n")
+        assert shed_head.startswith(b"HTTP/1.1 503 Service Unavailable\r\n")
+        assert shed_head.endswith(b"\r\nRetry-After: 1")
+        assert json.loads(shed_body)["code"] == "busy"
+        socks[0].sendall(b"0]" + b" " * (250_000 - len(part) - 2))
+        served = socks[0].recv(4096)
+        assert served.startswith(b"HTTP/1.1 422 "), served[:100]
+    finally:
+        for s in socks:
+            s.close()
