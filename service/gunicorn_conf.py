@@ -30,8 +30,10 @@ threads = _env_int("GUNICORN_THREADS", 4)
 worker_connections = _env_int("GUNICORN_WORKER_CONNECTIONS", 1000)
 # Seconds an idle connection (new or between requests) is kept before it is closed.
 keepalive = _env_int("GUNICORN_KEEPALIVE", 10)
-# GUNICORN_REQUEST_TIMEOUT (default 10 s, read by the worker): a started request must
-# arrive whole within it, else 408 problem and close.
+# Read by the worker itself (service/worker.py): GUNICORN_REQUEST_TIMEOUT (10 s: a
+# started request must arrive whole within it, else 408 problem and close),
+# GUNICORN_READ_BUFFER_MIB (8: unfinished requests' bytes per worker, else 503) and
+# GUNICORN_SWITCH_INTERVAL_MS (1: the GIL switch interval).
 # Connections the kernel queues before any worker accepts them: a short queue sheds
 # load (connection refused, retried elsewhere) instead of hiding it.
 backlog = _env_int("GUNICORN_BACKLOG", 256)
