@@ -38,6 +38,10 @@ bot-flood     ``--flood`` (8) clients looping POST /suggest at ``--budget`` (200
               the largest) on kept-alive connections; also reports the /suggest answers
               (200, 503 with Retry-After) and the slowest of them.
 
+bot-budget    one client alone calls /suggest ``--calls`` times at each budget_ms (100 …
+              2000) on a server without a cap (GONGZHU_MAX_BUDGET_MS=2000): wall time
+              per answer (median, max) and samples — how long a bot slot is held.
+
 hostile-memory  ``--hostile`` clients (2, then 4 x workers: every request thread) loop
               POST /legal-moves with a body just under the 256 KiB limit holding ~30,000
               unknown keys, for ``--seconds``; the server's memory (PSS of the master and
@@ -487,9 +491,39 @@ def hostile_memory(args, _wrk) -> dict:
     return out
 
 
+BUDGETS_MS = (100, 250, 500, 1000, 2000)
+
+
+def bot_budget(args, _wrk) -> dict:
+    state = json.loads(_server.bodies()["legal-moves-1deck"][1])
+    out = {}
+    with _server.Server(workers=args.workers, log_dir=WORK,
+                        env={"GONGZHU_MAX_BUDGET_MS": "2000"}) as srv:
+        conn = http.client.HTTPConnection(_server.HOST, srv.port, timeout=30)
+        print(f"bot-budget: {srv.workers} workers, no cap; one client, {args.calls} calls per budget",
+              flush=True)
+        for budget in BUDGETS_MS:
+            body = json.dumps({"hands": state["hands"], "plays": state["plays"],
+                               "budget_ms": budget, "seed": 1}).encode()
+            walls, samples = [], []
+            for _ in range(args.calls):
+                t0 = time.monotonic()
+                conn.request("POST", "/suggest", body=body, headers={"Content-Type": "application/json"})
+                r = conn.getresponse()
+                answer = json.loads(r.read())
+                walls.append(time.monotonic() - t0)
+                samples.append(answer.get("samples"))
+            out[budget] = {"wall_p50_s": round(statistics.median(walls), 3),
+                           "wall_max_s": round(max(walls), 3), "samples": samples}
+            print(f"  budget_ms {budget:5d}: wall p50 {out[budget]['wall_p50_s']:.3f} s, max "
+                  f"{out[budget]['wall_max_s']:.3f} s; samples {samples}", flush=True)
+        conn.close()
+    return out
+
+
 SCENARIOS = {"kill-worker": kill_worker, "sigterm": sigterm, "bad-bodies": bad_bodies,
              "idle": idle, "slow-headers": slow_headers, "bot-flood": bot_flood,
-             "hostile-memory": hostile_memory}
+             "bot-budget": bot_budget, "hostile-memory": hostile_memory}
 
 
 def main() -> None:
@@ -510,6 +544,7 @@ def main() -> None:
     ap.add_argument("--flood", type=int, default=8, help="bot-flood: /suggest clients")
     ap.add_argument("--budget", type=int, default=2000, help="bot-flood: budget_ms")
     ap.add_argument("--hostile", type=int, default=2, help="hostile-memory: clients of the first run")
+    ap.add_argument("--calls", type=int, default=5, help="bot-budget: calls per budget")
     ap.add_argument("--json", type=Path)
     args = ap.parse_args()
     args.scenarios = args.scenarios or list(SCENARIOS)
