@@ -247,6 +247,7 @@ def bodies() -> dict[str, tuple[str, bytes]]:
 _LUA = r"""
 wrk.method = %(method)s
 wrk.headers["Content-Type"] = "application/json"
+%(connection)s
 %(body)s
 function done(summary, latency, requests)
   local e = summary.errors
@@ -260,13 +261,16 @@ end
 """
 
 
-def lua_script(directory: Path, name: str, body: bytes | None) -> Path:
-    path = Path(directory) / f"{name}.lua"
+def lua_script(directory: Path, name: str, body: bytes | None, close: bool = False) -> Path:
+    """A wrk script; ``close`` sends ``Connection: close`` (wrk then opens a connection
+    per request) instead of keeping connections alive."""
+    path = Path(directory) / f"{name}{'-close' if close else ''}.lua"
+    connection = 'wrk.headers["Connection"] = "close"' if close else ""
     if body is None:
-        text = _LUA % {"method": '"GET"', "body": ""}
+        text = _LUA % {"method": '"GET"', "body": "", "connection": connection}
     else:
         lit = body.decode().replace("\\", "\\\\").replace('"', '\\"')
-        text = _LUA % {"method": '"POST"', "body": f'wrk.body = "{lit}"'}
+        text = _LUA % {"method": '"POST"', "body": f'wrk.body = "{lit}"', "connection": connection}
     path.write_text(text)
     return path
 

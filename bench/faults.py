@@ -1,11 +1,14 @@
-"""Faults under load: a killed worker, SIGTERM to the master, oversized/truncated/slow bodies.
+"""Faults under load: a killed worker, SIGTERM to the master, oversized/truncated/slow bodies,
+idle and slow-header connections, a /suggest flood.
 
 One command from a fresh clone (bootstraps .venv with ``make venv``, installs wrk as root):
 
-    python3 bench/faults.py                         # all three, about 1 minute
+    python3 bench/faults.py                         # every scenario, about 4 minutes
     python3 bench/faults.py bad-bodies --seconds 5 --pairs 3 --slow 2
+    python3 bench/faults.py idle slow-headers bot-flood --pairs 2
 
-gunicorn starts exactly as ``make run`` does, on 127.0.0.1:<free port>.
+gunicorn starts exactly as ``make run`` does, on 127.0.0.1:<free port>, with 2 workers
+(the chart's default) unless ``--workers`` says otherwise.
 
 kill-worker   wrk drives /legal-moves; a third of the way in one worker gets SIGKILL. Reports
               wrk's errors (expected: only the killed worker's in-flight request), how long
@@ -21,6 +24,29 @@ bad-bodies    wrk drives /legal-moves alone, then again while other clients send
               slow bodies (a byte a second, ``--slow`` clients at once), in alternating
               rounds (``--pairs``). Reports valid requests/s and errors of each round and
               the median ratio abused/alone.
+
+The serving drills alternate, on one server, a baseline round and a drill round
+(``--pairs`` of them, ``--seconds`` each). In every round wrk drives valid one-deck
+/legal-moves on kept-alive connections (``--lm-connections``) while a prober sends
+/healthz every 0.1 s, each on a new connection like a kubelet. Reported: /healthz
+answered, p50/p99/max; /legal-moves req/s and errors; drill/baseline throughput.
+
+idle          ``--idle`` (64) connections opened that send nothing.
+slow-headers  ``--slow-headers`` (16) clients sending a request head a byte a second
+              (the server answers 408 after GUNICORN_REQUEST_TIMEOUT; they reconnect).
+bot-flood     ``--flood`` (8) clients looping POST /suggest at ``--budget`` (2000 ms,
+              the largest) on kept-alive connections; also reports the /suggest answers
+              (200, 503 with Retry-After) and the slowest of them.
+
+bot-budget    one client alone calls /suggest ``--calls`` times at each budget_ms (100 …
+              2000) on a server without a cap (GONGZHU_MAX_BUDGET_MS=2000): wall time
+              per answer (median, max) and samples — how long a bot slot is held.
+
+hostile-memory  ``--hostile`` clients (2, then 4 x workers: every request thread) loop
+              POST /legal-moves with a body just under the 256 KiB limit holding ~30,000
+              unknown keys, for ``--seconds``; the server's memory (PSS of the master and
+              workers, from /proc) is sampled every 0.25 s. Reports PSS before, the peak,
+              after, the largest single worker and every answer's status and size.
 """
 from __future__ import annotations
 
@@ -38,10 +64,12 @@ _spec.loader.exec_module(_server)
 _server.bootstrap()
 
 import argparse  # noqa: E402
+import http.client  # noqa: E402
 import json  # noqa: E402
 import os  # noqa: E402
 import signal  # noqa: E402
 import socket  # noqa: E402
+import statistics  # noqa: E402
 import subprocess  # noqa: E402
 import tempfile  # noqa: E402
 import threading  # noqa: E402
@@ -49,6 +77,9 @@ import time  # noqa: E402
 from collections import Counter  # noqa: E402
 
 WORK = Path(tempfile.mkdtemp(prefix="gongzhu-faults-"))
+_dspec = importlib.util.spec_from_file_location("_drills", _HERE / "_drills.py")
+_drills = importlib.util.module_from_spec(_dspec)
+_dspec.loader.exec_module(_drills)
 
 
 def _wrk_async(wrk, url, script, seconds, threads, connections):
@@ -255,7 +286,6 @@ def bad_bodies(args, wrk) -> dict:
         workers_after = srv.worker_pids()
         log = srv.log.read_text(errors="replace")
     ratios = [u["rps"] / b["rps"] for b, u in zip(base_runs, under_runs)]
-    import statistics
     out = {"baseline": base_runs, "under_abuse": under_runs, "ratios": ratios,
            "ratio_median": statistics.median(ratios), "slow_clients": args.slow, "workers": srv.workers,
            "abuse_outcomes": dict(counts), "workers_after": workers_after,
@@ -270,21 +300,256 @@ def bad_bodies(args, wrk) -> dict:
     return out
 
 
+def _round(srv, wrk, script, path, args) -> dict:
+    """One round: wrk on /legal-moves (kept alive) and the /healthz prober, side by side."""
+    prober = _drills.Prober(srv.port, interval=0.1, timeout=5)
+    prober.start()
+    cmd, proc = _wrk_async(wrk, srv.base + path, script, args.seconds, 1, args.lm_connections)
+    res = _wrk_result(cmd, proc, args.seconds)
+    prober.stop.set()
+    prober.join(timeout=10)
+    return {"legal_moves": res, "healthz": _drills.summary(prober.latencies)}
+
+
+def _print_round(label: str, r: dict) -> None:
+    h, lm = r["healthz"], r["legal_moves"]
+    print(f"  {label}: /healthz {h['answered']}/{h['probes']} answered, p50 {h['p50_ms']} ms, "
+          f"p99 {h['p99_ms']} ms, max {h['max_ms']} ms | /legal-moves {lm['rps']:.0f} req/s, "
+          f"errors {lm['errors']}", flush=True)
+
+
+def _serving_drill(args, wrk, name: str, describe: str, start, finish) -> dict:
+    """Alternating baseline and drill rounds on one server; ``start(srv)`` begins the
+    drill and returns a handle, ``finish(handle)`` ends it and returns its own figures."""
+    path, body = _server.bodies()["legal-moves-1deck"]
+    script = _server.lua_script(WORK, "lm1", body)
+    base_runs, drill_runs, extras = [], [], []
+    with _server.Server(workers=args.workers, log_dir=WORK) as srv:
+        _server.run_wrk(wrk, srv.base + path, script, seconds=1, threads=1,
+                        connections=args.lm_connections)  # warm-up
+        print(f"{name}: {srv.workers} workers; {describe}; {args.pairs} pairs of {args.seconds} s "
+              f"rounds (baseline, then drill); wrk -t1 -c{args.lm_connections} /legal-moves",
+              flush=True)
+        for _ in range(args.pairs):
+            base_runs.append(_round(srv, wrk, script, path, args))
+            _print_round("baseline", base_runs[-1])
+            handle = start(srv)
+            time.sleep(1.0)
+            drill_runs.append(_round(srv, wrk, script, path, args))
+            extras.append(finish(handle))
+            _print_round("drill   ", drill_runs[-1])
+        memory = srv.memory()
+        log = srv.log.read_text(errors="replace")
+    ratios = [d["legal_moves"]["rps"] / b["legal_moves"]["rps"] for b, d in zip(base_runs, drill_runs)]
+    drill_probes = [x for d in drill_runs for x in (d["healthz"]["max_ms"],) if x is not None]
+    out = {"baseline": base_runs, "drill": drill_runs, "drill_extra": extras,
+           "legal_moves_ratio": ratios, "ratio_median": statistics.median(ratios),
+           "healthz_drill_answered": sum(d["healthz"]["answered"] for d in drill_runs),
+           "healthz_drill_probes": sum(d["healthz"]["probes"] for d in drill_runs),
+           "healthz_drill_max_ms": max(drill_probes) if drill_probes else None,
+           "workers_pss_kib_after": memory["workers_pss_kib"],
+           "tracebacks_in_log": log.count("Traceback")}
+    print(f"  /legal-moves drill/baseline per pair: {', '.join(f'{r:.2f}' for r in ratios)} (median "
+          f"{out['ratio_median']:.2f}); /healthz during the drills: {out['healthz_drill_answered']}/"
+          f"{out['healthz_drill_probes']} answered, slowest {out['healthz_drill_max_ms']} ms; "
+          f"tracebacks in the server log: {out['tracebacks_in_log']}", flush=True)
+    return out
+
+
+def idle(args, wrk) -> dict:
+    def start(srv):
+        return _drills.idle_sockets(srv.port, args.idle)
+
+    def finish(socks):
+        for s in socks:
+            s.close()
+        return {}
+    return _serving_drill(args, wrk, "idle", f"{args.idle} connections that send nothing", start, finish)
+
+
+def slow_headers(args, wrk) -> dict:
+    def start(srv):
+        stop = threading.Event()
+        clients = [_drills.SlowHeaders(srv.port, stop) for _ in range(args.slow_headers)]
+        for c in clients:
+            c.start()
+        return stop, clients
+
+    def finish(handle):
+        stop, clients = handle
+        stop.set()
+        answers: Counter = Counter()
+        for c in clients:
+            c.join(timeout=5)
+            answers.update(c.answers)
+        print(f"  slow-header clients' answers: {dict(answers) or 'none yet'}", flush=True)
+        return {"answers": dict(answers)}
+    return _serving_drill(args, wrk, "slow-headers",
+                          f"{args.slow_headers} clients sending a request head a byte a second",
+                          start, finish)
+
+
+def bot_flood(args, wrk) -> dict:
+    state = json.loads(_server.bodies()["legal-moves-1deck"][1])
+    body = json.dumps({"hands": state["hands"], "plays": state["plays"],
+                       "budget_ms": args.budget}).encode()
+
+    def start(srv):
+        stop = threading.Event()
+        clients = [_drills.BotFlood(srv.port, body, stop) for _ in range(args.flood)]
+        for c in clients:
+            c.start()
+        return stop, clients
+
+    def finish(handle):
+        stop, clients = handle
+        stop.set()
+        for c in clients:
+            c.join(timeout=4 * args.budget / 1000 + 10)
+        answers = [a for c in clients for a in c.answers]
+        statuses = Counter(a[0] for a in answers)
+        ok = sorted(a[1] for a in answers if a[0] == 200)
+        out = {"statuses": dict(statuses),
+               "busy_without_retry_after": sum(1 for a in answers if a[0] == 503 and not a[2]),
+               "slowest_s": round(max(a[1] for a in answers), 3) if answers else None,
+               "ok_p50_s": round(ok[len(ok) // 2], 3) if ok else None,
+               "ok_max_s": round(ok[-1], 3) if ok else None}
+        print(f"  /suggest answers: {out['statuses']}, 503 without Retry-After "
+              f"{out['busy_without_retry_after']}; 200 p50 {out['ok_p50_s']} s, slowest answer "
+              f"{out['slowest_s']} s (4 x budget = {4 * args.budget / 1000:g} s)", flush=True)
+        return out
+    return _serving_drill(args, wrk, "bot-flood",
+                          f"{args.flood} clients looping /suggest at budget_ms {args.budget}",
+                          start, finish)
+
+
+def _hostile_body(limit: int = 256 * 1024) -> bytes:
+    """The largest body under ``limit`` of short unknown keys (~30,000)."""
+    keys, size, i = [], 2, 0
+    while size + len(f'"k{i}":0,') < limit:
+        keys.append(f'"k{i}":0')
+        size += len(keys[-1]) + 1
+        i += 1
+    return ("{" + ",".join(keys) + "}").encode()
+
+
+def _pss_total(srv) -> tuple[int, int]:
+    """(PSS of master and workers, largest worker PSS) in KiB."""
+    mem = srv.memory()
+    workers = [m["pss"] for m in mem["workers"].values()] or [0]
+    return mem["master"]["pss"] + sum(workers), max(workers)
+
+
+def _hostile_client(port: int, body: bytes, stop: threading.Event, answers: Counter, lock) -> None:
+    conn = http.client.HTTPConnection(_server.HOST, port, timeout=30)
+    while not stop.is_set():
+        try:
+            conn.request("POST", "/legal-moves", body=body, headers={"Content-Type": "application/json"})
+            r = conn.getresponse()
+            key = (r.status, len(r.read()))
+        except (OSError, http.client.HTTPException) as error:
+            key = (type(error).__name__, 0)
+            conn.close()
+            conn = http.client.HTTPConnection(_server.HOST, port, timeout=30)
+        with lock:
+            answers[key] += 1
+    conn.close()
+
+
+def hostile_memory(args, _wrk) -> dict:
+    body = _hostile_body()
+    out = {"body_bytes": len(body), "keys": body.count(b":"), "runs": []}
+    threads = int(os.environ.get("GUNICORN_THREADS", 4))
+    with _server.Server(workers=args.workers, log_dir=WORK) as srv:
+        print(f"hostile-memory: {srv.workers} workers x {threads} threads; bodies of {len(body)} bytes "
+              f"with {out['keys']} unknown keys; {args.seconds} s per run", flush=True)
+        for clients in sorted({args.hostile, srv.workers * threads}):
+            before = _pss_total(srv)
+            stop, lock, answers = threading.Event(), threading.Lock(), Counter()
+            pool = [threading.Thread(target=_hostile_client, args=(srv.port, body, stop, answers, lock),
+                                     daemon=True) for _ in range(clients)]
+            for t in pool:
+                t.start()
+            peak, peak_worker = before
+            t0 = time.monotonic()
+            while time.monotonic() - t0 < args.seconds:
+                total, worker = _pss_total(srv)
+                peak, peak_worker = max(peak, total), max(peak_worker, worker)
+                time.sleep(0.25)
+            stop.set()
+            for t in pool:
+                t.join(timeout=30)
+            time.sleep(1.0)
+            after = _pss_total(srv)
+            run = {"clients": clients, "pss_before_mib": round(before[0] / 1024, 1),
+                   "pss_peak_mib": round(peak / 1024, 1), "pss_after_mib": round(after[0] / 1024, 1),
+                   "largest_worker_peak_mib": round(peak_worker / 1024, 1),
+                   "answers": {f"{k[0]} ({k[1]} bytes)": v for k, v in answers.items()}}
+            out["runs"].append(run)
+            print(f"  {clients} clients: PSS (master + workers) {run['pss_before_mib']} MiB before, peak "
+                  f"{run['pss_peak_mib']} MiB, {run['pss_after_mib']} MiB 1 s after; largest worker "
+                  f"peak {run['largest_worker_peak_mib']} MiB; answers {run['answers']}", flush=True)
+    return out
+
+
+BUDGETS_MS = (100, 250, 500, 1000, 2000)
+
+
+def bot_budget(args, _wrk) -> dict:
+    state = json.loads(_server.bodies()["legal-moves-1deck"][1])
+    out = {}
+    with _server.Server(workers=args.workers, log_dir=WORK,
+                        env={"GONGZHU_MAX_BUDGET_MS": "2000"}) as srv:
+        conn = http.client.HTTPConnection(_server.HOST, srv.port, timeout=30)
+        print(f"bot-budget: {srv.workers} workers, no cap; one client, {args.calls} calls per budget",
+              flush=True)
+        for budget in BUDGETS_MS:
+            body = json.dumps({"hands": state["hands"], "plays": state["plays"],
+                               "budget_ms": budget, "seed": 1}).encode()
+            walls, samples = [], []
+            for _ in range(args.calls):
+                t0 = time.monotonic()
+                conn.request("POST", "/suggest", body=body, headers={"Content-Type": "application/json"})
+                r = conn.getresponse()
+                answer = json.loads(r.read())
+                walls.append(time.monotonic() - t0)
+                samples.append(answer.get("samples"))
+            out[budget] = {"wall_p50_s": round(statistics.median(walls), 3),
+                           "wall_max_s": round(max(walls), 3), "samples": samples}
+            print(f"  budget_ms {budget:5d}: wall p50 {out[budget]['wall_p50_s']:.3f} s, max "
+                  f"{out[budget]['wall_max_s']:.3f} s; samples {samples}", flush=True)
+        conn.close()
+    return out
+
+
+SCENARIOS = {"kill-worker": kill_worker, "sigterm": sigterm, "bad-bodies": bad_bodies,
+             "idle": idle, "slow-headers": slow_headers, "bot-flood": bot_flood,
+             "bot-budget": bot_budget, "hostile-memory": hostile_memory}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("scenarios", nargs="*", metavar="SCENARIO",
-                    help="kill-worker, sigterm, bad-bodies (default: all three)")
+                    help=f"{', '.join(SCENARIOS)} (default: all)")
     ap.add_argument("--seconds", type=int, default=9, help="load per phase")
-    ap.add_argument("--workers", type=int, default=0, help="WEB_CONCURRENCY (default 2 x cores + 1)")
+    ap.add_argument("--workers", type=int, default=2, help="WEB_CONCURRENCY (default 2, the chart's)")
     ap.add_argument("--threads", type=int, default=2, help="wrk threads")
     ap.add_argument("--connections", type=int, default=16, help="wrk connections")
     ap.add_argument("--clients", type=int, default=8, help="sigterm: client threads")
     ap.add_argument("--slow", type=int, default=2, help="bad-bodies: slow clients at once")
     ap.add_argument("--pairs", type=int, default=3, help="bad-bodies: alone/abused round pairs")
+    ap.add_argument("--lm-connections", type=int, default=4,
+                    help="serving drills: wrk connections on /legal-moves")
+    ap.add_argument("--idle", type=int, default=64, help="idle: connections")
+    ap.add_argument("--slow-headers", type=int, default=16, help="slow-headers: clients")
+    ap.add_argument("--flood", type=int, default=8, help="bot-flood: /suggest clients")
+    ap.add_argument("--budget", type=int, default=2000, help="bot-flood: budget_ms")
+    ap.add_argument("--hostile", type=int, default=2, help="hostile-memory: clients of the first run")
+    ap.add_argument("--calls", type=int, default=5, help="bot-budget: calls per budget")
     ap.add_argument("--json", type=Path)
     args = ap.parse_args()
-    args.scenarios = args.scenarios or ["kill-worker", "sigterm", "bad-bodies"]
-    unknown = set(args.scenarios) - {"kill-worker", "sigterm", "bad-bodies"}
+    args.scenarios = args.scenarios or list(SCENARIOS)
+    unknown = set(args.scenarios) - set(SCENARIOS)
     if unknown:
         sys.exit(f"unknown scenario(s): {', '.join(sorted(unknown))}")
     if not 2 <= args.seconds <= 120:
@@ -292,9 +557,8 @@ def main() -> None:
     wrk = _server.ensure_wrk()
     print(f"# {_server.machine_notes()}", flush=True)
     report = {"machine": _server.machine_notes()}
-    runs = {"kill-worker": kill_worker, "sigterm": sigterm, "bad-bodies": bad_bodies}
     for name in args.scenarios:
-        report[name] = runs[name](args, wrk)
+        report[name] = SCENARIOS[name](args, wrk)
     if args.json:
         args.json.write_text(json.dumps(report, indent=1, default=str))
 

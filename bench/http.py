@@ -2,9 +2,10 @@
 
 One command from a fresh clone (bootstraps .venv with ``make venv``, installs wrk as root):
 
-    python3 bench/http.py                      # 6 rounds x 3 s per side, 5 workers, wrk -t2 -c16
-    python3 bench/http.py --rounds 5 --seconds 10 --workers 5 --threads 2 --connections 16
+    python3 bench/http.py                      # 6 rounds x 3 s per side, 2 workers, wrk -t2 -c16
+    python3 bench/http.py --rounds 5 --seconds 10 --workers 2 --threads 2 --connections 16
     python3 bench/http.py --profile-only       # only the in-process per-stage breakdown
+    python3 bench/http.py --keepalive-only     # only keep-alive against connection-per-request
 
 gunicorn starts exactly as ``make run`` does (``gunicorn -c python:service.gunicorn_conf
 service.wsgi:app``, ``WEB_CONCURRENCY`` workers) on 127.0.0.1:<free port>. For each
@@ -14,6 +15,11 @@ endpoint body (``/legal-moves`` one-deck mid-deal, ``/legal-moves`` two-deck mid
 requests/s (all requests of all rounds / their time), p50 (median of the rounds' p50),
 p99 (worst round's p99), errors (socket errors + non-2xx), ratio to /healthz (totals, and
 the median of each round against its neighbouring /healthz round).
+
+Then keep-alive against connection-per-request: /healthz and one-deck /legal-moves,
+each in ABBA rounds with wrk keeping its connections alive and with wrk sending
+``Connection: close`` (a TCP connection per request, as a client without a pool does):
+requests/s, p50, p99 and errors of each, and the ratio keep-alive / close.
 
 Then an in-process breakdown of one request per stage (JSON parse, contract validation,
 conversion, the operation, serialize, the whole WSGI request), in microseconds, so a
@@ -103,6 +109,48 @@ def measure(args) -> list[dict]:
     return results
 
 
+def _sides(runs: list[dict]) -> dict:
+    reqs = sum(x["requests"] for x in runs)
+    secs = sum(x["duration_us"] for x in runs) / 1e6
+    return {"rps": reqs / secs, "requests": reqs,
+            "p50_ms": statistics.median(x["p50_us"] for x in runs) / 1000,
+            "p99_ms": max(x["p99_us"] for x in runs) / 1000,
+            "errors": sum(x["errors"] for x in runs), "cmd": runs[0]["cmd"]}
+
+
+def keepalive(args) -> list[dict]:
+    """Keep-alive against a connection per request, ABBA rounds on one server."""
+    wrk = _server.ensure_wrk()
+    work = Path(tempfile.mkdtemp(prefix="gongzhu-keepalive-"))
+    path, body = _server.bodies()["legal-moves-1deck"]
+    targets = [("healthz", "/healthz", None), ("legal-moves-1deck", path, body)]
+    opts = dict(threads=args.threads, connections=args.connections)
+    rows = []
+    with _server.Server(workers=args.workers, log_dir=work) as srv:
+        print(f"# keep-alive against Connection: close; gunicorn {srv.workers} workers; wrk "
+              f"-t{args.threads} -c{args.connections}; {args.rounds} rounds x {args.seconds}s per "
+              "side (ABBA)", flush=True)
+        for name, p, b in targets:
+            scripts = {"keep-alive": _server.lua_script(work, name, b),
+                       "close": _server.lua_script(work, name, b, close=True)}
+            _server.run_wrk(wrk, srv.base + p, scripts["keep-alive"], seconds=1, **opts)
+            runs = {"keep-alive": [], "close": []}
+            for r in range(args.rounds):
+                order = ["keep-alive", "close"] if r % 2 == 0 else ["close", "keep-alive"]
+                for side in order:
+                    runs[side].append(_server.run_wrk(wrk, srv.base + p, scripts[side],
+                                                      seconds=args.seconds, **opts))
+            row = {"name": name, **{side: _sides(rs) for side, rs in runs.items()}}
+            row["ratio"] = row["keep-alive"]["rps"] / row["close"]["rps"]
+            rows.append(row)
+            k, c = row["keep-alive"], row["close"]
+            print(f"{name:18s} keep-alive {k['rps']:8.0f} req/s p50 {k['p50_ms']:6.2f} ms p99 "
+                  f"{k['p99_ms']:6.2f} ms errors {k['errors']} | close {c['rps']:8.0f} req/s p50 "
+                  f"{c['p50_ms']:6.2f} ms p99 {c['p99_ms']:6.2f} ms errors {c['errors']} | "
+                  f"keep-alive/close {row['ratio']:.2f}", flush=True)
+    return rows
+
+
 def _wsgi_call(app, method: str, path: str, body: bytes | None):
     """One request straight into the WSGI app (no server, no test client)."""
     import io
@@ -178,11 +226,12 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--rounds", type=int, default=6)
     ap.add_argument("--seconds", type=float, default=3.0, help="per wrk round (whole seconds)")
-    ap.add_argument("--workers", type=int, default=0, help="WEB_CONCURRENCY (default: gunicorn_conf's 2 x cores + 1)")
+    ap.add_argument("--workers", type=int, default=2, help="WEB_CONCURRENCY (default 2, the chart's)")
     ap.add_argument("--threads", type=int, default=2, help="wrk threads")
     ap.add_argument("--connections", type=int, default=16, help="wrk connections")
     ap.add_argument("--only", nargs="*", help="body names: legal-moves-1deck legal-moves-2deck score play")
     ap.add_argument("--profile-only", action="store_true")
+    ap.add_argument("--keepalive-only", action="store_true")
     ap.add_argument("--profile-calls", type=int, default=2000)
     ap.add_argument("--json", type=Path, help="also write the figures here")
     args = ap.parse_args()
@@ -191,7 +240,13 @@ def main() -> None:
     print(f"# {_server.machine_notes()}", flush=True)
     report = {"machine": _server.machine_notes()}
     if not args.profile_only:
-        report["http"] = measure(args)
+        if not args.keepalive_only:
+            report["http"] = measure(args)
+        report["keepalive"] = keepalive(args)
+        if args.keepalive_only:
+            if args.json:
+                args.json.write_text(json.dumps(report, indent=1))
+            return
     print("# in-process CPU time per call, by stage (best of 3 passes; no gunicorn, no sockets):",
           flush=True)
     report["profile_us"] = profile(args.profile_calls)

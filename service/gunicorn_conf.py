@@ -5,18 +5,50 @@ are the platform conventions; every log line (access lines included, written by
 the app) goes to stdout as JSON, or text with ``GONGZHU_LOG_FORMAT=text``
 (service/logs.py). Metrics are summed across workers (service/gunicorn_hooks.py).
 Use: ``gunicorn -c python:service.gunicorn_conf service.wsgi:app``.
+
+The worker is ``service.worker.BufferedThreadWorker``: gthread (HTTP/1.1 keep-alive,
+a bounded pool of request threads per worker) whose event loop reads every request
+before a thread serves it, so idle and slow connections hold no thread, and whose
+probes have a thread of their own. Sizing and the measurements behind each default:
+docs/deployment.md.
 """
 import multiprocessing
 import os
 
 from service import gunicorn_hooks
 
-bind = f"{os.environ.get('HOST', '0.0.0.0')}:{int(os.environ.get('PORT', '8080'))}"
-workers = int(os.environ.get("WEB_CONCURRENCY", multiprocessing.cpu_count() * 2 + 1))
-worker_class = "sync"
-# A request is CPU-bound and short: a worker silent this long is stuck.
-timeout = int(os.environ.get("GUNICORN_TIMEOUT", "30"))
-graceful_timeout = int(os.environ.get("GUNICORN_GRACEFUL_TIMEOUT", "20"))
+
+def _env_int(name: str, default: int) -> int:
+    return int(os.environ.get(name, default))
+
+
+bind = f"{os.environ.get('HOST', '0.0.0.0')}:{_env_int('PORT', 8080)}"
+workers = _env_int("WEB_CONCURRENCY", multiprocessing.cpu_count() * 2 + 1)
+worker_class = os.environ.get("GUNICORN_WORKER_CLASS", "service.worker.BufferedThreadWorker")
+# Request threads per worker. Requests are CPU-bound Python: one process runs one at a
+# time (the GIL), so more threads add queueing, not throughput; 4 leave room for a bot
+# call (service/api/slots.py) while others answer.
+threads = _env_int("GUNICORN_THREADS", 4)
+# Open connections per worker (idle, kept alive, being read, in a thread); past it the
+# worker stops accepting until one closes.
+worker_connections = _env_int("GUNICORN_WORKER_CONNECTIONS", 1000)
+# Seconds an idle connection (new or between requests) is kept before it is closed.
+keepalive = _env_int("GUNICORN_KEEPALIVE", 10)
+# Read by the worker itself (service/worker.py): GUNICORN_REQUEST_TIMEOUT (10 s: a
+# started request must arrive whole within it, else 408 problem and close),
+# GUNICORN_READ_BUFFER_MIB (8: unfinished requests' bytes per worker, else 503) and
+# GUNICORN_SWITCH_INTERVAL_MS (1: the GIL switch interval).
+# Connections the kernel queues before any worker accepts them: a short queue sheds
+# load (connection refused, retried elsewhere) instead of hiding it.
+backlog = _env_int("GUNICORN_BACKLOG", 256)
+# A worker whose event loop is silent this long is stuck (requests run in threads and
+# do not count): the master replaces it.
+timeout = _env_int("GUNICORN_TIMEOUT", 30)
+graceful_timeout = _env_int("GUNICORN_GRACEFUL_TIMEOUT", 20)
+# Recycle a worker after this many requests (± jitter, so workers do not restart
+# together): returns memory fragmented by large hostile bodies. 0 disables it.
+max_requests = _env_int("GUNICORN_MAX_REQUESTS", 100_000)
+max_requests_jitter = _env_int("GUNICORN_MAX_REQUESTS_JITTER", 10_000)
 # Load the app before forking: workers share its memory and a broken app fails at start.
 preload_app = True
 accesslog = None
@@ -27,9 +59,12 @@ logger_class = "service.logs.GunicornLogger"
 gunicorn_hooks.prepare_metrics_dir()
 child_exit = gunicorn_hooks.child_exit
 on_exit = gunicorn_hooks.on_exit
-# gunicorn answers an over-long request line itself, in plain text and outside the
-# contract: allow its maximum, far beyond any URL of this API (/ranks/{points}).
+# gunicorn answers an over-long request line itself (a 414 problem, service/worker.py):
+# allow its maximum, far beyond any URL of this API (/ranks/{points}).
 limit_request_line = 8190
+# At most 32 header fields of at most 8 KiB each (431 problem beyond).
+limit_request_fields = 32
+limit_request_field_size = 8190
 # Behind a proxy or ingress: trust X-Forwarded-* from it only when told to.
 forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
 # No runtime control socket (gunicorn ≥ 24): one fixed path per user would be shared

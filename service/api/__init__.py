@@ -14,6 +14,7 @@ from flask import Flask
 
 from . import cors, problems
 from .contract import Contract, ContractError, read_contract
+from .headers import StandardHeaders
 from .meta import CONTRACT_KEY
 from .meta import meta as meta_routes
 from .ops import ops as ops_routes
@@ -64,7 +65,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     pipeline = Pipeline(app.wsgi_app, contract, lambda: app.config["MAX_CONTENT_LENGTH"])
     app.extensions[PIPELINE_KEY] = pipeline
     # Outermost: every request gets an id, a count, an access line, whatever answers it.
-    app.wsgi_app = Telemetry(cors.wrap(pipeline, app.config.get("CORS_ORIGINS")),
+    app.wsgi_app = Telemetry(StandardHeaders(cors.wrap(pipeline, app.config.get("CORS_ORIGINS"))),
                              app.config.get("TRACER_PROVIDER"))
     LOG.setLevel(logging.INFO)
     return app

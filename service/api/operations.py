@@ -16,6 +16,7 @@ from service import rules as engine
 from . import metrics
 from . import schemas as s
 from .results import exposures_out, ingots_out, legal_moves_out, move_problem, play_out, replay, score_out, title_out
+from .slots import BOT
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,9 +79,11 @@ def suggest(call: Call) -> dict:
     if state.finished:
         raise engine.IllegalMove("the deal is finished: no seat is to act", code="deal_finished",
                                  path="/plays")
-    started = time.perf_counter()
-    advice = bot.suggest(state, budget_ms=data["budget_ms"], seed=data.get("seed"), plays=data["plays"])
-    metrics.observe_bot(advice.reason, advice.samples, time.perf_counter() - started, data["budget_ms"])
+    budget_ms = BOT.budget(data["budget_ms"])
+    with BOT.slot(budget_ms, on_busy=metrics.count_bot_shed):
+        started = time.perf_counter()
+        advice = bot.suggest(state, budget_ms=budget_ms, seed=data.get("seed"), plays=data["plays"])
+    metrics.observe_bot(advice.reason, advice.samples, time.perf_counter() - started, budget_ms)
     return {"seat": state.seat, "move": s.cards(advice.move), "reason": advice.reason,
             "samples": advice.samples}
 

@@ -13,6 +13,7 @@ operational routes (health, the contract, its UI) and 404s.
 from __future__ import annotations
 
 import json
+import logging
 import math
 import re
 from collections.abc import Callable
@@ -23,11 +24,17 @@ from .contract import Contract, Operation
 from .operations import HANDLERS, Call, Handler
 from .problems import ApiProblem, answer
 from .validation import Compiled, path_value, resolve
+from .wire import FRAMING_ERRORS, check_declared_charset, check_encoding, framing_problem
 
 JSON = "application/json"
-UTF8 = "utf-8"
+UTF8_SIG = "utf-8-sig"
 JSON_HEADERS = (("Content-Type", JSON),)
 COMPACT = (",", ":")
+# No object of the contract has more than a dozen fields: a body with thousands of keys
+# is refused as it is parsed, before it costs memory and a report (a server limit, like
+# the body size).
+MAX_OBJECT_KEYS = 64
+LOG = logging.getLogger("service.api")
 TEMPLATE_PARAMETER = re.compile(r"\{([^{}/]+)\}")
 
 
@@ -47,6 +54,9 @@ class Route:
 
 
 def _duplicates_rejected(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    if len(pairs) > MAX_OBJECT_KEYS:
+        raise ApiProblem(422, "too_many_fields", f"an object of the body has {len(pairs)} "
+                         f"fields; no object of this API has more than {MAX_OBJECT_KEYS}")
     obj = dict(pairs)
     if len(obj) != len(pairs):
         seen: set[str] = set()
@@ -75,9 +85,11 @@ ENCODER = json.JSONEncoder(ensure_ascii=False, separators=COMPACT)
 
 
 def parse_json(data: bytes) -> Any:
-    """A strict JSON text: UTF-8 (no BOM), no duplicate keys, no NaN, finite numbers."""
+    """A strict JSON text: UTF-8 (a byte order mark ignored; UTF-16/32 is 415), no
+    duplicate keys, no NaN, finite numbers."""
+    check_encoding(data)
     try:
-        return DECODER.decode(data.decode(UTF8))
+        return DECODER.decode(data.decode(UTF8_SIG))
     except UnicodeDecodeError as error:
         raise ApiProblem(400, "malformed_json",
                          f"the body is not UTF-8: byte {error.start} cannot be decoded") from None
@@ -98,9 +110,8 @@ def check_media_type(content_type: str) -> None:
         raise ApiProblem(415, "unsupported_media_type", f"send the body as {JSON}, not {sent}")
     for option in options.split(";"):
         name, _, value = option.partition("=")
-        if name.strip().lower() == "charset" and value.strip().strip('"').lower() != UTF8:
-            raise ApiProblem(415, "unsupported_media_type",
-                             f"send the body in UTF-8 (charset=utf-8 or none), not charset={value.strip()[:40]}")
+        if name.strip().lower() == "charset":
+            check_declared_charset(value)
 
 
 def read_body(environ: dict, limit: int | None) -> bytes:
@@ -111,17 +122,17 @@ def read_body(environ: dict, limit: int | None) -> bytes:
     try:
         if length:
             if not length.isdigit():
-                raise ApiProblem(400, "malformed_request", "the Content-Length header is not a number")
+                raise ApiProblem(400, "bad_framing", "the Content-Length header is not a number")
             if limit is not None and int(length) > limit:
                 raise too_large
             return stream.read(int(length))
         if not environ.get("wsgi.input_terminated"):
             return b""
         data = stream.read() if limit is None else stream.read(limit + 1)
-    except (OSError, ValueError) as error:
+    except FRAMING_ERRORS as error:
         # The server's body reader: a chunk size that is not hex, a missing terminator, …
-        raise ApiProblem(400, "malformed_request",
-                         f"the request body is not framed correctly: {str(error)[:100]}") from None
+        LOG.warning("bad request framing: %s", error)
+        raise framing_problem(error) from None
     if limit is not None and len(data) > limit:
         raise too_large
     return data

@@ -24,7 +24,7 @@ def post(client, path, body):
 
 @pytest.mark.parametrize("path", ALL_POSTS)
 @pytest.mark.parametrize("text", ['{"hands": [', "", "hands", "{'a': 1}", '{"a": NaN}',
-                                  '{"a": Infinity}', '{"a": 1, "a": 2}', "\xff\xfe{"])
+                                  '{"a": Infinity}', '{"a": 1, "a": 2}', "\xff{"])
 def test_malformed_json_is_400(client, path, text):
     response = client.post(path, data=text.encode("latin-1"), content_type="application/json")
     assert_problem(response, 400, "malformed_json")

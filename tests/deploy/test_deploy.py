@@ -185,6 +185,8 @@ def test_autoscaling_refuses_to_render_without_a_cpu_request(tools: Tools) -> No
         ("replicaCout=2", "replicaCout"),
         ("service.type=Headless", "/service/type"),
         ("autoscaling.targetCPUUtilizationPercentage=170", "/autoscaling/targetCPUUtilizationPercentage"),
+        ("image.digest=latest", "/image/digest"),
+        ("server.maxBudgetMs=5000", "/server/maxBudgetMs"),
     ],
 )
 def test_values_schema_rejects_mistakes(tools: Tools, value: str, complaint: str) -> None:
@@ -219,13 +221,42 @@ def test_deployment_probes_resources_and_writable_tmp(tools: Tools) -> None:
     assert container["readinessProbe"]["httpGet"] == {"path": "/readyz", "port": "http"}
     assert container["ports"] == [{"name": "http", "containerPort": 8080, "protocol": "TCP"}]
     env = {item["name"]: item["value"] for item in container["env"]}
-    assert env == {"PORT": "8080", "WEB_CONCURRENCY": "2", "PROMETHEUS_MULTIPROC_DIR": "/tmp/metrics"}
+    assert env == {"PORT": "8080", "WEB_CONCURRENCY": "2", "PROMETHEUS_MULTIPROC_DIR": "/tmp/metrics",
+                   "GUNICORN_THREADS": "4", "GONGZHU_BOT_SLOTS": "1", "GONGZHU_MAX_BUDGET_MS": "1000"}
+    assert container["livenessProbe"]["timeoutSeconds"] == 2
+    assert container["readinessProbe"]["timeoutSeconds"] == 1
     assert container["resources"]["limits"]["memory"] == container["resources"]["requests"]["memory"]
     assert container["volumeMounts"] == [{"name": "tmp", "mountPath": "/tmp"}]
     assert pod["volumes"] == [{"name": "tmp", "emptyDir": {"medium": "Memory", "sizeLimit": "16Mi"}}]
     assert container["lifecycle"] == {"preStop": {"sleep": {"seconds": 5}}}
     assert pod["terminationGracePeriodSeconds"] > 5
     assert container["image"] == "gongzhu-service:0.1.0"
+
+
+def test_a_digest_pins_the_image_for_the_pods_and_the_test(tools: Tools) -> None:
+    kinds = by_kind(manifests(tools, *VALUE_SETS["all-features"]))
+    digest = "sha256:" + "0123456789abcdef" * 4
+    pods = (kinds["Deployment"]["spec"]["template"]["spec"], kinds["Pod"]["spec"])
+    assert [p["containers"][0]["image"] for p in pods] == [
+        f"registry.example.com/games/gongzhu-service@{digest}"] * 2
+
+
+def test_network_policy_admits_only_the_named_callers_to_the_http_port(tools: Tools) -> None:
+    kinds = by_kind(manifests(tools, *VALUE_SETS["all-features"]))
+    policy = kinds["NetworkPolicy"]
+    assert policy["apiVersion"] == "networking.k8s.io/v1"
+    assert policy["spec"]["podSelector"]["matchLabels"] == kinds["Deployment"]["spec"]["selector"]["matchLabels"]
+    assert policy["spec"]["policyTypes"] == ["Ingress"]
+    (rule,) = policy["spec"]["ingress"]
+    assert rule["ports"] == [{"port": "http", "protocol": "TCP"}]
+    assert rule["from"] == [
+        {"podSelector": {}},
+        {"namespaceSelector": {"matchLabels": {"kubernetes.io/metadata.name": "ingress-nginx"}}},
+    ]
+    assert "NetworkPolicy" not in by_kind(manifests(tools)), "off by default"
+    closed = by_kind(manifests(tools, "--set", "networkPolicy.enabled=true",
+                               "--set", "networkPolicy.allowSameNamespace=false"))["NetworkPolicy"]
+    assert "ingress" not in closed["spec"] or closed["spec"]["ingress"] in (None, []), "no peer: deny all"
 
 
 def test_helm_test_hook_calls_healthz_through_the_service(tools: Tools) -> None:

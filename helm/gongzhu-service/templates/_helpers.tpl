@@ -64,7 +64,11 @@ ServiceAccount name.
 Image reference: repository:tag, the tag defaulting to the chart's appVersion.
 */}}
 {{- define "gongzhu-service.image" -}}
+{{- if .Values.image.digest }}
+{{- printf "%s@%s" .Values.image.repository .Values.image.digest }}
+{{- else }}
 {{- printf "%s:%s" .Values.image.repository (.Values.image.tag | default .Chart.AppVersion) }}
+{{- end }}
 {{- end }}
 
 {{/*
