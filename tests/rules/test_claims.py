@@ -1,0 +1,173 @@
+"""Claims (声称), docs/rules.md "Claims": the search's verdicts against a brute-force
+search over every legal play, refutations replayed as legal and shown to break the
+claim, and — for small positions — a claim that holds is never broken while the
+claimant follows the search's own line, whatever the others play."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from service import rules as engine
+from service.rules import claims
+from service.rules.claims import ClaimVerdict, claim_move, decide_claim, tricks_left
+
+KINDS = ("all_tricks", "no_tricks")
+EXPOSABLE = (engine.PIG, engine.SHEEP, engine.TRANSFORMER, engine.HEART_ACE)
+
+
+def late_state(rng: random.Random, decks: int, left: int, *, exposures: bool) -> engine.DealState:
+    """A random deal played with random legal moves until at most ``left`` tricks remain."""
+    rules = engine.Rules(decks=decks, first_trick_ban=rng.random() < 0.3)
+    hands = engine.deal_hands(rules, seed=rng.randrange(1 << 30))
+    exposed = tuple(tuple(c for c in hand if c in EXPOSABLE and exposures and rng.random() < 0.5)
+                    for hand in hands)
+    state = engine.replay(rules, hands=hands, exposed=exposed, plays=(), first_deal=True)
+    while not state.finished and tricks_left(state) > left:
+        state = engine.apply_legal_move(state, rng.choice(engine.legal_moves(state)))
+    # stop anywhere inside the trick too
+    for _ in range(rng.randrange(4)):
+        if state.finished or tricks_left(state) <= 1:
+            break
+        state = engine.apply_legal_move(state, rng.choice(engine.legal_moves(state)))
+    return state
+
+
+def _step(state: engine.DealState, move, seat: int, wants_all: bool):
+    """The next state and whether this play completed a trick against the claim."""
+    after = engine.apply_legal_move(state, move)
+    if after.trick_number == state.trick_number:
+        return after, False
+    return after, (after.last_trick.winner == seat) != wants_all
+
+
+def brute_force(state: engine.DealState, seat: int, kind: str) -> bool:
+    """Every legal play of every seat, nothing merged, nothing cached."""
+    if state.finished:
+        return True
+    wants_all = kind == "all_tricks"
+    outcomes = []
+    for move in engine.legal_moves(state):
+        after, broken = _step(state, move, seat, wants_all)
+        outcomes.append(not broken and brute_force(after, seat, kind))
+    return any(outcomes) if state.seat == seat else all(outcomes)
+
+
+def states(decks: int, left: int, count: int, seed: int):
+    rng = random.Random(seed)
+    found = []
+    while len(found) < count:
+        state = late_state(rng, decks, left, exposures=rng.random() < 0.5)
+        if not state.finished:
+            found.append(state)
+    return found
+
+
+def assert_refutes(state: engine.DealState, seat: int, kind: str, refutation) -> None:
+    """The refutation is a legal continuation whose last play completes a trick that breaks
+    the claim, and no earlier trick of it does."""
+    wants_all = kind == "all_tricks"
+    for i, move in enumerate(refutation):
+        assert engine.is_legal_move(state, move), (i, move)
+        state, broken = _step(state, move, seat, wants_all)
+        assert broken == (i == len(refutation) - 1), i
+
+
+@pytest.mark.parametrize("decks, left, count, seed", [(1, 2, 60, 1), (1, 3, 50, 2), (1, 4, 12, 3),
+                                                      (2, 2, 40, 4), (2, 3, 8, 5)])
+def test_seed_p5_claim_verdicts_equal_brute_force(decks, left, count, seed):
+    checked = {True: 0, False: 0}
+    for state in states(decks, left, count, seed):
+        for seat in range(4):
+            for kind in KINDS:
+                verdict = decide_claim(state, seat, kind)
+                assert verdict.holds == brute_force(state, seat, kind), (state, seat, kind)
+                checked[verdict.holds] += 1
+                if verdict.holds:
+                    assert verdict.refutation is None
+                else:
+                    assert_refutes(state, seat, kind, verdict.refutation)
+    # both verdicts really occur
+    assert checked[True] > 10 and checked[False] > 10
+
+
+def _never_broken(state: engine.DealState, seat: int, kind: str) -> bool:
+    """The claimant plays ``claim_move``; the others anything legal: no trick breaks the claim."""
+    if state.finished:
+        return True
+    wants_all = kind == "all_tricks"
+    moves = [claim_move(state, seat, kind)] if state.seat == seat else engine.legal_moves(state)
+    for move in moves:
+        assert move is not None and engine.is_legal_move(state, move)
+        after, broken = _step(state, move, seat, wants_all)
+        if broken or not _never_broken(after, seat, kind):
+            return False
+    return True
+
+
+@pytest.mark.parametrize("decks, left, seed", [(1, 3, 11), (1, 4, 12), (2, 2, 13)])
+def test_a_claim_that_holds_is_kept_by_following_the_search(decks, left, seed):
+    held = 0
+    for state in states(decks, left, 15, seed):
+        for seat in range(4):
+            for kind in KINDS:
+                if decide_claim(state, seat, kind).holds:
+                    held += 1
+                    assert _never_broken(state, seat, kind), (state, seat, kind)
+    assert held > 5
+
+
+def test_any_seat_may_claim_mid_trick():
+    rng = random.Random(21)
+    state = late_state(rng, 1, 3, exposures=False)
+    while not state.trick:
+        state = engine.apply_legal_move(state, engine.legal_moves(state)[0])
+    not_to_act = [seat for seat in range(4) if seat != state.seat]
+    for seat in not_to_act:
+        for kind in KINDS:
+            assert decide_claim(state, seat, kind).holds == brute_force(state, seat, kind)
+
+
+def test_the_search_stops_at_its_node_budget():
+    rng = random.Random(5)
+    state = late_state(rng, 1, 13, exposures=False)
+    verdicts = [decide_claim(state, seat, kind, max_nodes=10) for seat in range(4) for kind in KINDS]
+    assert any(v.holds is None for v in verdicts)
+    for verdict in verdicts:
+        if verdict.holds is None:
+            assert verdict == ClaimVerdict(None, None, 11)
+
+
+def test_a_finished_deal_has_nothing_to_claim():
+    rng = random.Random(6)
+    state = late_state(rng, 1, 0, exposures=False)
+    assert state.finished
+    with pytest.raises(engine.IllegalMove) as error:
+        decide_claim(state, 0, "all_tricks")
+    assert error.value.code == "deal_finished"
+
+
+def test_the_fast_path_plays_as_the_engine_does():
+    """Once no card is special, positions are bare tuples advanced by ``plain_child``:
+    the same next position, trick winner and options as the engine's play loop."""
+    rng = random.Random(8)
+    compared = 0
+    for state in states(1, 6, 90, 9):
+        table = state.table()
+        node = claims._to_plain(table)
+        if node is None:
+            continue
+        search = claims._Search(rng.randrange(4), rng.choice(KINDS), 10)
+        singles = table.options()[0]
+        assert set(search.plain_moves(node)) <= set(engine.mask_cards(singles))
+        for card in engine.mask_cards(singles):
+            general, completed, broken = search.child(table, (card,))
+            plain, plain_completed, plain_broken = search.plain_child(node, card)
+            expected = claims._to_plain(general)
+            if expected is None:  # the deal ended
+                assert not any(plain[2])
+            else:
+                assert plain == expected
+            assert (plain_completed, plain_broken) == (completed, broken)
+            compared += 1
+    assert compared > 100
