@@ -94,6 +94,21 @@ def suggest_exposures(call: Call) -> dict:
     return {"rules": s.rules_out(data["rules"]), "expose": s.cards(shown), "reason": reason}
 
 
+def claim(call: Call) -> dict:
+    data = call.data
+    seat, kind = data["claim"]
+    state = replay(data)
+    verdict = engine.decide_claim(state, seat, kind)
+    score = None
+    if verdict.holds and kind == "all_tricks":
+        rules = state.rules
+        score = score_out(rules, engine.score_cards(rules, engine.claimed_captures(state, seat), state.exposed))
+    return {"claim": {"seat": seat, "kind": kind}, "holds": verdict.holds,
+            "reason": None if verdict.holds is not None else "search_budget",
+            "refutation": None if verdict.refutation is None else s.card_lists(verdict.refutation),
+            "score": score, "tricks_left": engine.tricks_left(state), "positions": verdict.nodes}
+
+
 def titles(call: Call) -> dict:
     return {"titles": [title_out(t) for t in engine.TITLES]}
 
@@ -121,6 +136,7 @@ HANDLERS: dict[str, Handler] = {
     "deal": Handler(s.DEAL.convert, deal),
     "suggest": Handler(s.SUGGEST.convert, suggest),
     "suggest_exposures": Handler(s.SUGGEST_EXPOSURES.convert, suggest_exposures),
+    "claim": Handler(s.CLAIM.convert, claim),
     "titles": Handler(None, titles),
     "title_for": Handler(None, title_for),
 }

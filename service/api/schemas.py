@@ -52,6 +52,20 @@ class Integers(fields.Field):
         return tuple(map(int, value))
 
 
+class DealSeed(fields.Field):
+    """An integer seed as an int; a 256-bit seed's 64 hexadecimal digits in lower case."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        return value.lower() if isinstance(value, str) else int(value)
+
+
+class ClaimField(fields.Field):
+    """``{"seat": s, "kind": k}`` as (seat, kind)."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        return int(value["seat"]), value["kind"]
+
+
 class Plain(fields.Field):
     """A boolean or string taken as it is."""
 
@@ -136,7 +150,7 @@ class ExposuresSchema(ConvertingSchema):
 
 class DealSchema(ConvertingSchema):
     rules = _rules()
-    seed = Integer()
+    seed = DealSeed()
     first_deal = Plain(load_default=True)
 
 
@@ -149,6 +163,10 @@ class IngotsSchema(ConvertingSchema):
 class SuggestSchema(DealStateSchema):
     budget_ms = Integer(load_default=DEFAULT_BUDGET_MS)
     seed = Integer()
+
+
+class ClaimSchema(DealStateSchema):
+    claim = ClaimField()
 
 
 class SuggestExposuresSchema(ConvertingSchema):
@@ -165,6 +183,7 @@ EXPOSURES = ExposuresSchema()
 DEAL = DealSchema()
 SUGGEST = SuggestSchema()
 SUGGEST_EXPOSURES = SuggestExposuresSchema()
+CLAIM = ClaimSchema()
 
 
 # ---- responses: plain functions (a marshmallow dump would cost more than the engine)

@@ -89,7 +89,7 @@ def json_type(value: Any) -> str:
     return "array" if isinstance(value, list) else "object"
 
 
-def _detail(kind, instance: Any, subschema: dict[str, Any]) -> str:
+def _detail(kind, instance: Any, subschema: dict[str, Any], alternatives: list[str] | None = None) -> str:
     name = kind.name
     if name == "type":
         wanted = " or ".join(kind.types)
@@ -110,6 +110,8 @@ def _detail(kind, instance: Any, subschema: dict[str, Any]) -> str:
         return f"{echo(instance)} does not match {kind.pattern}" + (f": {hint}" if hint else "")
     if name == "required":
         return "required field is missing"
+    if name in ("oneOf", "anyOf") and alternatives:
+        return f"{echo(instance)} is none of: " + "; ".join(alternatives)
     return f"does not satisfy `{name}`"
 
 
@@ -148,7 +150,10 @@ class Compiled:
             return [Violation(pointer((*path, kind.property)), "required",
                               _detail(kind, error.instance, {}), location)]
         subschema = self._subschema(error.schema_path)
-        return [Violation(pointer(path), kind.name, _detail(kind, error.instance, subschema), location)]
+        alternatives = [resolve(self.document, option).get("description", "").split("\n")[0].rstrip(".")
+                        for option in subschema.get(kind.name, ())] if kind.name in ("oneOf", "anyOf") else None
+        return [Violation(pointer(path), kind.name, _detail(kind, error.instance, subschema, alternatives),
+                          location)]
 
     def _subschema(self, schema_path) -> dict[str, Any]:
         """The schema object holding the failed keyword (for its description)."""

@@ -26,6 +26,7 @@ from .cards import (
                     parse_card,
                     suit_of,
 )
+from .claims import CLAIM_KINDS, ClaimVerdict, claim_move, claimed_captures, decide_claim, tricks_left
 from .deal import deal_hands, dealt_hand_problems, first_leader, seeded_shuffle
 from .errors import IllegalMove, InvalidDeal, Problem, RuleError
 from .exposure import deal_exposure_counts, effective_exposure, exposure_counts
@@ -41,6 +42,7 @@ from .tricks import TrickResult, rank_trick
 from .variants import OPENING_CARDS, Rules
 
 __all__ = [
+    "CLAIM_KINDS", "ClaimVerdict", "claim_move", "claimed_captures", "decide_claim", "tricks_left",
     "CARD_BY_NAME", "CARD_NAMES", "DIAMONDS", "EXPOSABLE", "HEART_ACE", "HEARTS", "ONE_PLANE", "PIG", "SEATS",
     "SHEEP", "SPADES", "SUIT_MASKS", "SUIT_SIZE", "SUITS", "TRANSFORMER", "Card", "Play", "bits_cards",
     "format_card", "format_cards", "full_deck", "hand_bits", "mask_cards", "parse_card", "suit_of",

@@ -26,7 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from .cards import ONE_PLANE, PIG, PLANE, SEATS, SUIT_MASKS, SUIT_SIZE, TRANSFORMER, Play, mask_cards
+from .cards import ONE_PLANE, PIG, PLANE, SEATS, SUIT_MASKS, SUIT_SIZE, TRANSFORMER, Card, Play, mask_cards
 from .errors import IllegalMove
 from .moves import follow_single_mask, lead_options
 from .state import DealState, Table, cards_of
@@ -464,6 +464,13 @@ def claim_move(state: DealState, seat: int, kind: str, max_nodes: int = DEFAULT_
         return search.decide(state.table(), tricks)[1]
     except _Budget:
         return None
+
+
+def claimed_captures(state: DealState, seat: int) -> tuple[tuple[Card, ...], ...]:
+    """The cards each seat ends with when ``seat`` takes every remaining trick: what it
+    has taken, plus every card still in a hand or on the table."""
+    rest = [c for hand in state.hands for c in hand] + [c for play in state.trick for c in play]
+    return tuple(tuple(taken) + (tuple(rest) if s == seat else ()) for s, taken in enumerate(state.captured))
 
 
 def tricks_left(state: DealState) -> int:

@@ -5,7 +5,9 @@ Seeded deals use an algorithm any platform can re-derive in a few lines:
 1. Start from the deck in card order (``full_deck``: S2…SA, H2…HA, D2…DA,
    C2…CA; each card twice in a row with two decks).
 2. A stream of 64-bit words: block k (k = 0, 1, …) is
-   ``SHA-256(f"gongzhu-deal:{seed}:{k}")``, read as four big-endian words.
+   ``SHA-256(f"gongzhu-deal:{seed}:{k}")``, read as four big-endian words;
+   ``{seed}`` is the seed's text: an integer in decimal, or a 256-bit seed as
+   its 64 hexadecimal digits in lower case.
 3. Fisher–Yates from the end: for i = n−1 … 1, draw words until one is below
    ``2**64 - 2**64 % (i+1)`` (rejection, so no bias), then j = word % (i+1),
    swap positions i and j.
@@ -30,7 +32,10 @@ WORD_RANGE = 1 << 64
 FULL_DEALS = {decks: hand_bits(full_deck(decks)) for decks in (1, 2)}
 
 
-def _seed_words(seed: int) -> Iterator[int]:
+Seed = int | str   # an integer, or 64 lower-case hexadecimal digits (256 bits)
+
+
+def _seed_words(seed: Seed) -> Iterator[int]:
     block = 0
     while True:
         digest = hashlib.sha256(f"gongzhu-deal:{seed}:{block}".encode()).digest()
@@ -39,7 +44,7 @@ def _seed_words(seed: int) -> Iterator[int]:
         block += 1
 
 
-def seeded_shuffle(cards: list[Card], seed: int) -> None:
+def seeded_shuffle(cards: list[Card], seed: Seed) -> None:
     """Shuffle ``cards`` in place with the documented SHA-256 stream."""
     words = _seed_words(seed)
     for i in range(len(cards) - 1, 0, -1):
@@ -67,7 +72,7 @@ def shuffle(cards: list[Card], rng: random.Random) -> None:
         cards[i], cards[j] = cards[j], cards[i]
 
 
-def deal_hands(rules: Rules, seed: int | None = None, *,
+def deal_hands(rules: Rules, seed: Seed | None = None, *,
                rng: random.Random | None = None) -> tuple[tuple[Card, ...], ...]:
     """Four hands in the order dealt: seeded, injected ``rng``, or cryptographic."""
     cards = list(full_deck(rules.decks))

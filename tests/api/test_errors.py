@@ -288,10 +288,12 @@ def test_ingots_request_shape(client, body, violations):
 
 
 @pytest.mark.parametrize("body, violations", [
-    ({"seed": -1}, [("/seed", "minimum")]),
-    ({"seed": 2**53}, [("/seed", "maximum")]),
-    ({"seed": "1"}, [("/seed", "type")]),
-    ({"seed": 1.5}, [("/seed", "type")]),
+    ({"seed": -1}, [("/seed", "oneOf")]),
+    ({"seed": 2**53}, [("/seed", "oneOf")]),
+    ({"seed": "1"}, [("/seed", "oneOf")]),
+    ({"seed": 1.5}, [("/seed", "oneOf")]),
+    ({"seed": "ab" * 31}, [("/seed", "oneOf")]),
+    ({"seed": "g" * 64}, [("/seed", "oneOf")]),
     ({"first_deal": "no"}, [("/first_deal", "type")]),
 ])
 def test_deal_request_shape(client, body, violations):

@@ -219,3 +219,49 @@ def test_request_schemas_state_no_default_keyword():
     for name in ("Rules", "DealState", "PlayRequest", "IngotsRequest", "SuggestRequest", "DealRequest"):
         for prop in SPEC["components"]["schemas"][name]["properties"].values():
             assert "default" not in prop
+
+
+# ---- 256-bit seeds ------------------------------------------------------------------------------
+
+HEX_SEED = "3f" * 32
+
+
+def test_spec_hex_seed_deals_reproducibly_and_differently_from_others(client):
+    first = post(client, "/deal", {"seed": HEX_SEED}).get_json()
+    again = post(client, "/deal", {"seed": HEX_SEED.upper()}).get_json()
+    other = post(client, "/deal", {"seed": "3e" + "3f" * 31}).get_json()
+    assert first["seed"] == HEX_SEED and again["seed"] == HEX_SEED
+    assert first["hands"] == again["hands"] != other["hands"]
+
+
+def test_hex_seed_derivation_is_the_documented_sha256_stream(client):
+    """docs/rules.md "Dealing": block k is SHA-256("gongzhu-deal:<seed>:<k>"), words are
+    big-endian 64-bit, Fisher-Yates from the end with rejection; seat s gets positions s, s+4, …"""
+    import hashlib
+
+    def words():
+        block = 0
+        while True:
+            digest = hashlib.sha256(f"gongzhu-deal:{HEX_SEED}:{block}".encode()).digest()
+            for at in range(0, 32, 8):
+                yield int.from_bytes(digest[at:at + 8], "big")
+            block += 1
+
+    deck = [s + r for s in "SHDC" for r in ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")]
+    stream = words()
+    for i in range(len(deck) - 1, 0, -1):
+        limit = 2**64 - 2**64 % (i + 1)
+        word = next(stream)
+        while word >= limit:
+            word = next(stream)
+        j = word % (i + 1)
+        deck[i], deck[j] = deck[j], deck[i]
+    hands = [deck[seat::4] for seat in range(4)]
+    assert post(client, "/deal", {"seed": HEX_SEED}).get_json()["hands"] == hands
+
+
+@pytest.mark.parametrize("seed", ["3f" * 31, "3f" * 33, "zz" * 32, "0x" + "3f" * 31])
+def test_a_malformed_hex_seed_is_422_with_a_pointer(client, seed):
+    body = assert_problem(post(client, "/deal", {"seed": seed}), 422, "schema_violation",
+                          [("/seed", "schema_violation")])
+    assert "64 hexadecimal digits" in body["errors"][0]["detail"]

@@ -63,7 +63,7 @@ def post(client, path, body):
 
 
 def test_every_body_operation_is_covered():
-    assert len(OPERATIONS) == 9
+    assert len(OPERATIONS) == 10
 
 
 @pytest.mark.parametrize("path, schema", OPERATIONS)

@@ -296,7 +296,7 @@ def test_every_problem_example_validates():
     (schemas.SCORE, "ScoreRequest"), (schemas.INGOTS, "IngotsRequest"),
     (schemas.EXPOSURES, "ExposuresRequest"), (schemas.DEAL, "DealRequest"),
     (schemas.RulesSchema(), "Rules"), (schemas.SUGGEST, "SuggestRequest"),
-    (schemas.SUGGEST_EXPOSURES, "SuggestExposuresRequest"),
+    (schemas.SUGGEST_EXPOSURES, "SuggestExposuresRequest"), (schemas.CLAIM, "ClaimRequest"),
 ])
 def test_request_schemas_match_the_contract(schema, component):
     contract = SPEC["components"]["schemas"][component]
@@ -312,4 +312,5 @@ def test_request_bodies_use_the_request_schemas():
     assert bodies == {"/legal-moves": "DealState", "/play": "PlayRequest", "/trick": "TrickRequest",
                       "/score": "ScoreRequest", "/ingots": "IngotsRequest",
                       "/exposures": "ExposuresRequest", "/deal": "DealRequest",
-                      "/suggest": "SuggestRequest", "/suggest-exposures": "SuggestExposuresRequest"}
+                      "/suggest": "SuggestRequest", "/suggest-exposures": "SuggestExposuresRequest",
+                      "/claim": "ClaimRequest"}
