@@ -24,7 +24,7 @@ visits and stops at ``max_nodes``, answering "unknown" rather than guessing.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, TypeVar
 
 from .cards import ONE_PLANE, PIG, PLANE, SEATS, SUIT_MASKS, SUIT_SIZE, TRANSFORMER, Card, Play, mask_cards
 from .errors import IllegalMove
@@ -252,6 +252,23 @@ def _plain_winner(node: Plain) -> int:
     return max(c for c in trick if trick[0] - trick[0] % SUIT_SIZE <= c < suit_end)
 
 
+Move = TypeVar("Move")
+
+
+def _settled(found: tuple[bool, int, object], depth: int) -> bool:
+    """Whether a remembered verdict answers a look ``depth`` tricks deep: a claim kept
+    for at least that many tricks, or broken within at most that many."""
+    return found[1] >= depth if found[0] else found[1] <= depth
+
+
+def _first(moves: list[Move], found: tuple[bool, int, Move | None] | None) -> list[Move]:
+    """``moves`` with the one that decided a shallower look at the position first."""
+    if found is not None and found[2] is not None and found[2] in moves:
+        moves.remove(found[2])
+        moves.insert(0, found[2])
+    return moves
+
+
 class _Search:
     """Iterative deepening on the number of tricks looked at: a claim that fails usually
     fails within a trick or two, and a shallow search finds that cheaply whatever the
@@ -308,16 +325,12 @@ class _Search:
             return result, None if card is None else (card,)
         key = _key(t)
         found = self.known.get(key)
-        if found is not None and ((found[0] and found[1] >= depth) or (not found[0] and found[1] <= depth)):
+        if found is not None and _settled(found, depth):
             return found[0], found[2]
         self._count()
         claimant = t.seat == self.seat
         result, witness = (not claimant), None
-        moves = self.ordered(t)
-        if found is not None and found[2] in moves:
-            moves.remove(found[2])
-            moves.insert(0, found[2])
-        for move in moves:
+        for move in _first(self.ordered(t), found):
             nxt, completed, broken = self.child(t, move)
             ok = not broken and self.decide(nxt, depth - 1 if completed else depth)[0]
             if claimant == ok:
@@ -377,17 +390,12 @@ class _Search:
         if not hands[seat] or depth == 0:
             return True, None
         found = self.known_plain.get(node)
-        if found is not None and ((found[0] and found[1] >= depth) or (not found[0] and found[1] <= depth)):
+        if found is not None and _settled(found, depth):
             return found[0], found[2]
         self._count()
         claimant = seat == self.seat
         result, witness = (not claimant), None
-        cards = self.plain_moves(node)
-        if found is not None and found[2] in cards:
-            # the move that decided a shallower look first
-            cards.remove(found[2])
-            cards.insert(0, found[2])
-        for card in cards:
+        for card in _first(self.plain_moves(node), found):
             nxt, completed, broken = self.plain_child(node, card)
             ok = not broken and self.decide_plain(nxt, depth - 1 if completed else depth)[0]
             if claimant == ok:
