@@ -12,7 +12,7 @@ from typing import Any
 
 from flask import Flask
 
-from . import cors, problems
+from . import cors, ops, problems
 from .contract import Contract, ContractError, read_contract
 from .headers import StandardHeaders
 from .meta import CONTRACT_KEY
@@ -67,5 +67,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     # Outermost: every request gets an id, a count, an access line, whatever answers it.
     app.wsgi_app = Telemetry(StandardHeaders(cors.wrap(pipeline, app.config.get("CORS_ORIGINS"))),
                              app.config.get("TRACER_PROVIDER"))
+    # Asked once, before workers fork (preload): /version never waits for git.
+    ops.git_commit()
     LOG.setLevel(logging.INFO)
     return app

@@ -14,12 +14,13 @@ from functools import lru_cache
 from pathlib import Path
 
 import yaml
-from flask import Blueprint, Response
+from flask import Blueprint, Response, current_app, has_app_context
 
 from service import __version__
 
 from . import metrics as metric_values
 from .contract import load_contract
+from .meta import CONTRACT_KEY
 
 ops = Blueprint("ops", __name__)
 
@@ -28,8 +29,11 @@ SOURCE_ROOT = Path(__file__).resolve().parents[2]
 GIT_TIMEOUT_S = 2
 
 
-@lru_cache(maxsize=1)
 def contract_version() -> str:
+    """``info.version`` of the contract the app loaded (read again if it has none)."""
+    contract = current_app.extensions.get(CONTRACT_KEY) if has_app_context() else None
+    if contract is not None:
+        return contract.version
     return str(yaml.safe_load(load_contract())["info"]["version"])
 
 
