@@ -95,8 +95,8 @@ def suggest_exposures(call: Call) -> dict:
 
 
 # The claims search stops here and answers null: about a second of one core at worst
-# (a two-deck position costs the search about eight times a one-deck one).
-CLAIM_MAX_POSITIONS = {1: 200_000, 2: 25_000}
+# (a two-deck position costs the search ten to twenty times a one-deck one).
+CLAIM_MAX_POSITIONS = {1: 200_000, 2: 10_000}
 
 
 def claim(call: Call) -> dict:
