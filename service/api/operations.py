@@ -97,13 +97,16 @@ def suggest_exposures(call: Call) -> dict:
 # The claims search stops here and answers null: about a second of one core at worst
 # (a two-deck position costs the search ten to twenty times a one-deck one).
 CLAIM_MAX_POSITIONS = {1: 200_000, 2: 10_000}
+CLAIM_SLOT_MS = 1000
 
 
 def claim(call: Call) -> dict:
     data = call.data
     seat, kind = data["claim"]
     state = replay(data)
-    verdict = engine.decide_claim(state, seat, kind, max_nodes=CLAIM_MAX_POSITIONS[state.rules.decks])
+    # a search of up to a second: it takes a bot slot like /suggest
+    with BOT.slot(CLAIM_SLOT_MS, on_busy=metrics.count_bot_shed):
+        verdict = engine.decide_claim(state, seat, kind, max_nodes=CLAIM_MAX_POSITIONS[state.rules.decks])
     score = None
     if verdict.holds and kind == "all_tricks":
         rules = state.rules

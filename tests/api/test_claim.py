@@ -60,3 +60,13 @@ def test_claim_problems(client):
     assert_problem(bad_seat, 422, "schema_violation", [("/claim/seat", "schema_violation")])
     missing = client.post("/claim", json=state)
     assert_problem(missing, 422, "schema_violation", [("/claim", "schema_violation")])
+
+
+def test_a_claim_is_503_busy_when_every_bot_slot_is_taken(client):
+    from service.api import slots
+
+    state = late_state(client, 14, 10)
+    with slots.BOT.slot(1500):
+        response = client.post("/claim", json={**state, "claim": {"seat": 3, "kind": "all_tricks"}})
+    assert_problem(response, 503, "busy")
+    assert response.headers["Retry-After"] == "2"
