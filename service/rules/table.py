@@ -67,7 +67,7 @@ def advance(t: Table, choose: Chooser, limit: int = -1) -> None:  # noqa: C901, 
     ones = [h & ONE_PLANE for h in hands]
     twos = [h >> PLANE for h in hands]
     played = 0
-    taken = cards_of(trick)
+    taken = cards_of(trick) if trick else 0
     trick_one, trick_two = taken & ONE_PLANE, taken >> PLANE
     lead = trick[0] if trick else None
     pair_lead = lead is not None and len(lead) == 2
