@@ -1,4 +1,4 @@
-"""Arena (issue 6): the bot against three opponents, duplicate format.
+"""Arena: the bot against three opponents, duplicate format.
 
 Every seeded one-deck deal (first deal of a match, no exposures) is played
 four times with the bot in seat 0, 1, 2, 3 in turn and the opponent policy
