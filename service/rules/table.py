@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .cards import ONE_PLANE, PLANE, SEATS, SUIT_MASKS, SUIT_SIZE, Card, Play, count_of, merge_bits, remove_card
+from .cards import ONE_PLANE, PLANE, SEATS, SUIT_MASKS, SUIT_SIZE, Card, Play, count_of, remove_card
 from .moves import NO_PLAYS, play_options
 from .state import Table, Trick, cards_of
 from .tricks import trick_winner
@@ -142,8 +142,11 @@ def advance(t: Table, choose: Chooser, limit: int = -1) -> None:  # noqa: C901, 
                 taken = trick_one
                 captured[winner] |= taken
             else:
+                # merge_bits inlined: the winner's pile plus the trick's cards, plane by plane
                 taken = trick_one | trick_two << PLANE
-                captured[winner] = merge_bits(captured[winner], taken)
+                pile = captured[winner]
+                pile_one = pile & ONE_PLANE
+                captured[winner] = pile_one | trick_one | (pile >> PLANE | trick_two | pile_one & trick_one) << PLANE
             history.append(new_trick(Trick, (leader, tuple(trick), winner, taken)))
             trick_one = trick_two = in_trick = 0
             trick.clear()
@@ -187,10 +190,16 @@ def random_chooser(random: Callable[[], float]) -> Chooser:
                 # every option is in one suit
                 ranks = SUIT_RANKS[singles >> base]
                 return SINGLE_PLAYS[base + ranks[int(random() * len(ranks))]]
-        n, p = singles.bit_count(), pairs.bit_count()
+        n = singles.bit_count()
+        p = pairs.bit_count() if pairs else 0
         k = int(random() * (n + p + len(others)))
         if k < n:
-            return SINGLE_PLAYS[nth_card(singles, k)]
+            # nth_card inlined: the k-th single card, suit by suit
+            for base in SUIT_BASES:
+                ranks = SUIT_RANKS[singles >> base & SUIT_MASK]
+                if k < len(ranks):
+                    return SINGLE_PLAYS[base + ranks[k]]
+                k -= len(ranks)
         if k < n + p:
             return PAIR_PLAYS[nth_card(pairs, k - n)]
         return others[k - n - p]
