@@ -23,6 +23,7 @@ import time
 
 from service.bot import heuristic_suggestion, suggest
 from service.rules import (
+    SEATS,
     Rules,
     apply_legal_move,
     deal_hands,
@@ -32,7 +33,6 @@ from service.rules import (
     score_state,
 )
 
-SEATS = 4
 PERCENT = 100
 
 
