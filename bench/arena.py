@@ -1,4 +1,4 @@
-"""Arena (issue 6): the bot against three opponents, duplicate format.
+"""Arena: the bot against three opponents, duplicate format.
 
 Every seeded one-deck deal (first deal of a match, no exposures) is played
 four times with the bot in seat 0, 1, 2, 3 in turn and the opponent policy
@@ -23,6 +23,7 @@ import time
 
 from service.bot import heuristic_suggestion, suggest
 from service.rules import (
+    SEATS,
     Rules,
     apply_legal_move,
     deal_hands,
@@ -32,7 +33,6 @@ from service.rules import (
     score_state,
 )
 
-SEATS = 4
 PERCENT = 100
 
 

@@ -82,9 +82,11 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     print(f"python {platform.python_version()} on {platform.machine()}, {os.cpu_count()} cores")
+    rates = {}
     for decks in (1, 2):
         rules = Rules(decks=decks)
         rate, best, count = deals_per_second(rules, args.seconds, args.seed)
+        rates[decks] = best
         hands, plays = recorded_deal(rules, args.seed)
         leader = first_leader(rules, hands)
         mid = replay(rules, hands=hands, plays=plays[:MID_DEAL_PLAYS[decks]], leader=leader)
@@ -94,6 +96,8 @@ def main() -> None:
               f"{count:,} deals), "
               f"legal_moves mid-deal {legal_us:.1f} µs median, "
               f"replay+validate finished deal ({len(plays)} plays) {replay_us:.1f} µs median")
+    # same run, best rounds: a card of two decks costs as much as a card of one at 0.5
+    print(f"two decks / one deck, random deals per second (best rounds): {rates[2] / rates[1]:.2f}")
 
 
 if __name__ == "__main__":

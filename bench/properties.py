@@ -1,5 +1,5 @@
 """Check the rules invariants of tests/rules/invariants.py over many random
-legal deals (SPEC §8: ≥ 100,000 in a bench script). Deals are drawn from
+legal deals (the project checks ≥ 100,000 of them here). Deals are drawn from
 random.Random(seed): one and two decks, all rule options, random exposures.
 
     python bench/properties.py --deals 100000 --seed 1 --jobs 2

@@ -23,9 +23,8 @@ def new_table(rules: Rules, hands: Sequence[Sequence[Card]], exposed: Sequence[S
     return initial_table(rules, hands, exposed, first_deal=first_deal, leader=leader)
 
 
-def table_raw_scores(t: Table) -> tuple[int, ...]:
-    """Raw scores of the cards each seat has captured so far (``Table.raw_scores``)."""
-    return t.raw_scores()
+# raw scores of the cards each seat has captured so far
+table_raw_scores = Table.raw_scores
 
 
 def random_deal(rules: Rules, rng: _random.Random) -> tuple[Table, tuple[int, ...]]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .cards import ONE_PLANE, PLANE, SEATS, SUIT_MASKS, SUIT_SIZE, Card, Play, count_of, merge_bits, remove_card
+from .cards import ONE_PLANE, PLANE, SEATS, SUIT_MASKS, SUIT_SIZE, Card, Play, count_of, remove_card
 from .moves import NO_PLAYS, play_options
 from .state import Table, Trick, cards_of
 from .tricks import trick_winner
@@ -64,10 +64,11 @@ def advance(t: Table, choose: Chooser, limit: int = -1) -> None:  # noqa: C901, 
     seat, leader, suits_led, first_round, opening = t.seat, t.leader, t.suits_led, t.first_round, t.opening_lead
     ban = t.rules.first_trick_ban and not history
     # the two planes apart: one-plane ints stay small, and they are the single-card and pair masks as they are
-    ones = [h & ONE_PLANE for h in hands]
-    twos = [h >> PLANE for h in hands]
+    # (one deck: the hands are their first plane)
+    ones = hands if one_deck else [h & ONE_PLANE for h in hands]
+    twos = [0] * SEATS if one_deck else [h >> PLANE for h in hands]
     played = 0
-    taken = cards_of(trick)
+    taken = cards_of(trick) if trick else 0
     trick_one, trick_two = taken & ONE_PLANE, taken >> PLANE
     lead = trick[0] if trick else None
     pair_lead = lead is not None and len(lead) == 2
@@ -98,7 +99,11 @@ def advance(t: Table, choose: Chooser, limit: int = -1) -> None:  # noqa: C901, 
                 # a higher card of the led suit takes the trick; ties stay with the earlier play
                 # (pair leads are ranked in full when the trick is complete)
                 best, winner = card, seat
-            if held or pair_lead:
+            if one_deck and not held:
+                bit = 1 << card
+                ones[seat] = hand ^ bit
+                trick_one |= bit
+            elif held or pair_lead:
                 lead_suit = lead[0] // SUIT_SIZE
                 full = hand | twos[seat] << PLANE
                 for c in move:
@@ -112,10 +117,6 @@ def advance(t: Table, choose: Chooser, limit: int = -1) -> None:  # noqa: C901, 
                         trick_one |= bit
                 helds[seat] = held
                 ones[seat], twos[seat] = full & ONE_PLANE, full >> PLANE
-            elif one_deck:
-                bit = 1 << card
-                ones[seat] = hand ^ bit
-                trick_one |= bit
             else:
                 # remove_card and add_card, plane by plane
                 bit = 1 << card
@@ -142,8 +143,11 @@ def advance(t: Table, choose: Chooser, limit: int = -1) -> None:  # noqa: C901, 
                 taken = trick_one
                 captured[winner] |= taken
             else:
+                # merge_bits inlined: the winner's pile plus the trick's cards, plane by plane
                 taken = trick_one | trick_two << PLANE
-                captured[winner] = merge_bits(captured[winner], taken)
+                pile = captured[winner]
+                pile_one = pile & ONE_PLANE
+                captured[winner] = pile_one | trick_one | (pile >> PLANE | trick_two | pile_one & trick_one) << PLANE
             history.append(new_trick(Trick, (leader, tuple(trick), winner, taken)))
             trick_one = trick_two = in_trick = 0
             trick.clear()
@@ -153,8 +157,9 @@ def advance(t: Table, choose: Chooser, limit: int = -1) -> None:  # noqa: C901, 
             seat = winner if ones[winner] else None
     finally:
         t.seat, t.leader, t.suits_led, t.first_round, t.opening_lead = seat, leader, suits_led, first_round, opening
-        for s in range(SEATS):
-            hands[s] = ones[s] | twos[s] << PLANE
+        if not one_deck:
+            for s in range(SEATS):
+                hands[s] = ones[s] | twos[s] << PLANE
 
 
 SINGLE_PLAYS: tuple[Play, ...] = tuple((c,) for c in range(PLANE))
@@ -180,17 +185,23 @@ def nth_card(mask: int, k: int) -> Card:
 def random_chooser(random: Callable[[], float]) -> Chooser:
     """Uniformly random legal plays, from a ``random.Random().random``."""
     def choose(singles: int, pairs: int, others: list[Play]) -> Play:
-        if not pairs and not others:
+        if not (pairs or others):
             low = (singles & -singles).bit_length() - 1
             base = low - low % SUIT_SIZE
             if singles >> base < SUIT_SUBSETS:
                 # every option is in one suit
                 ranks = SUIT_RANKS[singles >> base]
                 return SINGLE_PLAYS[base + ranks[int(random() * len(ranks))]]
-        n, p = singles.bit_count(), pairs.bit_count()
+        n = singles.bit_count()
+        p = pairs.bit_count() if pairs else 0
         k = int(random() * (n + p + len(others)))
         if k < n:
-            return SINGLE_PLAYS[nth_card(singles, k)]
+            # nth_card inlined: the k-th single card, suit by suit
+            for base in SUIT_BASES:
+                ranks = SUIT_RANKS[singles >> base & SUIT_MASK]
+                if k < len(ranks):
+                    return SINGLE_PLAYS[base + ranks[k]]
+                k -= len(ranks)
         if k < n + p:
             return PAIR_PLAYS[nth_card(pairs, k - n)]
         return others[k - n - p]

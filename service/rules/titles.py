@@ -1,4 +1,4 @@
-"""等级 (titles) by accumulated score — R "等级规则", SPEC.md §6.
+"""等级 (titles) by accumulated score — docs/rules.md §6 ("等级规则").
 
 A negative title holds at or below its number, a positive one at or above;
 猪小弟 (0) covers −99,999 … 9,999.

@@ -1,4 +1,4 @@
-"""Rule options (SPEC.md §2, §5, §7 ``rules``): named, with the seed text's defaults."""
+"""Rule options (docs/rules.md §2, §5): named, with the traditional rules' defaults."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -12,7 +12,7 @@ DECK_COUNTS = (1, 2)
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Rules:
-    """One game's options. Defaults are the seed text R's rules."""
+    """One game's options. Defaults are the main traditional rule text's (R in docs/rules.md)."""
 
     decks: int = 1
     partnership: bool = False

@@ -1,4 +1,4 @@
-"""suggest (issue 6): always legal, blind to hidden cards, deterministic for a seed."""
+"""suggest: always legal, blind to hidden cards, deterministic for a seed."""
 import random
 
 import pytest

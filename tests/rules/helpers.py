@@ -1,4 +1,4 @@
-"""Test-side card names and deal builders, written from SPEC §1 and
+"""Test-side card names and deal builders, written from rules.md §1 and
 docs/engine-api.md (Card = suit_index * 13 + rank_index, suits S H D C),
 independently of the engine's own tables."""
 

@@ -138,7 +138,7 @@ def _check_position(state, model, moves, ck):
     ck(len(listed) > 0, "a seat to act has a legal move")
     expected = model.expected_moves()
     if expected is not None:
-        ck(listed == expected, "legal move set (SPEC §2–4)",
+        ck(listed == expected, "legal move set (rules.md §2–4)",
            lambda: f"seat {seat} trick {model.trick_number} trick so far {model.trick} "
                    f"hand {sorted(model.hand(seat).elements())} exposed {dict(model.exposed[seat])} "
                    f"led before {sorted(model.led_before)}: engine {listed} spec {expected}")
@@ -266,8 +266,8 @@ def _check_trick(rules, state, model, ck):
     ranking = list(done.ranking)
     def detail():
         return f"plays {plays}: engine {ranking} spec top {top} discards {sorted(discards)}"
-    ck(done.winner == winner, "trick winner (SPEC §4)", detail)
-    ck(ranking[:len(top)] == top and set(ranking[len(top):]) == discards, "trick ranking (SPEC §4)", detail)
+    ck(done.winner == winner, "trick winner (rules.md §4)", detail)
+    ck(ranking[:len(top)] == top and set(ranking[len(top):]) == discards, "trick ranking (rules.md §4)", detail)
     ck(done.led_suit == O.SUITS[O.suit_of(plays[0][1][0])], "led suit", lambda: done.led_suit)
     cards = [card for _, move in plays for card in move]
     ck(sorted(done.point_cards) == sorted(card for card in cards if card in O.SCORING_CARDS), "point cards",
@@ -294,7 +294,7 @@ def _check_finished(rules, spec, state, model, plays, rng, ck):
     flips = spec.rules.get("pig_flips_with_all_hearts", False)
     raw = O.raw_scores(decks, model.captured, counts, pig_flips=flips)
     sheet = R.score_state(state)
-    ck(tuple(sheet.raw) == raw, "raw scores (SPEC §5)",
+    ck(tuple(sheet.raw) == raw, "raw scores (rules.md §5)",
        lambda: f"engine {tuple(sheet.raw)} spec {raw} exposed {dict(counts)} captured {captured}")
     ck(_flat_counts(sheet.exposed) == counts, "deal-wide exposure in score sheet", lambda: sheet.exposed)
     _check_score_total(decks, model.captured, counts, raw, flips, ck)
@@ -322,7 +322,7 @@ def _flat_counts(exposed):
 
 
 def _check_score_total(decks, captured, counts, raw, flips, ck):
-    """SPEC §5 implies: a seat without the transformer and without 满红/满贯
+    """rules.md §5 implies: a seat without the transformer and without 满红/满贯
     scores the plain sum of its cards' values, and the plain values of the
     four piles add up to the deal's hearts (−200 per deck, ×2^kA), pigs and
     sheep (the transformer only multiplies)."""
@@ -346,7 +346,7 @@ def _check_score_total(decks, captured, counts, raw, flips, ck):
 
 def check_settlement(rules, decks, raw, rng, ck):
     normalized = tuple(R.normalize(raw))
-    ck(sum(normalized) == 0 and normalized == O.normalize(raw), "normalized scores (SPEC §6)",
+    ck(sum(normalized) == 0 and normalized == O.normalize(raw), "normalized scores (rules.md §6)",
        lambda: (raw, normalized, O.normalize(raw)))
     total = sum(raw)
     ck(all(abs(3 * n - (4 * r - total)) < 3 for n, r in zip(normalized, raw)), "normalized within 1 of exact",

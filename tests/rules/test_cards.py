@@ -1,4 +1,4 @@
-"""SPEC §1 card notation (suit letter then rank, upper case, nothing else)
+"""rules.md §1 card notation (suit letter then rank, upper case, nothing else)
 and the Card int encoding of docs/engine-api.md."""
 
 from collections import Counter

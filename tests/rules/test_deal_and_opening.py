@@ -1,4 +1,4 @@
-"""SPEC §2: dealing, the first lead (opening card variants, two-deck first
+"""rules.md §2: dealing, the first lead (opening card variants, two-deck first
 copy by deal order, `leader` for later deals) and the first-trick options."""
 
 from collections import Counter
@@ -145,7 +145,7 @@ def test_first_deal_with_the_wrong_leader_is_rejected():
 
 
 def test_two_decks_leader_must_be_the_first_club_two_dealt():
-    # SPEC §2: "Two decks: the seat dealt the *first* C2 leads"; §7: hands are
+    # rules.md §2: "Two decks: the seat dealt the *first* C2 leads"; hands are
     # given as dealt, so a leader naming the second C2's holder is wrong.
     rules = Rules(decks=2)
     hands = list(build_hands({1: "C2", 3: "C2"}, decks=2))

@@ -1,7 +1,7 @@
 """Property tests (hypothesis, derandomized) over random legal deals, one
 and two decks, all rule options, random exposures: the invariants of
 invariants.py checked at every play (≈2,000 deals per run), plus the
-settlement invariants of SPEC §6 over arbitrary raw scores."""
+settlement invariants of rules.md §6 over arbitrary raw scores."""
 
 import random
 

@@ -1,5 +1,5 @@
 """replay() checks the whole deal history and reports every problem with a
-stable code and a JSON pointer (docs/engine-api.md, SPEC §7 errors)."""
+stable code and a JSON pointer (docs/engine-api.md, rules.md §7 errors)."""
 
 import pytest
 

@@ -1,5 +1,5 @@
 """Rule options are validated (docs/engine-api.md `invalid_rules`), a seeded
-deal is stable across releases (SPEC §2), and rank_trick rejects plays of
+deal is stable across releases (rules.md §2), and rank_trick rejects plays of
 the wrong shape (`/plays/<i>`)."""
 
 import pytest
@@ -28,7 +28,7 @@ def test_rule_defaults():
 
 def test_seeded_deal_is_stable_across_releases():
     # Pinned output of the documented seeded algorithm: a change here breaks
-    # every stored seed of the platform (SPEC §2 "stable across releases").
+    # every stored seed of the platform (rules.md §2 "stable across releases").
     hands = deal_hands(Rules(), seed=1)
     assert format_cards(hands[0]) == ["SQ", "S5", "H7", "S4", "H4", "D9", "S6", "HA", "S8", "D2", "D10", "D3", "C8"]
     assert format_cards(hands[3]) == ["HJ", "H3", "S2", "C6", "DA", "C5", "DJ", "HK", "H10", "C2", "D6", "SK", "H5"]

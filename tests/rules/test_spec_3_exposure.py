@@ -1,4 +1,4 @@
-"""SPEC §3 (亮牌): the exposure restriction, examples 3.1–3.6, and the
+"""rules.md §3 (亮牌): the exposure restriction, examples 3.1–3.6, and the
 per-copy rule of two-deck games (R: "如果 Q 只亮过一张 …")."""
 
 import service.rules as R

@@ -1,4 +1,4 @@
-"""SPEC §4: following suit, pair leads in two-deck games, and the ranking
+"""rules.md §4: following suit, pair leads in two-deck games, and the ranking
 of a trick (examples 4.1–4.4; R's restored sentence on pairs vs singles)."""
 
 import service.rules as R

@@ -1,4 +1,4 @@
-"""SPEC §5: raw scores (hearts, pig, sheep, transformer, 满红, 满贯), one deck
+"""rules.md §5: raw scores (hearts, pig, sheep, transformer, 满红, 满贯), one deck
 and two decks, examples 5.1–5.18, via score_cards."""
 
 import pytest

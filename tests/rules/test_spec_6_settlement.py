@@ -1,4 +1,4 @@
-"""SPEC §6: normalization (largest remainder), ×12 final, partnership,
+"""rules.md §6: normalization (largest remainder), ×12 final, partnership,
 ingots (元宝) and titles (等级), examples 6.1–6.7."""
 
 import pytest

@@ -1,0 +1,82 @@
+"""Engine cost in instructions, counted by callgrind: load on the machine does not change them.
+
+    python bench/instructions.py [--root DIR] [--count 100]
+
+For one and two decks, prints the instructions of one random deal (deal,
+``new_table``, ``advance`` with ``random_chooser``, ``table_raw_scores``) and of
+one ``replay`` with full validation of the finished deal ``bench/engine.py``
+times. Each figure is the difference of two runs (``--count`` and a fifth of it)
+over the difference in iterations, so the interpreter's start-up drops out.
+``--root`` measures another checkout (e.g. ``git archive <commit> | tar -x -C DIR``).
+Needs ``valgrind``.
+"""
+from __future__ import annotations
+
+import argparse
+import random
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve()
+COLLECTED = re.compile(rb"Collected : (\d+)")
+
+
+def inner(root: str, decks: int, count: int, what: str) -> None:
+    sys.path.insert(0, root)
+    from service.rules import Rules, advance, deal_hands, first_leader, random_chooser, replay
+    from service.rules.simulate import new_table, table_raw_scores
+
+    rules = Rules(decks=decks)
+    rng = random.Random(1)
+    choose = random_chooser(rng.random)
+    if what == "deal":
+        for _ in range(count):
+            t = new_table(rules, deal_hands(rules, rng=rng))
+            advance(t, choose)
+            table_raw_scores(t)
+        return
+    hands = deal_hands(rules, rng=rng)
+    plays = []
+
+    def record(*options):
+        move = choose(*options)
+        plays.append(move)
+        return move
+    advance(new_table(rules, hands), record)
+    leader = first_leader(rules, hands)
+    for _ in range(count):
+        replay(rules, hands=hands, plays=plays, leader=leader)
+
+
+def instructions(root: str, decks: int, count: int, what: str) -> int:
+    command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable, str(HERE),
+               "--inner", "--root", root, "--decks", str(decks), "--count", str(count), "--what", what]
+    found = COLLECTED.search(subprocess.run(command, capture_output=True, check=True).stderr)
+    if found is None:
+        raise SystemExit("callgrind printed no instruction count")
+    return int(found.group(1))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--root", default=str(HERE.parent.parent))
+    parser.add_argument("--count", type=int, default=100)
+    parser.add_argument("--inner", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--decks", type=int, default=1, help=argparse.SUPPRESS)
+    parser.add_argument("--what", default="deal", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.inner:
+        inner(args.root, args.decks, args.count, args.what)
+        return
+    small = args.count // 5
+    for what in ("deal", "replay"):
+        for decks in (1, 2):
+            many = instructions(args.root, decks, args.count, what)
+            few = instructions(args.root, decks, small, what)
+            print(f"{decks} deck(s) {what}: {(many - few) // (args.count - small):,} instructions")
+
+
+if __name__ == "__main__":
+    main()
