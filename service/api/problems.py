@@ -116,7 +116,7 @@ def _http_problem(error: HTTPException, environ: Environ) -> Answer:
         return internal_error(error, environ)
     headers: tuple[tuple[str, str], ...] = ()
     if status == 405:
-        allowed = sorted(set(error.valid_methods or ()) - {"OPTIONS"})
+        allowed = sorted(set(getattr(error, "valid_methods", None) or ()) - {"OPTIONS"})
         headers = (("Allow", ", ".join(allowed)),)
         detail = f"this resource allows {', '.join(allowed)} only"
     else:
