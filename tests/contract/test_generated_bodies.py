@@ -62,14 +62,17 @@ def post(client, path, body):
     return client.post(path, data=json.dumps(body), content_type="application/json")
 
 
+GENERATED = settings(max_examples=EXAMPLES, deadline=None, derandomize=True,
+                     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow,
+                                            HealthCheck.data_too_large])
+
+
 def test_every_body_operation_is_covered():
     assert len(OPERATIONS) == 10
 
 
 @pytest.mark.parametrize("path, schema", OPERATIONS)
-@settings(max_examples=EXAMPLES, deadline=None, derandomize=True,
-          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow,
-                                 HealthCheck.data_too_large])
+@GENERATED
 @given(data=st.data())
 def test_contract_valid_bodies_never_meet_a_contract_complaint(client, path, schema, data):
     body = data.draw(from_schema(schema))
@@ -95,9 +98,7 @@ def _break(schema: dict, body: dict, how: str, name: str):
 
 
 @pytest.mark.parametrize("path, schema", OPERATIONS)
-@settings(max_examples=EXAMPLES, deadline=None, derandomize=True,
-          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow,
-                                 HealthCheck.data_too_large])
+@GENERATED
 @given(data=st.data())
 def test_contract_invalid_bodies_always_get_schema_violation(client, path, schema, data):
     body = data.draw(from_schema(schema))
