@@ -38,6 +38,7 @@ CLAIM_KINDS: tuple[str, ...] = ("all_tricks", "no_tricks")
 DEFAULT_MAX_NODES = 400_000
 # Cards whose play the first-trick ban governs: never merged while the ban applies.
 BANNED = 1 << PIG | 1 << TRANSFORMER
+SUIT_FULL = (1 << SUIT_SIZE) - 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -236,11 +237,51 @@ Plain = tuple[int, int, tuple[int, ...], tuple[int, ...]]   # seat, leader, hand
 EXACT = 1 << 30   # "tricks looked at" of a verdict that looked to the end of the deal
 
 
-def _to_plain(t: Table) -> Plain | None:
-    """A one-deck position where no card is special any more, as a bare tuple (the fast path)."""
+SUIT_BASES = tuple(range(0, PLANE, SUIT_SIZE))
+# Dropping card position p from a renumbered one-deck mask: the bits below p, the bits of
+# p's suit above it (moved down one), the bits of the suits above.
+_BELOW = tuple((1 << p) - 1 for p in range(PLANE))
+_SUIT_ABOVE = tuple(((1 << (p - p % SUIT_SIZE + SUIT_SIZE)) - 1) & ~((1 << (p + 1)) - 1) for p in range(PLANE))
+_HIGHER_SUITS = tuple(ONE_PLANE & ~((1 << (p - p % SUIT_SIZE + SUIT_SIZE)) - 1) for p in range(PLANE))
+
+
+def _squeeze(bits: int, live: int) -> int:
+    """``bits`` (cards of ``live``) renumbered by their order among the live cards of
+    their suit: only which card beats which is kept."""
+    out = 0
+    for base in SUIT_BASES:
+        k = 0
+        for card in mask_cards((live >> base & SUIT_FULL) << base):
+            if bits >> card & 1:
+                out |= 1 << (base + k)
+            k += 1
+    return out
+
+
+def _real_card(card: int, live: int) -> int:
+    """The card a renumbered ``card`` stands for among ``live``."""
+    base = card - card % SUIT_SIZE
+    return mask_cards((live >> base & SUIT_FULL) << base)[card % SUIT_SIZE]
+
+
+def _to_plain(t: Table) -> tuple[Plain, int] | None:
+    """A one-deck position where no card is special any more, as a bare tuple (the fast
+    path), with the live cards its numbering is relative to.
+
+    Cards are renumbered by their order among the cards still in play (hands and the
+    trick on the table), so positions that differ only in the cards already gone are
+    one position: only which card beats which decides who takes a trick."""
     if t.rules.decks != 1 or not _plain(t) or t.seat is None:
         return None
-    return (t.seat, t.leader, tuple(t.hands), tuple([play[0] for play in t.trick]))
+    trick = [play[0] for play in t.trick]
+    live = 0
+    for hand in t.hands:
+        live |= hand
+    for card in trick:
+        live |= 1 << card
+    node = (t.seat, t.leader, tuple([_squeeze(hand, live) for hand in t.hands]),
+            tuple([_squeeze(1 << card, live).bit_length() - 1 for card in trick]))
+    return node, live
 
 
 def _plain_winner(node: Plain) -> int:
@@ -276,9 +317,10 @@ class _Search:
 
     Positions are ``Table`` copies advanced by the engine's play loop. Once no card is
     special any more (one deck, no exposed copy held, no opening card, no first-trick
-    ban) they become bare tuples advanced by ``_plain_child``, which applies a play the
-    way ``advance`` does there (options from ``moves``, the winner from ``tricks``);
-    tests/rules/test_claims.py checks the two agree on random positions.
+    ban) they become bare tuples, their cards renumbered among the cards in play, advanced
+    by ``plain_child``, which applies a play the way ``advance`` does there (options from
+    ``moves``, the winner from ``tricks``); tests/rules/test_claims.py checks the two
+    agree on random positions.
     """
 
     def __init__(self, seat: int, kind: str, max_nodes: int) -> None:
@@ -321,8 +363,9 @@ class _Search:
             return True, None
         plain = _to_plain(t)
         if plain is not None:
-            result, card = self.decide_plain(plain, depth)
-            return result, None if card is None else (card,)
+            node, live = plain
+            result, card = self.decide_plain(node, depth)
+            return result, None if card is None else (_real_card(card, live),)
         key = _key(t)
         found = self.known.get(key)
         if found is not None and _settled(found, depth):
@@ -383,6 +426,11 @@ class _Search:
             return ((seat + 1) % SEATS, leader, tuple(after), played), False, False
         winner = trick_winner([(c,) for c in played], leader)
         broken = (winner == self.seat) != self.wants_all
+        # the trick's cards leave play: the hands are renumbered without them, the higher
+        # cards of each one's suit moving down one place
+        for gone in sorted(played, reverse=True):
+            below, above, higher = _BELOW[gone], _SUIT_ABOVE[gone], _HIGHER_SUITS[gone]
+            after = [bits & below | (bits & above) >> 1 | bits & higher for bits in after]
         return (winner, winner, tuple(after), ()), True, broken
 
     def decide_plain(self, node: Plain, depth: int) -> tuple[bool, int | None]:
