@@ -13,6 +13,7 @@ from typing import Any
 from service import bot
 from service import rules as engine
 
+from . import messages as text
 from . import metrics
 from . import schemas as s
 from .results import exposures_out, ingots_out, legal_moves_out, move_problem, play_out, replay, score_out, title_out
@@ -77,8 +78,7 @@ def suggest(call: Call) -> dict:
     data = call.data
     state = replay(data)
     if state.finished:
-        raise engine.IllegalMove("the deal is finished: no seat is to act", code="deal_finished",
-                                 path="/plays")
+        raise engine.IllegalMove(text.NO_SEAT_TO_ACT(), code="deal_finished", path="/plays")
     budget_ms = BOT.budget(data["budget_ms"])
     with BOT.slot(budget_ms, on_busy=metrics.count_bot_shed):
         started = time.perf_counter()

@@ -20,6 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from . import messages as text
 from .contract import Contract, Operation
 from .operations import HANDLERS, Call, Handler
 from .problems import ApiProblem, answer
@@ -55,8 +56,7 @@ class Route:
 
 def _duplicates_rejected(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     if len(pairs) > MAX_OBJECT_KEYS:
-        raise ApiProblem(422, "too_many_fields", f"an object of the body has {len(pairs)} "
-                         f"fields; no object of this API has more than {MAX_OBJECT_KEYS}")
+        raise ApiProblem(422, "too_many_fields", text.TOO_MANY_FIELDS(count=len(pairs), limit=MAX_OBJECT_KEYS))
     obj = dict(pairs)
     if len(obj) != len(pairs):
         seen: set[str] = set()
@@ -91,12 +91,11 @@ def parse_json(data: bytes) -> Any:
     try:
         return DECODER.decode(data.decode(UTF8_SIG))
     except UnicodeDecodeError as error:
-        raise ApiProblem(400, "malformed_json",
-                         f"the body is not UTF-8: byte {error.start} cannot be decoded") from None
+        raise ApiProblem(400, "malformed_json", text.NOT_UTF8(at=error.start)) from None
     except ValueError as error:
-        raise ApiProblem(400, "malformed_json", f"the body is not valid JSON: {error}") from None
+        raise ApiProblem(400, "malformed_json", text.NOT_JSON(error=error)) from None
     except RecursionError:
-        raise ApiProblem(400, "malformed_json", "the body is nested too deeply") from None
+        raise ApiProblem(400, "malformed_json", text.TOO_DEEP()) from None
 
 
 def check_media_type(content_type: str) -> None:
@@ -107,7 +106,7 @@ def check_media_type(content_type: str) -> None:
     mimetype = mimetype.strip().lower()
     if mimetype != JSON:
         sent = mimetype[:100] or "no Content-Type"
-        raise ApiProblem(415, "unsupported_media_type", f"send the body as {JSON}, not {sent}")
+        raise ApiProblem(415, "unsupported_media_type", text.MEDIA_TYPE(wanted=JSON, sent=sent))
     for option in options.split(";"):
         name, _, value = option.partition("=")
         if name.strip().lower() == "charset":
@@ -118,11 +117,11 @@ def read_body(environ: dict, limit: int | None) -> bytes:
     """The raw body, at most ``limit`` bytes (413 beyond); 400 when its framing is broken."""
     stream = environ["wsgi.input"]
     length = environ.get("CONTENT_LENGTH") or ""
-    too_large = ApiProblem(413, "payload_too_large", "the request body is larger than this service accepts")
+    too_large = ApiProblem(413, "payload_too_large", text.TOO_LARGE())
     try:
         if length:
             if not length.isdigit():
-                raise ApiProblem(400, "bad_framing", "the Content-Length header is not a number")
+                raise ApiProblem(400, "bad_framing", text.LENGTH_NOT_NUMBER())
             if limit is not None and int(length) > limit:
                 raise too_large
             return stream.read(int(length))
@@ -204,7 +203,7 @@ class Pipeline:
             route = methods.get("GET" if head and "GET" in methods else method)
             if route is None:
                 allowed = ", ".join(sorted({*methods, "HEAD"} if "GET" in methods else methods))
-                raise ApiProblem(405, "method_not_allowed", f"this resource allows {allowed} only",
+                raise ApiProblem(405, "method_not_allowed", text.METHOD(allowed=allowed),
                                  headers=(("Allow", allowed),))
             body = encode(self.serve(route, environ, params))
             status, headers = "200 OK", [*JSON_HEADERS, ("Content-Length", str(len(body)))]

@@ -22,8 +22,10 @@ from http import HTTPStatus
 from flask import Flask, Response, has_request_context, request
 from werkzeug.exceptions import HTTPException
 
-from service.rules import RuleError
+from service.rules import RuleError, localized
 
+from . import messages as text
+from .language import CONTENT_LANGUAGE, ENGLISH, negotiate
 from .telemetry import ENVIRON_KEY as REQUEST_ID_KEY
 from .telemetry import PROBLEM_KEY
 from .validation import MAX_ERRORS, SchemaViolation
@@ -41,10 +43,10 @@ HTTP_CODES = {
     415: "unsupported_media_type",
     500: "internal_error",
 }
-HTTP_DETAILS = {
-    404: "no such resource; see /openapi.yaml for the operations this service offers",
-    413: "the request body is larger than this service accepts",
-    500: "the server failed to answer this request; it has been logged",
+HTTP_DETAILS: dict[int, str] = {
+    404: text.NOT_FOUND(),
+    413: text.TOO_LARGE(),
+    500: text.INTERNAL(),
 }
 
 
@@ -80,26 +82,35 @@ class Answer:
 Environ = dict | None
 
 
+def language_of(environ: Environ) -> str:
+    """The language the client asked for (``Accept-Language``): ``"en"`` or ``"zh"``."""
+    return negotiate(environ.get("HTTP_ACCEPT_LANGUAGE")) if environ is not None else ENGLISH
+
+
 def render(status: int, code: str, detail: str, errors: list[dict] | None = None, *,
            truncated: bool = False, headers: tuple[tuple[str, str], ...] = (),
            environ: Environ = None) -> Answer:
+    """The problem body; ``detail`` and each error's ``detail`` are rendered in the client's language."""
+    language = language_of(environ)
+    title = HTTPStatus(status).phrase
     body: dict = {
         "type": TYPE_PREFIX + code,
-        "title": HTTPStatus(status).phrase,
+        "title": title if language == ENGLISH else text.TITLES_ZH.get(status, title),
         "status": status,
-        "detail": detail,
+        "detail": localized(detail, language),
         "code": code,
     }
     if errors:
-        body["errors"] = errors
+        body["errors"] = [{**e, "detail": localized(e["detail"], language)} for e in errors]
     if truncated:
         body["truncated"] = True
     if environ is not None:
         environ[PROBLEM_KEY] = code
         if REQUEST_ID_KEY in environ:
             body["request_id"] = environ[REQUEST_ID_KEY]
-    text = json.dumps(body, ensure_ascii=False, separators=(",", ":")) + "\n"
-    return Answer(status, headers, text.encode())
+    encoded = json.dumps(body, ensure_ascii=False, separators=(",", ":")) + "\n"
+    headers = (*headers, ("Content-Language", CONTENT_LANGUAGE[language]), ("Vary", "Accept-Language"))
+    return Answer(status, headers, encoded.encode())
 
 
 def _rule_problem(error: RuleError, environ: Environ) -> Answer:
@@ -115,10 +126,11 @@ def _http_problem(error: HTTPException, environ: Environ) -> Answer:
     if status not in HTTP_CODES:
         return internal_error(error, environ)
     headers: tuple[tuple[str, str], ...] = ()
+    detail: str
     if status == 405:
         allowed = sorted(set(getattr(error, "valid_methods", None) or ()) - {"OPTIONS"})
         headers = (("Allow", ", ".join(allowed)),)
-        detail = f"this resource allows {', '.join(allowed)} only"
+        detail = text.METHOD(allowed=", ".join(allowed))
     else:
         detail = HTTP_DETAILS.get(status, error.description or HTTPStatus(status).description)
     return render(status, HTTP_CODES[status], detail, headers=headers, environ=environ)

@@ -20,6 +20,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
+from . import messages as text
 from .problems import ApiProblem
 
 SLOTS_ENV = "GONGZHU_BOT_SLOTS"
@@ -32,8 +33,7 @@ class Busy(ApiProblem):
     """Every bot slot of this worker is taken: 503 ``busy`` with ``Retry-After``."""
 
     def __init__(self, retry_after_s: int) -> None:
-        super().__init__(503, "busy", "every bot slot of this server is thinking; retry after "
-                         f"{retry_after_s} s or on another server",
+        super().__init__(503, "busy", text.BUSY(seconds=retry_after_s),
                          headers=(("Retry-After", str(retry_after_s)),))
         self.retry_after_s = retry_after_s
 

@@ -18,6 +18,8 @@ from typing import Any
 
 import jsonschema_rs
 
+from . import messages as text
+
 MAX_ERRORS = 50
 MAX_ECHO = 100
 SCHEMA_VIOLATION = "schema_violation"
@@ -52,10 +54,13 @@ class SchemaViolation(Exception):
         self.violations = violations
         self.truncated = truncated
         first = violations[0]
-        where = first.pointer or ("the body" if first.location == "body" else "the path")
-        more = f" (and {len(violations) - 1}{'+' if truncated else ''} more)" if len(violations) > 1 else ""
-        super().__init__(f"{where}: {first.detail}{more}")
-        self.detail = str(self)
+        where = first.pointer or (text.THE_BODY() if first.location == "body" else text.THE_PATH())
+        detail = text.SCHEMA_AT(where=where, detail=first.detail)
+        if len(violations) > 1:
+            more = f"{len(violations) - 1}{'+' if truncated else ''}"
+            detail = text.SCHEMA_MORE(where=where, detail=first.detail, more=more)
+        super().__init__(detail)
+        self.detail = detail
 
 
 def _escape(token: object) -> str:
@@ -89,30 +94,31 @@ def json_type(value: Any) -> str:
     return "array" if isinstance(value, list) else "object"
 
 
+SIZE_TEXTS = {"minItems": text.AT_LEAST_ITEMS, "maxItems": text.AT_MOST_ITEMS,
+              "minLength": text.AT_LEAST_CHARS, "maxLength": text.AT_MOST_CHARS}
+RELATIONS = {"minimum": "≥", "maximum": "≤", "exclusiveMinimum": ">", "exclusiveMaximum": "<"}
+
+
 def _detail(kind, instance: Any, subschema: dict[str, Any], alternatives: list[str] | None = None) -> str:
     name = kind.name
     if name == "type":
         wanted = " or ".join(kind.types)
-        return f"must be {'an' if wanted[0] in 'aeiou' else 'a'} {wanted}, not {json_type(instance)}"
-    if name in ("minItems", "maxItems"):
-        bound = "at least" if name == "minItems" else "at most"
-        return f"must have {bound} {kind.limit} items, not {len(instance)}"
-    if name in ("minLength", "maxLength"):
-        bound = "at least" if name == "minLength" else "at most"
-        return f"must have {bound} {kind.limit} characters, not {len(instance)}"
-    if name in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
-        relation = {"minimum": "≥", "maximum": "≤", "exclusiveMinimum": ">", "exclusiveMaximum": "<"}[name]
-        return f"must be {relation} {kind.limit}, not {echo(instance)}"
+        return text.MUST_BE_TYPE(article="an" if wanted[0] in "aeiou" else "a", wanted=wanted,
+                                 got=json_type(instance))
+    if name in SIZE_TEXTS:
+        return SIZE_TEXTS[name](limit=kind.limit, got=len(instance))
+    if name in RELATIONS:
+        return text.BOUND(relation=RELATIONS[name], limit=kind.limit, got=echo(instance))
     if name == "enum":
-        return f"must be one of {', '.join(json.dumps(o) for o in kind.options)}, not {echo(instance)}"
+        return text.ONE_OF_VALUES(options=", ".join(json.dumps(o) for o in kind.options), got=echo(instance))
     if name == "pattern":
         hint = subschema.get("description", "")
-        return f"{echo(instance)} does not match {kind.pattern}" + (f": {hint}" if hint else "")
+        return text.NO_MATCH(got=echo(instance), pattern=kind.pattern, hint=text.HINT(hint=hint) if hint else "")
     if name == "required":
-        return "required field is missing"
+        return text.REQUIRED()
     if name in ("oneOf", "anyOf") and alternatives:
-        return f"{echo(instance)} is none of: " + "; ".join(alternatives)
-    return f"does not satisfy `{name}`"
+        return text.NONE_OF(got=echo(instance), alternatives="; ".join(alternatives))
+    return text.KEYWORD(keyword=name)
 
 
 class Compiled:
@@ -171,11 +177,8 @@ class Compiled:
 def _unknown(path: tuple, key: str, location: str) -> Violation:
     # A field name longer than the echo limit is named by its length, at its object.
     if len(key) > MAX_ECHO:
-        return Violation(pointer(path), "additionalProperties",
-                         f"unknown field (a name of {len(key)} characters): not part of this request",
-                         location)
-    return Violation(pointer((*path, key)), "additionalProperties",
-                     "unknown field: not part of this request", location)
+        return Violation(pointer(path), "additionalProperties", text.UNKNOWN_LONG_FIELD(length=len(key)), location)
+    return Violation(pointer((*path, key)), "additionalProperties", text.UNKNOWN_FIELD(), location)
 
 
 def resolve(document: dict[str, Any], schema: dict[str, Any]) -> dict[str, Any]:

@@ -16,6 +16,7 @@ import json
 
 from gunicorn.http.errors import ParseException
 
+from . import messages as text
 from .problems import ApiProblem
 
 UTF8 = ("utf-8", "utf8")
@@ -28,16 +29,14 @@ FRAMING_ERRORS = (ParseException, OSError, ValueError)
 def check_declared_charset(declared: str | None) -> None:
     """``ApiProblem`` 415 unless the declared charset, if any, is UTF-8."""
     if declared is not None and declared.strip().strip('"').lower() not in UTF8:
-        raise ApiProblem(415, "unsupported_charset",
-                         f"send the body as UTF-8 (charset=utf-8), not charset={declared.strip()[:40]}")
+        raise ApiProblem(415, "unsupported_charset", text.CHARSET(sent=declared.strip()[:40]))
 
 
 def check_encoding(data: bytes) -> None:
     """``ApiProblem`` 415 when the body is UTF-16 or UTF-32 rather than UTF-8."""
     if json.detect_encoding(data) not in UTF8_DETECTED:
-        raise ApiProblem(415, "unsupported_charset",
-                         "send the body as UTF-8; it looks like UTF-16 or UTF-32")
+        raise ApiProblem(415, "unsupported_charset", text.UTF16())
 
 
 def framing_problem(error: Exception) -> ApiProblem:
-    return ApiProblem(400, "bad_framing", f"the request body's HTTP framing is broken: {str(error)[:100]}")
+    return ApiProblem(400, "bad_framing", text.FRAMING(error=str(error)[:100]))

@@ -31,6 +31,7 @@ from .deal import deal_hands, dealt_hand_problems, first_leader, seeded_shuffle
 from .errors import IllegalMove, InvalidDeal, Problem, RuleError
 from .exposure import deal_exposure_counts, effective_exposure, exposure_counts
 from .information import SeatView, sample_hidden, seat_view
+from .messages import Message, Text, localized
 from .play import apply_legal_move, apply_move, check_move, freeze, is_legal_move, legal_moves, replay
 from .scoring import ScoreSheet, SeatScore, exposure_values, score_cards, score_state
 from .settlement import Ingots, Transfer, base_scores, final_scores, normalize, partnership, settle_ingots
@@ -50,6 +51,7 @@ __all__ = [
     "IllegalMove", "InvalidDeal", "Problem", "RuleError",
     "deal_exposure_counts", "effective_exposure", "exposure_counts",
     "SeatView", "sample_hidden", "seat_view",
+    "Message", "Text", "localized",
     "freeze", "apply_legal_move", "apply_move", "check_move", "is_legal_move", "legal_moves", "replay",
     "ScoreSheet", "SeatScore", "exposure_values", "score_cards", "score_state",
     "Ingots", "Transfer", "base_scores", "final_scores", "normalize", "partnership", "settle_ingots",

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from .errors import RuleError
+from .messages import NOT_A_CARD
 
 Card = int
 # a play: one card, or two (sorted) in two-deck games
@@ -49,8 +50,7 @@ def parse_card(text: object, path: str = "") -> Card:
     """Parse exact notation (``"SQ"``); raise ``RuleError(code="invalid_card")``."""
     card = CARD_BY_NAME.get(text) if isinstance(text, str) else None
     if card is None:
-        raise RuleError(f"{text!r} is not a card: write suit S/H/D/C then rank 2-10/J/Q/K/A, "
-                        "upper case, e.g. 'SQ', 'C10'", code="invalid_card", path=path)
+        raise RuleError(NOT_A_CARD(text=repr(text)), code="invalid_card", path=path)
     return card
 
 

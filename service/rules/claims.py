@@ -28,6 +28,7 @@ from typing import Literal, TypeVar
 
 from .cards import ONE_PLANE, PIG, PLANE, SEATS, SUIT_MASKS, SUIT_SIZE, TRANSFORMER, Card, Play, mask_cards
 from .errors import IllegalMove
+from .messages import NOTHING_TO_CLAIM
 from .moves import follow_single_mask, lead_options
 from .state import DealState, Table, cards_of
 from .table import advance, scripted
@@ -487,7 +488,7 @@ def _check(state: DealState, seat: int, kind: str) -> None:
     if not 0 <= seat < SEATS:
         raise ValueError(f"a seat is 0-3, not {seat}")
     if state.finished:
-        raise IllegalMove("the deal is finished: there is nothing left to claim", code="deal_finished",
+        raise IllegalMove(NOTHING_TO_CLAIM(), code="deal_finished",
                           path="/plays")
 
 

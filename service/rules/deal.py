@@ -25,6 +25,7 @@ from collections.abc import Iterator, Sequence
 
 from .cards import CARD_NAMES, SEATS, Card, full_deck, hand_bits, merge_bits
 from .errors import Problem
+from .messages import DEALT_HAND_COUNT, DUPLICATE_CARD, HAND_COUNT, SEAT_CARD_COUNT, VERBS
 from .variants import Rules
 
 WORD_BYTES = 8
@@ -102,7 +103,7 @@ def deal_problems(rules: Rules, hands: Sequence[Sequence[Card]], bits: Sequence[
     """
     problems: list[Problem] = []
     if len(hands) != SEATS:
-        return [Problem("wrong_card_count", "/hands", f"a deal has {SEATS} hands, got {len(hands)}")]
+        return [Problem("wrong_card_count", "/hands", HAND_COUNT(seats=SEATS, got=len(hands)))]
     size = rules.hand_size
     if all(len(h) == size for h in hands):
         rows = bits if bits is not None else [hand_bits(h) for h in hands]
@@ -112,8 +113,8 @@ def deal_problems(rules: Rules, hands: Sequence[Sequence[Card]], bits: Sequence[
     for seat, hand in enumerate(hands):
         if len(hand) != rules.hand_size:
             problems.append(Problem("wrong_card_count", f"/hands/{seat}",
-                                    f"seat {seat} was dealt {len(hand)} cards; "
-                                    f"{rules.hand_size} with {rules.decks} deck(s)"))
+                                    SEAT_CARD_COUNT(seat=seat, got=len(hand), size=rules.hand_size,
+                                                    decks=rules.decks)))
     problems += excess_copies(rules, hands, [f"/hands/{seat}" for seat in range(len(hands))], "dealt")
     # in input order: a seat's card count, then its cards
     return sorted(problems, key=lambda p: [int(step) for step in p.path.split("/")[2:]])
@@ -124,8 +125,7 @@ def dealt_hand_problems(rules: Rules, hand: Sequence[Card]) -> list[Problem]:
     problems = []
     if len(hand) != rules.hand_size:
         problems.append(Problem("wrong_card_count", "/hand",
-                                f"a hand as dealt has {rules.hand_size} cards with {rules.decks} deck(s), "
-                                f"got {len(hand)}"))
+                                DEALT_HAND_COUNT(size=rules.hand_size, decks=rules.decks, got=len(hand))))
     return problems + excess_copies(rules, [hand], ["/hand"], "dealt")
 
 
@@ -141,5 +141,6 @@ def excess_copies(rules: Rules, rows: Sequence[Sequence[Card]], paths: Sequence[
             seen[card] = seen.get(card, 0) + 1
             if seen[card] > rules.decks:
                 problems.append(Problem("duplicate_card", f"{path}/{i}",
-                                        f"{CARD_NAMES[card]} is {verb} more than {rules.decks} time(s)"))
+                                        DUPLICATE_CARD(card=CARD_NAMES[card], verb=VERBS[verb](),
+                                                       decks=rules.decks)))
     return problems

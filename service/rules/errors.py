@@ -8,10 +8,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .messages import AND_MORE
+
 
 @dataclass(frozen=True, slots=True)
 class Problem:
-    """One thing wrong with the input: a stable code, where, and why."""
+    """One thing wrong with the input: a stable code, where, and why (``detail`` is a
+    ``messages.Message`` where the engine wrote it, so it can be rendered in Chinese)."""
 
     code: str
     path: str
@@ -40,9 +43,8 @@ class InvalidDeal(RuleError):
     def __init__(self, problems: list[Problem] | tuple[Problem, ...]) -> None:
         problems = tuple(problems)
         first = problems[0]
-        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
-        super().__init__(first.detail + more, code="invalid_deal", path=first.path,
-                         problems=problems)
+        detail = AND_MORE(first=first.detail, more=len(problems) - 1) if len(problems) > 1 else first.detail
+        super().__init__(detail, code="invalid_deal", path=first.path, problems=problems)
 
 
 class IllegalMove(RuleError):

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Sequence
 from .cards import CARD_NAMES, EXPOSABLE, Card
 from .deal import deal_problems
 from .errors import InvalidDeal, Problem
+from .messages import EXPOSED_LISTS, EXPOSED_NOT_HELD, EXPOSED_TOO_OFTEN, NOT_EXPOSABLE
 from .variants import Rules
 
 AUTOMATIC_AFTER = 3
@@ -34,15 +35,13 @@ def exposure_list_problems(rules: Rules, exposed: Sequence[Sequence[Card]],
             shown[card] += 1
             copies[card] += 1
             if card not in EXPOSABLE:
-                problems.append(Problem("illegal_exposure", path,
-                                        f"{CARD_NAMES[card]} cannot be exposed: only SQ, DJ, C10 and HA can"))
+                problems.append(Problem("illegal_exposure", path, NOT_EXPOSABLE(card=CARD_NAMES[card])))
             elif held is not None and shown[card] > held[card]:
                 problems.append(Problem("illegal_exposure", path,
-                                        f"seat {seat} exposes {CARD_NAMES[card]} "
-                                        f"{shown[card]} time(s) but holds {held[card]}"))
+                                        EXPOSED_NOT_HELD(seat=seat, card=CARD_NAMES[card], shown=shown[card],
+                                                         held=held[card])))
             elif held is None and copies[card] > rules.decks:
-                problems.append(Problem("illegal_exposure", path,
-                                        f"{CARD_NAMES[card]} is exposed more times than there are copies"))
+                problems.append(Problem("illegal_exposure", path, EXPOSED_TOO_OFTEN(card=CARD_NAMES[card])))
     return problems
 
 
@@ -70,7 +69,7 @@ def effective_exposure(rules: Rules, hands: Sequence[Sequence[Card]],
     """
     problems = deal_problems(rules, hands)
     if len(exposed) != len(hands):
-        problems.append(Problem("illegal_exposure", "/exposed", f"exposed has {len(hands)} lists"))
+        problems.append(Problem("illegal_exposure", "/exposed", EXPOSED_LISTS(seats=len(hands))))
     elif not problems:
         problems += exposure_list_problems(rules, exposed, hands)
     if problems:

@@ -15,6 +15,29 @@ from .cards import CARD_NAMES, PLANE, SEATS, SUIT_SIZE, SUITS, Card, Play, first
 from .deal import deal_problems, first_leader
 from .errors import IllegalMove, InvalidDeal, Problem
 from .exposure import automatic_exposure, exposure_list_problems
+from .messages import (
+    DEAL_FINISHED,
+    EXPOSED_FIRST_ROUND,
+    EXPOSED_LISTS,
+    FIRST_TRICK_BAN,
+    LEAD_ONE_CARD,
+    LEAD_ONE_OR_PAIR,
+    LEADER_MISSING,
+    LEADER_NOT_HOLDER,
+    LEADER_SEAT,
+    MUST_FOLLOW_PAIR,
+    MUST_FOLLOW_SUIT,
+    MUST_LEAD_OPENING,
+    NOT_HELD,
+    NOT_HELD_TWICE,
+    NOT_YOUR_TURN,
+    ONE_HOLDER,
+    PLAY_AT,
+    PLAY_REJECTED,
+    PLAY_SIZE,
+    TWO_HOLDERS,
+    suit_name,
+)
 from .moves import Options, is_option, option_list
 from .state import DealState, Table
 from .table import PAIR_PLAYS, SINGLE_PLAYS, Chooser, advance, scripted
@@ -43,30 +66,24 @@ def _shape_error(state: DealState, move: Play) -> IllegalMove | None:
     if state.trick:
         need = len(state.trick[0])
         if size != need:
-            return IllegalMove(f"this trick needs {need} card(s) per play", code="invalid_move")
+            return IllegalMove(PLAY_SIZE(need=need), code="invalid_move")
     elif size not in (1, state.rules.decks) or (size == 2 and move[0] != move[1]):
-        what = "one card or a pair of identical cards" if state.rules.decks == 2 else "one card"
-        return IllegalMove(f"a lead is {what}", code="invalid_move")
+        return IllegalMove(LEAD_ONE_OR_PAIR() if state.rules.decks == 2 else LEAD_ONE_CARD(), code="invalid_move")
     return None
 
 
 def _illegal_reason(state: DealState, move: Play) -> IllegalMove:
     if state.opening_lead is not None:
-        name = CARD_NAMES[state.opening_lead]
-        return IllegalMove(f"the first lead of the first deal must be {name}",
-                           code="must_lead_opening_card")
+        return IllegalMove(MUST_LEAD_OPENING(card=CARD_NAMES[state.opening_lead]), code="must_lead_opening_card")
     if state.trick_number == 0 and state.rules.first_trick_ban and is_option(move, _options(state, ban=False)):
-        return IllegalMove("SQ and C10 may not be played in the first trick while another card is legal",
-                           code="first_trick_ban")
+        return IllegalMove(FIRST_TRICK_BAN(), code="first_trick_ban")
     if is_option(move, _options(state, exposure=False, ban=False)):
-        return IllegalMove("an exposed card may not be played in the first round of its suit "
-                           "while the seat has another card of that suit", code="exposed_card_first_round")
+        return IllegalMove(EXPOSED_FIRST_ROUND(), code="exposed_card_first_round")
     lead = state.trick[0]
-    suit = SUITS[lead[0] // SUIT_SIZE]
+    suit = suit_name(SUITS[lead[0] // SUIT_SIZE])
     if len(lead) == 2:
-        return IllegalMove(f"after a pair lead in {suit}: a pair of {suit} if held, else two {suit} cards, "
-                           f"else every {suit} card held plus any card", code="must_follow_pair")
-    return IllegalMove(f"must follow suit {suit}", code="must_follow_suit")
+        return IllegalMove(MUST_FOLLOW_PAIR(suit=suit), code="must_follow_pair")
+    return IllegalMove(MUST_FOLLOW_SUIT(suit=suit), code="must_follow_suit")
 
 
 def check_move(state: DealState, move: Iterable[Card], seat: int | None = None) -> None:
@@ -76,9 +93,9 @@ def check_move(state: DealState, move: Iterable[Card], seat: int | None = None) 
     (as given) of the first card the seat does not hold.
     """
     if state.seat is None:
-        raise IllegalMove("the deal is finished: all cards have been played", code="deal_finished")
+        raise IllegalMove(DEAL_FINISHED(), code="deal_finished")
     if seat is not None and seat != state.seat:
-        raise IllegalMove(f"it is seat {state.seat}'s turn, not seat {seat}'s", code="not_your_turn")
+        raise IllegalMove(NOT_YOUR_TURN(seat=state.seat, asked=seat), code="not_your_turn")
     given = tuple(move)
     play = tuple(sorted(given))
     error = _shape_error(state, play)
@@ -89,8 +106,8 @@ def check_move(state: DealState, move: Iterable[Card], seat: int | None = None) 
     if missing is not None:
         index = first_unheld(hand, given)
         card = play[missing]
-        raise IllegalMove(f"seat {state.seat} does not hold {CARD_NAMES[card]}"
-                          + (" twice" if play.count(card) == 2 else ""), code="card_not_in_hand", index=index)
+        text = NOT_HELD_TWICE if play.count(card) == 2 else NOT_HELD
+        raise IllegalMove(text(seat=state.seat, card=CARD_NAMES[card]), code="card_not_in_hand", index=index)
     if not is_option(play, _options(state)):
         raise _illegal_reason(state, play)
 
@@ -117,20 +134,21 @@ def apply_move(state: DealState, move: Iterable[Card], seat: int | None = None) 
 def _leader_problems(rules: Rules, hands: Sequence[Sequence[Card]], first_deal: bool,
                      leader: int | None) -> tuple[int | None, list[Problem]]:
     if leader is not None and not 0 <= leader < SEATS:
-        return None, [Problem("wrong_leader", "/leader", f"leader is a seat 0-3, got {leader}")]
+        return None, [Problem("wrong_leader", "/leader", LEADER_SEAT(leader=leader))]
     if not first_deal:
         if leader is None:
-            return None, [Problem("missing_leader", "/leader",
-                                  "a later deal needs leader: the seat that took the pig last deal")]
+            return None, [Problem("missing_leader", "/leader", LEADER_MISSING())]
         return leader, []
-    holder = first_leader(rules, hands)
-    if leader is None or holder is None or leader == holder:
-        return holder, []
-    # hands are given as dealt, so the seat dealt the first opening card is known
-    which = "first " if rules.decks == 2 and rules.opening in hands[leader] else ""
-    return holder, [Problem("wrong_leader", "/leader",
-                            f"in the first deal the seat dealt the {which}{rules.opening_card} leads: "
-                            f"seat {holder}, not seat {leader}")]
+    if leader is None:
+        return first_leader(rules, hands), []
+    # an explicit leader stands when it holds the opening card (two decks: either copy),
+    # so hands may be sent in any order; only without it does the dealing order decide
+    holders = [seat for seat in range(SEATS) if rules.opening in hands[seat]]
+    if leader in holders or not holders:
+        return leader, []
+    named = ONE_HOLDER(seat=holders[0]) if len(holders) == 1 else TWO_HOLDERS(first=holders[0], second=holders[1])
+    return leader, [Problem("wrong_leader", "/leader",
+                            LEADER_NOT_HOLDER(card=rules.opening_card, leader=leader, holders=named))]
 
 
 def initial_table(rules: Rules, hands: Sequence[Sequence[Card]], exposed: Sequence[Sequence[Card]] = NO_EXPOSURE,
@@ -189,7 +207,7 @@ def replay(rules: Rules, *, hands: Sequence[Sequence[Card]], exposed: Sequence[S
     bits = [hand_bits(h) for h in dealt] if len(dealt) == SEATS else None
     problems = deal_problems(rules, dealt, bits)
     if len(lists) != SEATS:
-        problems.append(Problem("illegal_exposure", "/exposed", f"exposed has {SEATS} lists"))
+        problems.append(Problem("illegal_exposure", "/exposed", EXPOSED_LISTS(seats=SEATS)))
     elif len(dealt) == SEATS and any(lists):
         problems += exposure_list_problems(rules, lists, dealt)
     if len(dealt) == SEATS:
@@ -204,8 +222,7 @@ def replay(rules: Rules, *, hands: Sequence[Sequence[Card]], exposed: Sequence[S
         _raise_play_problem(DealState(t), plays)
     if t.plays_count < len(plays):
         k = t.plays_count
-        raise InvalidDeal([Problem("deal_finished", f"/plays/{k}",
-                                   f"play {k}: the deal is finished: all cards have been played")])
+        raise InvalidDeal([Problem("deal_finished", f"/plays/{k}", PLAY_AT(k=k, reason=DEAL_FINISHED()))])
     return DealState(t)
 
 
@@ -215,8 +232,8 @@ def _raise_play_problem(state: DealState, plays: Sequence[Sequence[Card]]) -> No
     path = f"/plays/{k}"
     try:
         check_move(state, move)
-        raise IllegalMove("play rejected", code="invalid_move")
+        raise IllegalMove(PLAY_REJECTED(), code="invalid_move")
     except IllegalMove as error:
         if error.index is not None:
             path += f"/{error.index}"
-        raise InvalidDeal([Problem(error.code, path, f"play {k}: {error.detail}")]) from None
+        raise InvalidDeal([Problem(error.code, path, PLAY_AT(k=k, reason=error.detail))]) from None

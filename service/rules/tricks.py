@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from .cards import DIAMONDS, SCORING_MASK, SEATS, SUIT_SIZE, SUITS, Card, Play
 from .deal import excess_copies
 from .errors import InvalidDeal, Problem
+from .messages import TRICK_LEAD, TRICK_PLAY_SIZE, TRICK_PLAYS
 from .variants import Rules
 
 DISCARD, SECOND, FIRST = 0, 1, 2
@@ -74,17 +75,15 @@ def point_cards(plays: Sequence[Play]) -> tuple[Card, ...]:
 def _shape_problems(rules: Rules, plays: Sequence[Play]) -> list[Problem]:
     problems = []
     if len(plays) != SEATS:
-        problems.append(Problem("invalid_move", "/plays", f"a trick has {SEATS} plays, got {len(plays)}"))
+        problems.append(Problem("invalid_move", "/plays", TRICK_PLAYS(seats=SEATS, got=len(plays))))
         return problems
     size = len(plays[0])
     if size not in (1, rules.decks) or (size == 2 and plays[0][0] != plays[0][1]):
-        problems.append(Problem("invalid_move", "/plays/0",
-                                "a lead is one card, or in two-deck games a pair of identical cards"))
+        problems.append(Problem("invalid_move", "/plays/0", TRICK_LEAD()))
         return problems
     for i, play in enumerate(plays[1:], start=1):
         if len(play) != size:
-            problems.append(Problem("invalid_move", f"/plays/{i}",
-                                    f"every play in this trick has {size} card(s), like the lead"))
+            problems.append(Problem("invalid_move", f"/plays/{i}", TRICK_PLAY_SIZE(size=size)))
     # No card is played more often than the decks hold it (one copy with one deck).
     problems += excess_copies(rules, plays, [f"/plays/{seat}" for seat in range(SEATS)], "played")
     return problems

@@ -5,6 +5,7 @@ from dataclasses import dataclass
 
 from .cards import CARD_BY_NAME, Card
 from .errors import RuleError
+from .messages import DECKS_ONE_OR_TWO, OPENING_CARD_ONE_OF
 
 OPENING_CARDS = ("C2", "S2", "S3", "S7")
 DECK_COUNTS = (1, 2)
@@ -23,9 +24,9 @@ class Rules:
 
     def __post_init__(self) -> None:
         if self.decks not in DECK_COUNTS:
-            raise RuleError("decks must be 1 or 2", code="invalid_rules", path="/rules/decks")
+            raise RuleError(DECKS_ONE_OR_TWO(), code="invalid_rules", path="/rules/decks")
         if self.opening_card not in OPENING_CARDS:
-            raise RuleError(f"opening_card must be one of {', '.join(OPENING_CARDS)}",
+            raise RuleError(OPENING_CARD_ONE_OF(cards=", ".join(OPENING_CARDS)),
                             code="invalid_rules", path="/rules/opening_card")
 
     @property

@@ -144,14 +144,20 @@ def test_first_deal_with_the_wrong_leader_is_rejected():
     assert replay(Rules(), hands=hands, leader=2).seat == 2
 
 
-def test_two_decks_leader_must_be_the_first_club_two_dealt():
-    # rules.md §2: "Two decks: the seat dealt the *first* C2 leads"; hands are
-    # given as dealt, so a leader naming the second C2's holder is wrong.
+def test_two_decks_an_explicit_leader_may_hold_either_club_two():
+    # rules.md §2: an explicit leader stands when it holds the opening card (either
+    # copy with two decks), so hands may be sent sorted; without leader, the seat
+    # dealt the first C2 leads.
     rules = Rules(decks=2)
     hands = list(build_hands({1: "C2", 3: "C2"}, decks=2))
     hands[3] = place(hands[3], c("C2"), 0)
     hands[1] = place(hands[1], c("C2"), 1)
+    assert replay(rules, hands=hands).seat == 3
     assert replay(rules, hands=hands, leader=3).seat == 3
+    assert replay(rules, hands=hands, leader=1).seat == 1
     with pytest.raises(InvalidDeal) as caught:
-        replay(rules, hands=hands, leader=1)
-    assert ("wrong_leader", "/leader") in [(p.code, p.path) for p in caught.value.problems]
+        replay(rules, hands=hands, leader=0)
+    assert [(p.code, p.path) for p in caught.value.problems] == [("wrong_leader", "/leader")]
+    assert caught.value.problems[0].detail == (
+        "in the first deal the leader must hold C2: seat 0 does not (it is held by seats 1 and 3); "
+        "without leader, the seat dealt the first C2 leads")
