@@ -16,7 +16,17 @@ from service import rules as engine
 from . import messages as text
 from . import metrics
 from . import schemas as s
-from .results import exposures_out, ingots_out, legal_moves_out, move_problem, play_out, replay, score_out, title_out
+from .results import (
+    exposures_out,
+    ingots_out,
+    legal_moves_out,
+    move_problem,
+    play_out,
+    replay,
+    score_out,
+    title_out,
+    view_out,
+)
 from .slots import BOT
 
 
@@ -42,6 +52,11 @@ def play(call: Call) -> dict:
     except engine.IllegalMove as error:
         raise move_problem(error, before, data["move"]) from None
     return play_out(call.body, after)
+
+
+def view(call: Call) -> dict:
+    data = call.data
+    return view_out(replay(data), data["seat"])
 
 
 def rank_trick(call: Call) -> dict:
@@ -137,6 +152,7 @@ class Handler:
 HANDLERS: dict[str, Handler] = {
     "legal_moves": Handler(s.DEAL_STATE.convert, legal_moves),
     "play": Handler(s.PLAY.convert, play),
+    "view": Handler(s.VIEW.convert, view),
     "rank_trick": Handler(s.TRICK.convert, rank_trick),
     "score": Handler(s.SCORE.convert, score),
     "settle_ingots": Handler(s.INGOTS.convert, settle_ingots),

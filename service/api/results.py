@@ -29,6 +29,8 @@ def replay(data: dict) -> engine.DealState:
 
 
 def legal_moves_out(state: engine.DealState, moves) -> dict:
+    """The turn at ``state`` (``LegalMoves``): who acts, the legal plays and the running state."""
+    running = engine.running_state(state)
     return {
         "seat": state.seat,
         "moves": card_lists(moves),
@@ -36,6 +38,35 @@ def legal_moves_out(state: engine.DealState, moves) -> dict:
         "trick_number": state.trick_number,
         "trick_leader": state.leader,
         "trick": card_lists(state.trick),
+        "winning": running.winning,
+        "taken": card_lists(running.taken),
+        "points": list(running.points),
+        "hand_sizes": list(running.hand_sizes),
+        "exposed": card_lists(running.exposed),
+    }
+
+
+def view_out(state: engine.DealState, seat: int) -> dict:
+    """What ``seat`` may see at ``state`` (``SeatView``): its own hand, never another seat's
+    unexposed cards."""
+    running = engine.running_state(state)
+    acts = state.seat == seat
+    return {
+        "seat": seat,
+        "hand": cards(state.hands[seat]),
+        "to_act": state.seat,
+        "moves": card_lists(engine.legal_moves(state)) if acts else None,
+        "finished": state.finished,
+        "trick_number": state.trick_number,
+        "trick_leader": state.leader,
+        "trick": card_lists(state.trick),
+        "winning": running.winning,
+        "plays": [{"seat": who, "cards": cards(play)} for who, play in engine.seated_plays(state)],
+        "taken": card_lists(running.taken),
+        "points": list(running.points),
+        "hand_sizes": list(running.hand_sizes),
+        "exposed": card_lists(running.exposed),
+        "voids": [list(suits) for suits in engine.void_suits(state)],
     }
 
 
@@ -81,7 +112,7 @@ def play_out(body: dict, after: engine.DealState) -> dict:
         "state": state,
         "trick": trick_out(completed) if completed else None,
         "score": score,
-        "next": {"seat": after.seat, "moves": card_lists(engine.legal_moves(after))},
+        "next": legal_moves_out(after, engine.legal_moves(after)),
     }
 
 

@@ -169,6 +169,10 @@ class ClaimSchema(DealStateSchema):
     claim = ClaimField()
 
 
+class ViewSchema(DealStateSchema):
+    seat = Integer()
+
+
 class SuggestExposuresSchema(ConvertingSchema):
     rules = _rules()
     hand = Cards()
@@ -184,6 +188,7 @@ DEAL = DealSchema()
 SUGGEST = SuggestSchema()
 SUGGEST_EXPOSURES = SuggestExposuresSchema()
 CLAIM = ClaimSchema()
+VIEW = ViewSchema()
 
 
 # ---- responses: plain functions (a marshmallow dump would cost more than the engine)

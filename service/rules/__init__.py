@@ -33,6 +33,7 @@ from .exposure import deal_exposure_counts, effective_exposure, exposure_counts
 from .information import SeatView, sample_hidden, seat_view
 from .messages import Message, Text, localized
 from .play import apply_legal_move, apply_move, check_move, freeze, is_legal_move, legal_moves, replay
+from .running import Running, hand_sizes, running_state, seated_plays, void_suits, winning_seat
 from .scoring import ScoreSheet, SeatScore, exposure_values, score_cards, score_state
 from .settlement import Ingots, Transfer, base_scores, final_scores, normalize, partnership, settle_ingots
 from .simulate import new_table, random_deal, table_raw_scores
@@ -53,6 +54,7 @@ __all__ = [
     "SeatView", "sample_hidden", "seat_view",
     "Message", "Text", "localized",
     "freeze", "apply_legal_move", "apply_move", "check_move", "is_legal_move", "legal_moves", "replay",
+    "Running", "hand_sizes", "running_state", "seated_plays", "void_suits", "winning_seat",
     "ScoreSheet", "SeatScore", "exposure_values", "score_cards", "score_state",
     "Ingots", "Transfer", "base_scores", "final_scores", "normalize", "partnership", "settle_ingots",
     "new_table", "random_deal", "table_raw_scores",

@@ -80,8 +80,10 @@ def test_a_whole_deal_by_feeding_state_back(client):
         if answer["trick"]:
             tricks.append(answer["trick"])
     assert len(tricks) == 13
-    assert answer["next"] == {"seat": None, "moves": []}
+    turn = answer["next"]
+    assert (turn["seat"], turn["moves"], turn["finished"], turn["hand_sizes"]) == (None, [], True, [0, 0, 0, 0])
     score = answer["score"]
+    assert turn["points"] == score["raw"]
     assert score["raw"] == [-260, 200, -40, 0]
     assert score["final"] == [-3756, 3600, -240, 396]
     assert sum(score["final"]) == 0
@@ -94,7 +96,9 @@ def test_a_whole_deal_by_feeding_state_back(client):
 def test_legal_moves_mid_deal_reports_the_trick(client):
     answer = client.post("/legal-moves", json={"hands": SEED1, "plays": FULL_PLAYS[:6]}).get_json()
     assert answer == {"seat": 2, "moves": [["S3"], ["SA"]], "finished": False,
-                      "trick_number": 1, "trick_leader": 0, "trick": [["S4"], ["S7"]]}
+                      "trick_number": 1, "trick_leader": 0, "trick": [["S4"], ["S7"]],
+                      "winning": 1, "taken": [["C2", "C3", "C4", "C8"], [], [], []], "points": [0, 0, 0, 0],
+                      "hand_sizes": [11, 11, 12, 12], "exposed": [[], [], [], []]}
 
 
 @pytest.mark.parametrize("points, name", [
