@@ -1,4 +1,4 @@
-# Container image for gongzhu-service (issue 4, docs/deployment.md).
+# Container image for gongzhu-service (docs/deployment.md).
 #
 # Two stages on the same base: `build` turns the project and its dependencies
 # into wheels and installs them into /opt/venv; `runtime` gets only that venv,

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `make docker-smoke`: build the real image and prove it works (issue 4).
+# `make docker-smoke`: build the real image and prove it works (docs/deployment.md).
 #
 #  1. Find a Docker daemon, or start one (dockerd --iptables=false --bridge=none,
 #     overlay2 then vfs), installing Debian's docker.io when dockerd is missing.

@@ -1,4 +1,4 @@
-# Deployment targets (issue 4); the main Makefile includes mk/*.mk.
+# Deployment targets (docs/deployment.md); the main Makefile includes mk/*.mk.
 #   make deploy-tools   install the pinned hadolint, kubernetes-validate and Helm into .tools/
 #   make deploy-check   hadolint, helm lint, helm template + kubernetes-validate --strict
 #   make docker-smoke   build the image and run it for real (prints its size and UID)

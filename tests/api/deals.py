@@ -1,7 +1,7 @@
 """Deals the API tests play with: explicit hands, so they hold whatever the shuffle does.
 
 SEED1 is the deal ``/deal`` answers for seed 1 (tests/api/test_views.py checks it);
-X, Y and Z are built for SPEC.md §3.1/3.2 (exposed pig), §4.4 (two decks, pair
+X, Y and Z are built for rules.md §3 (exposed pig, example 3.1), §4 (two decks, pair
 lead) and the first-trick ban. FULL_PLAYS plays SEED1 to the end, always the
 first legal move."""
 
@@ -12,7 +12,7 @@ SEED1 = [
     ['HJ', 'H3', 'S2', 'C6', 'DA', 'C5', 'DJ', 'HK', 'H10', 'C2', 'D6', 'SK', 'H5'],
 ]
 
-# SPEC 3.1: seat 0 will expose SQ and holds SQ S9 S3; seat 1 leads S5 (a later deal).
+# rules.md §3, example 3.1: seat 0 will expose SQ and holds SQ S9 S3; seat 1 leads S5 (a later deal).
 X = [
     ['SQ', 'S9', 'S3', 'H2', 'H3', 'H4', 'H5', 'H6', 'H7', 'D2', 'D3', 'D4', 'D5'],
     ['S5', 'S2', 'S4', 'S6', 'HA', 'HK', 'HQ', 'HJ', 'H10', 'H9', 'D6', 'D7', 'D8'],
@@ -20,7 +20,7 @@ X = [
     ['SK', 'SA', 'C4', 'C5', 'C6', 'C7', 'C8', 'C9', 'C10', 'CJ', 'CQ', 'CK', 'CA'],
 ]
 
-# Two decks: seat 1 holds SK SK S7 and no other spade (SPEC 4.4); seat 0 leads S9 S9.
+# Two decks: seat 1 holds SK SK S7 and no other spade (rules.md §4, pair follow rule 1); seat 0 leads S9 S9.
 Y = [
     ['S9', 'S9', 'S2', 'S2', 'S3', 'S3', 'S4', 'S4', 'S5', 'S5', 'S6', 'S6', 'S7',
      'S8', 'S8', 'S10', 'S10', 'SJ', 'SJ', 'SQ', 'SQ', 'SA', 'SA', 'CK', 'CA', 'CA'],

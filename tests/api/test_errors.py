@@ -1,4 +1,4 @@
-"""Every error path of the HTTP layer (issue 3, SPEC.md §7): exact status, media
+"""Every error path of the HTTP layer (rules.md §7): exact status, media
 type, code and pointers. Bad input never gets a 500."""
 from __future__ import annotations
 
@@ -385,7 +385,7 @@ def test_trick_with_a_pair_in_one_deck(client):
     assert_problem(post(client, "/trick", body), 422, "invalid_move", [("/plays/0", "invalid_move")])
 
 
-# ---- 422: each illegal move of SPEC §7 ---------------------------------------------------------
+# ---- 422: each illegal move of rules.md §7 ------------------------------------------------------
 
 def test_not_your_turn(client):
     body = {"hands": SEED1, "move": ["C8"], "seat": 0}

@@ -18,7 +18,7 @@ from service.rules import Rules
 from .deals import SEED1
 from .problems import assert_problem
 
-SPEC = yaml.safe_load((Path(__file__).resolve().parents[2] / "service" / "openapi.yaml").read_text("utf-8"))
+CONTRACT = yaml.safe_load((Path(__file__).resolve().parents[2] / "service" / "openapi.yaml").read_text("utf-8"))
 MAX_ANSWER = 64 * 1024
 
 
@@ -31,7 +31,7 @@ def test_every_api_operation_is_served_by_the_pipeline_not_by_flask():
     flask_paths = {rule.rule for rule in app.url_map.iter_rules()}
     pipeline: Pipeline = app.extensions[PIPELINE_KEY]
     served = pipeline.routes()
-    tagged = {path for path, item in SPEC["paths"].items()
+    tagged = {path for path, item in CONTRACT["paths"].items()
               for op in item.values() if set(op.get("tags", [])) & {"play", "rules", "bot"}}
     assert set(served) == tagged
     assert not {re.sub(r"\{(\w+)\}", r"<\1>", p) for p in served} & flask_paths
@@ -197,7 +197,7 @@ DEFAULT = re.compile(r"Default: `([^`]+)`")
     ("SuggestRequest", schemas.SUGGEST),
 ])
 def test_spec_defaults_in_the_contract_are_the_servers(component, schema):
-    properties = SPEC["components"]["schemas"][component]["properties"]
+    properties = CONTRACT["components"]["schemas"][component]["properties"]
     converted = schema.convert({})
     for name, prop in properties.items():
         stated = DEFAULT.search(prop.get("description", ""))
@@ -206,7 +206,7 @@ def test_spec_defaults_in_the_contract_are_the_servers(component, schema):
 
 
 def test_spec_rules_defaults_in_the_contract_are_the_engines():
-    properties = SPEC["components"]["schemas"]["Rules"]["properties"]
+    properties = CONTRACT["components"]["schemas"]["Rules"]["properties"]
     defaults = Rules()
     for name, prop in properties.items():
         stated = DEFAULT.search(prop["description"]).group(1)
@@ -217,7 +217,7 @@ def test_spec_rules_defaults_in_the_contract_are_the_engines():
 def test_request_schemas_state_no_default_keyword():
     # Generated clients make a field with a `default` required; defaults live in descriptions.
     for name in ("Rules", "DealState", "PlayRequest", "IngotsRequest", "SuggestRequest", "DealRequest"):
-        for prop in SPEC["components"]["schemas"][name]["properties"].values():
+        for prop in CONTRACT["components"]["schemas"][name]["properties"].values():
             assert "default" not in prop
 
 

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from service.rules import CARD_NAMES
 
-SPEC = yaml.safe_load((Path(__file__).resolve().parents[2] / "service" / "openapi.yaml").read_text("utf-8"))
+CONTRACT = yaml.safe_load((Path(__file__).resolve().parents[2] / "service" / "openapi.yaml").read_text("utf-8"))
 CARDS = st.sampled_from(CARD_NAMES)
 NOT_CARDS = st.sampled_from(["sq", "10C", "S1", "", "HA ", "X"])
 SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-3, 6), st.floats(allow_nan=False, allow_infinity=False),
@@ -51,7 +51,7 @@ OPERATIONS = {"/legal-moves": "DealState", "/play": "PlayRequest", "/trick": "Tr
 
 def bodies(component: str):
     """Bodies for a request schema: all valid; or some fields wrong, unknown or missing; or any JSON."""
-    schema = SPEC["components"]["schemas"][component]
+    schema = CONTRACT["components"]["schemas"][component]
     names = list(schema["properties"])
     required = schema.get("required", [])
 

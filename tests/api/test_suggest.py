@@ -1,4 +1,4 @@
-"""POST /suggest and /suggest-exposures (issue 6) through the HTTP layer: the
+"""POST /suggest and /suggest-exposures (docs/bot.md) through the HTTP layer: the
 answer is a legal play, blind to the other seats' hidden cards, and errors are
 problems with codes and pointers."""
 import random

@@ -1,5 +1,5 @@
-"""The operations answer exactly (SPEC.md §2, §6, §7). The worked examples of
-SPEC §3–§6 are in openapi.yaml and checked, answer for answer, by
+"""The operations answer exactly (rules.md §2, §6, §7). The worked examples of
+rules.md §3–§6 are in openapi.yaml and checked, answer for answer, by
 tests/contract/test_openapi.py; these cover what examples cannot show."""
 from __future__ import annotations
 

@@ -20,7 +20,7 @@ from hypothesis_jsonschema import from_schema
 
 from service.api import create_app
 
-SPEC = yaml.safe_load((Path(__file__).resolve().parents[2] / "service" / "openapi.yaml").read_text("utf-8"))
+CONTRACT = yaml.safe_load((Path(__file__).resolve().parents[2] / "service" / "openapi.yaml").read_text("utf-8"))
 EXAMPLES = 80
 # A value of another JSON type than the schema asks for, for each type.
 WRONG_TYPE = {"object": "text", "array": {"a": 1}, "string": 7, "integer": "7", "number": [1],
@@ -31,7 +31,7 @@ def inline(node):
     """The schema with every local $ref replaced by its target (the contract has no cycles)."""
     if isinstance(node, dict):
         if "$ref" in node:
-            target = SPEC
+            target = CONTRACT
             for token in node["$ref"].removeprefix("#/").split("/"):
                 target = target[token]
             merged = {**inline(target), **{k: v for k, v in node.items() if k != "$ref"}}
@@ -43,7 +43,7 @@ def inline(node):
 
 
 def body_operations():
-    for path, item in SPEC["paths"].items():
+    for path, item in CONTRACT["paths"].items():
         op = item.get("post")
         if op and "requestBody" in op:
             yield pytest.param(path, inline(op["requestBody"]["content"]["application/json"]["schema"]),

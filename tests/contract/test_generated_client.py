@@ -1,5 +1,5 @@
 """A Python client generated from openapi.yaml (openapi-python-client) plays a
-whole seeded deal against the live gunicorn server (issue 3 acceptance):
+whole seeded deal against the live gunicorn server:
 /deal → /exposures → (/legal-moves → /play) × 52 → /score → /ingots.
 
 If the contract cannot be turned into a working client, or the server answers

@@ -1,4 +1,4 @@
-"""The contract (openapi.yaml) and the app agree (issue 3 acceptance).
+"""The contract (openapi.yaml) and the app agree.
 
 - openapi.yaml is a valid OpenAPI 3.1 document;
 - every route (the request pipeline's and Flask's) is a path of the contract
@@ -33,7 +33,7 @@ from service.api.pipeline import Pipeline
 
 ROOT = Path(__file__).resolve().parents[2]
 CONTRACT_PATH = ROOT / "service" / "openapi.yaml"
-SPEC = yaml.safe_load(CONTRACT_PATH.read_text(encoding="utf-8"))
+CONTRACT = yaml.safe_load(CONTRACT_PATH.read_text(encoding="utf-8"))
 BASE_URL = "http://localhost:8080"
 METHODS = {"get", "post", "put", "delete", "patch"}
 # Sent with every request: problem bodies echo it as request_id, which examples omit.
@@ -109,7 +109,7 @@ def answer(response):
 
 
 def operations():
-    for path, item in SPEC["paths"].items():
+    for path, item in CONTRACT["paths"].items():
         for method, op in item.items():
             if method in METHODS:
                 yield path, method, op
@@ -149,8 +149,8 @@ def response_example(op: dict, name: str):
 
 
 def test_contract_is_valid_openapi_3_1():
-    validate(SPEC)
-    assert SPEC["openapi"].startswith("3.1")
+    validate(CONTRACT)
+    assert CONTRACT["openapi"].startswith("3.1")
 
 
 def test_root_openapi_yaml_is_the_packaged_contract():
@@ -185,7 +185,7 @@ def test_every_operation_has_examples_and_problem_responses():
 
 @pytest.mark.parametrize("path, method, name, body", list(request_examples()))
 def test_request_example_round_trip(openapi, client, path, method, name, body):
-    status, media, expected = response_example(SPEC["paths"][path][method], name)
+    status, media, expected = response_example(CONTRACT["paths"][path][method], name)
     response = call(client, method, path, body)
     # A request the contract rejects by its shape is answered by a shape code.
     shape_error = status == 422 and expected["code"] in SHAPE_CODES
@@ -199,7 +199,7 @@ def test_request_example_round_trip(openapi, client, path, method, name, body):
 def test_parameter_example_round_trip(openapi, client, path, method, name, url):
     response = call(client, method, url)
     validate_exchange(openapi, response)
-    op = SPEC["paths"][path][method]
+    op = CONTRACT["paths"][path][method]
     if path == "/ranks/{points}":
         status, media, expected = response_example(op, name)
         assert (response.status_code, response.mimetype) == (status, media)
@@ -212,7 +212,7 @@ def test_parameter_example_round_trip(openapi, client, path, method, name, url):
 def test_get_examples_equal_the_answers(openapi, client, path):
     response = call(client, "get", path)
     validate_exchange(openapi, response)
-    examples = SPEC["paths"][path]["get"]["responses"]["200"]["content"]["application/json"]["examples"]
+    examples = CONTRACT["paths"][path]["get"]["responses"]["200"]["content"]["application/json"]["examples"]
     assert [e["value"] for e in examples.values()] == [response.get_json()]
 
 
@@ -230,7 +230,7 @@ def test_documents_validate(openapi, client, path, media):
 # ---- the HTTP layer's own errors, produced for real -----------------------------------------
 
 def problem_validator():
-    registry = Registry().with_resource("urn:contract", DRAFT202012.create_resource(SPEC))
+    registry = Registry().with_resource("urn:contract", DRAFT202012.create_resource(CONTRACT))
     return Draft202012Validator({"$ref": "urn:contract#/components/schemas/Problem"},
                                 registry=registry)
 
@@ -258,7 +258,7 @@ def test_405_is_the_contracts_method_not_allowed(client, method, path):
     assert response.status_code == 405
     assert response.mimetype == "application/problem+json"
     problem_validator().validate(response.get_json())
-    assert "Allow" in SPEC["components"]["responses"]["MethodNotAllowed"]["headers"]
+    assert "Allow" in CONTRACT["components"]["responses"]["MethodNotAllowed"]["headers"]
 
 
 def test_500_validates(openapi, monkeypatch):
@@ -277,12 +277,12 @@ def test_every_problem_example_validates():
         for status, response in op["responses"].items():
             if "$ref" in response:
                 name = response["$ref"].rsplit("/", 1)[1]
-                response = SPEC["components"]["responses"][name]
+                response = CONTRACT["components"]["responses"][name]
             for example in response.get("content", {}).get("application/problem+json", {}).get("examples", {}).values():
                 validator.validate(example["value"])
                 assert example["value"]["status"] == int(status)
                 count += 1
-    for response in SPEC["components"]["responses"].values():
+    for response in CONTRACT["components"]["responses"].values():
         for example in response["content"]["application/problem+json"]["examples"].values():
             validator.validate(example["value"])
             count += 1
@@ -300,7 +300,7 @@ def test_every_problem_example_validates():
     (schemas.VIEW, "ViewRequest"),
 ])
 def test_request_schemas_match_the_contract(schema, component):
-    contract = SPEC["components"]["schemas"][component]
+    contract = CONTRACT["components"]["schemas"][component]
     assert contract["additionalProperties"] is False
     assert set(schema.fields) == set(contract["properties"])
     # The contract alone says what is required: the conversion schemas say nothing.

@@ -1,4 +1,4 @@
-"""Deployment checks (issue 4): the Dockerfile, the deploy scripts and the Helm chart.
+"""Deployment checks (docs/deployment.md): the Dockerfile, the deploy scripts and the Helm chart.
 
 The same checks as `make deploy-check` (deploy/check.sh), one per test, with the
 pinned tools deploy/tools.sh installs into .tools/ (hadolint, shellcheck, Helm,

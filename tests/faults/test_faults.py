@@ -1,5 +1,5 @@
 """A killed worker is replaced and the service answers again; SIGTERM drains an in-flight
-request (SPEC.md §8, issue 5). Each test starts its own gunicorn exactly as ``make run``
+request. Each test starts its own gunicorn exactly as ``make run``
 does (``gunicorn -c python:service.gunicorn_conf service.wsgi:app``) on a free loopback
 port; together they take a few seconds. Figures under load: ``bench/faults.py``."""
 from __future__ import annotations

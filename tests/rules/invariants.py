@@ -3,7 +3,7 @@
 
 A deal is drawn from a random.Random (hands, exposures, rule options,
 first deal or not), played out by choosing among the engine's legal moves,
-and checked at every play against the spec oracle (oracle.py): legal move
+and checked at every play against the independent oracle (oracle.py): legal move
 sets, rejection of unlisted moves, trick winners, captured cards, raw
 scores and their permutation, settlements, and replay of the history."""
 
@@ -141,7 +141,7 @@ def _check_position(state, model, moves, ck):
         ck(listed == expected, "legal move set (rules.md §2–4)",
            lambda: f"seat {seat} trick {model.trick_number} trick so far {model.trick} "
                    f"hand {sorted(model.hand(seat).elements())} exposed {dict(model.exposed[seat])} "
-                   f"led before {sorted(model.led_before)}: engine {listed} spec {expected}")
+                   f"led before {sorted(model.led_before)}: engine {listed} oracle {expected}")
     else:
         hand = model.hand(seat)
         size = len(model.trick[0][1]) if model.trick else None
@@ -230,7 +230,7 @@ def _probe_wrong_seat(state, move, ck):
 
 
 def _expected_single_code(model, card):
-    """The code for an unlisted held single, where the spec leaves one cause."""
+    """The code for an unlisted held single, where rules.md leaves one cause."""
     banned_now = model.ban and model.trick_number == 0
     if banned_now and card in O.FIRST_TRICK_BANNED:
         unbanned = model.expected_moves(with_ban=False)
@@ -265,7 +265,7 @@ def _check_trick(rules, state, model, ck):
     ck(done is not None, "completed trick reported")
     ranking = list(done.ranking)
     def detail():
-        return f"plays {plays}: engine {ranking} spec top {top} discards {sorted(discards)}"
+        return f"plays {plays}: engine {ranking} oracle top {top} discards {sorted(discards)}"
     ck(done.winner == winner, "trick winner (rules.md §4)", detail)
     ck(ranking[:len(top)] == top and set(ranking[len(top):]) == discards, "trick ranking (rules.md §4)", detail)
     ck(done.led_suit == O.SUITS[O.suit_of(plays[0][1][0])], "led suit", lambda: done.led_suit)
@@ -295,7 +295,7 @@ def _check_finished(rules, spec, state, model, plays, rng, ck):
     raw = O.raw_scores(decks, model.captured, counts, pig_flips=flips)
     sheet = R.score_state(state)
     ck(tuple(sheet.raw) == raw, "raw scores (rules.md §5)",
-       lambda: f"engine {tuple(sheet.raw)} spec {raw} exposed {dict(counts)} captured {captured}")
+       lambda: f"engine {tuple(sheet.raw)} oracle {raw} exposed {dict(counts)} captured {captured}")
     ck(_flat_counts(sheet.exposed) == counts, "deal-wide exposure in score sheet", lambda: sheet.exposed)
     _check_score_total(decks, model.captured, counts, raw, flips, ck)
     again = R.score_cards(rules, captured, spec.exposed)
@@ -340,8 +340,8 @@ def _check_score_total(decks, captured, counts, raw, flips, ck):
             ck(raw[seat] == plain(taken), "plain score of a seat without transformer or 满红",
                lambda: (seat, raw[seat], plain(taken)))
     total = (-200 * heart_factor + pig + sheep) * decks
-    ck(sum(plain(taken) for taken in captured) == total, "card values of a deal add up to the spec's total",
-       lambda: total)
+    ck(sum(plain(taken) for taken in captured) == total,
+       "card values of a deal add up to the rules' total (rules.md §5)", lambda: total)
 
 
 def check_settlement(rules, decks, raw, rng, ck):

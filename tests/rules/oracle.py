@@ -2,10 +2,10 @@
 tests and of bench/properties.py: the legal plays of §2–4 (opening card,
 exposure restriction with per-copy exposure, follow suit / follow pair,
 first-trick ban), the trick ranking of §4, the raw scores of §5 and the
-settlements of §6. It is written from the spec texts only, never from the
-engine, so that the two can be compared deal by deal.
+settlements of §6. It is written from rules.md and its quotations R and P
+only, never from the engine, so that the two can be compared deal by deal.
 
-Where the spec leaves a case open, the functions return None ("no opinion")
+Where rules.md leaves a case open, the functions return None ("no opinion")
 instead of guessing; the caller then checks only what is certain."""
 
 from collections import Counter
@@ -74,7 +74,7 @@ def effective_exposure(decks, hands, exposed):
 
 # ----------------------------------------------------------------- §4 play
 class Model:
-    """The deal as the spec describes it, advanced play by play."""
+    """The deal as rules.md describes it, advanced play by play."""
 
     def __init__(self, *, decks, rules, hands, exposed, first_deal, leader):
         self.decks = decks
@@ -112,8 +112,8 @@ class Model:
         return suit_of(self.trick[0][1][0]) if self.trick else None
 
     def expected_moves(self, *, with_ban=True):
-        """Every legal play (sorted tuples, sorted list), or None where the
-        spec is silent."""
+        """Every legal play (sorted tuples, sorted list), or None where
+        rules.md is silent."""
         seat = self.seat
         hand = self.hand(seat)
         if not self.trick:
@@ -175,7 +175,7 @@ class Model:
             return allowed
         if all(len(m) == 1 for m in moves):
             return moves
-        return None  # two-card plays that all hold a banned card: spec silent
+        return None  # two-card plays that all hold a banned card: rules.md silent
 
     def governed(self, card):
         """§3: is this card's play governed by the exposure restriction?"""
@@ -240,7 +240,7 @@ def two_card_plays(hand):
 def rank_plays(plays):
     """§4 ranking. plays: (seat, move) in play order. Returns (top, discards):
     the seats that did not discard, best first, and the set of those that did
-    (the spec does not order discards among themselves)."""
+    (rules.md does not order discards among themselves)."""
     led = plays[0][1]
     suit = suit_of(led[0])
     keyed = []

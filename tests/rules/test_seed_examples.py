@@ -1,5 +1,5 @@
-"""The worked examples and card values of the seed rule text R
-(seeds/000_*.txt), each as a test named after it."""
+"""The worked examples and card values of the traditional rule text R (quoted
+in docs/rules.md), each as a test named after it."""
 
 import pytest
 

@@ -1,5 +1,6 @@
 """rules.md §4: following suit, pair leads in two-deck games, and the ranking
-of a trick (examples 4.1–4.4; R's restored sentence on pairs vs singles)."""
+of a trick (examples 4.1–4.4, numbered by the test names; R's restored
+sentence on pairs vs singles)."""
 
 import service.rules as R
 from service.rules import Rules, legal_moves, rank_trick, replay

@@ -1,5 +1,5 @@
 """rules.md §5: raw scores (hearts, pig, sheep, transformer, 满红, 满贯), one deck
-and two decks, examples 5.1–5.18, via score_cards."""
+and two decks, examples 5.1–5.18 (numbered by the test names), via score_cards."""
 
 import pytest
 

@@ -1,5 +1,5 @@
 """rules.md §6: normalization (largest remainder), ×12 final, partnership,
-ingots (元宝) and titles (等级), examples 6.1–6.7."""
+ingots (元宝) and titles (等级), examples 6.1–6.7 (numbered by the test names)."""
 
 import pytest
 
