@@ -141,4 +141,4 @@ def ingots_out(ingots: engine.Ingots) -> dict:
 
 
 def title_out(title: engine.Title) -> dict:
-    return {"name": title.name, "points": title.points}
+    return {"name": title.name, "pinyin": title.pinyin, "points": title.points}
