@@ -175,3 +175,31 @@ def test_docs_load_nothing_from_outside(client):
 def test_head_on_get_operations(client):
     response = client.head("/healthz")
     assert response.status_code == 200 and response.data == b""
+
+
+def test_sorted_two_deck_hands_with_the_dealt_leader(client):
+    # rules.md §2: an explicit first-deal leader stands when it holds C2 (either copy),
+    # so a platform may send hands sorted as its UI shows them.
+    dealt = client.post("/deal", json={"rules": {"decks": 2}, "seed": 2}).get_json()
+    leader = dealt["leader"]
+    order = {name: i for i, name in enumerate(c + r for c in "SHDC" for r in
+                                                ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"))}
+    hands = [sorted(hand, key=order.__getitem__) for hand in dealt["hands"]]
+    assert hands != dealt["hands"]
+    body = {"rules": {"decks": 2}, "hands": hands, "leader": leader}
+    answer = client.post("/legal-moves", json=body).get_json()
+    assert answer["seat"] == leader
+    assert answer["moves"] in ([["C2"]], [["C2"], ["C2", "C2"]])
+    holders = [seat for seat, hand in enumerate(hands) if "C2" in hand]
+    for seat in holders:
+        assert client.post("/legal-moves", json={**body, "leader": seat}).get_json()["seat"] == seat
+    # without leader the seat dealt the first C2 leads: read from the order of the hands sent
+    sorted_leader = min(holders, key=lambda s: 4 * hands[s].index("C2") + s)
+    assert client.post("/legal-moves", json={"rules": {"decks": 2}, "hands": hands}).get_json()["seat"] \
+        == sorted_leader
+    assert client.post("/legal-moves", json={"rules": {"decks": 2}, "hands": dealt["hands"]}).get_json()["seat"] \
+        == leader
+    outsider = next(seat for seat in range(4) if seat not in holders)
+    refused = client.post("/legal-moves", json={**body, "leader": outsider})
+    assert refused.status_code == 422
+    assert refused.get_json()["code"] == "wrong_leader"
