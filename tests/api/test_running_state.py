@@ -77,7 +77,7 @@ def expected_running(model: O.Model) -> dict:
 
 def test_running_state_equals_the_oracle_and_score(client, random_states):
     checked = 0
-    for body, state, model in random_states:
+    for body, _state, model in random_states:
         answer = client.post("/legal-moves", json=body).get_json()
         expected = expected_running(model)
         assert answer["taken"] == expected["taken"], body
