@@ -28,12 +28,10 @@ def replay(data: dict) -> engine.DealState:
         metrics.observe_replay(time.perf_counter() - started)
 
 
-def legal_moves_out(state: engine.DealState, moves) -> dict:
-    """The turn at ``state`` (``LegalMoves``): who acts, the legal plays and the running state."""
+def table_out(state: engine.DealState) -> dict:
+    """What the table shows at ``state``: the trick, who is winning it, the running state."""
     running = engine.running_state(state)
     return {
-        "seat": state.seat,
-        "moves": card_lists(moves),
         "finished": state.finished,
         "trick_number": state.trick_number,
         "trick_leader": state.leader,
@@ -46,26 +44,22 @@ def legal_moves_out(state: engine.DealState, moves) -> dict:
     }
 
 
+def legal_moves_out(state: engine.DealState, moves) -> dict:
+    """The turn at ``state`` (``LegalMoves``): who acts, the legal plays and the table."""
+    return {"seat": state.seat, "moves": card_lists(moves), **table_out(state)}
+
+
 def view_out(state: engine.DealState, seat: int) -> dict:
     """What ``seat`` may see at ``state`` (``SeatView``): its own hand, never another seat's
     unexposed cards."""
-    running = engine.running_state(state)
     acts = state.seat == seat
     return {
         "seat": seat,
         "hand": cards(state.hands[seat]),
         "to_act": state.seat,
         "moves": card_lists(engine.legal_moves(state)) if acts else None,
-        "finished": state.finished,
-        "trick_number": state.trick_number,
-        "trick_leader": state.leader,
-        "trick": card_lists(state.trick),
-        "winning": running.winning,
+        **table_out(state),
         "plays": [{"seat": who, "cards": cards(play)} for who, play in engine.seated_plays(state)],
-        "taken": card_lists(running.taken),
-        "points": list(running.points),
-        "hand_sizes": list(running.hand_sizes),
-        "exposed": card_lists(running.exposed),
         "voids": [list(suits) for suits in engine.void_suits(state)],
     }
 
