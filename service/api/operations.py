@@ -100,7 +100,7 @@ def suggest(call: Call) -> dict:
         advice = bot.suggest(state, budget_ms=budget_ms, seed=data.get("seed"), plays=data["plays"])
     metrics.observe_bot(advice.reason, advice.samples, time.perf_counter() - started, budget_ms)
     return {"seat": state.seat, "move": s.cards(advice.move), "reason": advice.reason,
-            "samples": advice.samples}
+            "samples": advice.samples, "budget_cut": advice.budget_cut}
 
 
 def suggest_exposures(call: Call) -> dict:

@@ -6,6 +6,7 @@ other hands the deal state carries. One deck: determinized Monte Carlo
 """
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections.abc import Iterable, Sequence
@@ -20,7 +21,8 @@ from .search import monte_carlo
 DEFAULT_BUDGET_MS = 100
 # playouts per millisecond of budget, calibrated so a decision ends well inside its budget
 PLAYOUTS_PER_MS = 2
-# share of the budget after which the search stops even if playouts remain
+# share of the budget after which the search stops even if playouts remain (no seed;
+# with a seed the clock never stops it, so the same state gives the same play under any load)
 DEADLINE_SHARE = 0.8
 MS = 1e-3
 
@@ -29,6 +31,7 @@ class Suggestion(NamedTuple):
     move: Play
     reason: str
     samples: int
+    budget_cut: bool = False
 
 
 def _options(moves: list[Play]) -> tuple[int, list[Play]]:
@@ -51,8 +54,10 @@ def suggest(state: DealState, *, budget_ms: int = DEFAULT_BUDGET_MS, seed: int |
 
     The state keeps the deal's history, so the search knows which seats are
     void in which suits; ``plays`` (optional) is checked to be that history
-    (``ValueError`` if not). Deterministic for a ``seed`` unless the deadline
-    (``budget_ms``) cuts the search short.
+    (``ValueError`` if not). Without a seed the search stops at 80 % of
+    ``budget_ms`` of wall-clock time; with a seed it always makes its
+    ``budget_ms`` × ``PLAYOUTS_PER_MS`` playouts, so the answer is the same under
+    any load (``budget_cut`` says when the clock cut a search).
     Raises ``ValueError`` when the deal is finished.
     """
     start = time.perf_counter()
@@ -65,7 +70,8 @@ def suggest(state: DealState, *, budget_ms: int = DEFAULT_BUDGET_MS, seed: int |
         return heuristic_suggestion(state, moves)
     k = knowledge(state, plays)
     rng = random.Random(seed)
-    deadline = start + budget_ms * MS * DEADLINE_SHARE
-    move, samples = monte_carlo(state, k, moves, playouts=budget_ms * PLAYOUTS_PER_MS,
-                                deadline=deadline, rng=rng)
-    return Suggestion(move=move, reason="monte_carlo", samples=samples)
+    playouts = budget_ms * PLAYOUTS_PER_MS
+    deadline = start + budget_ms * MS * DEADLINE_SHARE if seed is None else math.inf
+    move, samples = monte_carlo(state, k, moves, playouts=playouts, deadline=deadline, rng=rng)
+    planned = max(1, playouts // len(moves)) * len(moves)
+    return Suggestion(move=move, reason="monte_carlo", samples=samples, budget_cut=samples < planned)

@@ -87,3 +87,39 @@ def test_history_must_match_the_state():
     wrong = (51,) if p.plays[-1] != (51,) else (50,)
     with pytest.raises(ValueError):
         suggest(p.state, seed=0, plays=p.plays[:-1] + [wrong])
+
+
+def test_seeded_answers_are_identical_under_concurrent_load():
+    # Six clients at once, three seeded calls each, on one process (the threads share one
+    # core's worth of interpreter): the clock does not decide how many playouts count, so
+    # every answer equals the idle one and none is cut.
+    import threading
+
+    state = random_position(7, decks=1).state
+    while len(legal_moves(state)) < 4:
+        state = apply_legal_move(state, legal_moves(state)[0])
+    idle = suggest(state, budget_ms=40, seed=11)
+    assert (idle.reason, idle.budget_cut) == ("monte_carlo", False)
+    answers = []
+
+    def client():
+        for _ in range(3):
+            answers.append(suggest(state, budget_ms=40, seed=11))
+
+    threads = [threading.Thread(target=client) for _ in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(answers) == 18
+    assert set(answers) == {idle}
+
+
+def test_an_unseeded_search_cut_by_the_clock_says_so(monkeypatch):
+    state = random_position(7, decks=1).state
+    while len(legal_moves(state)) < 4:
+        state = apply_legal_move(state, legal_moves(state)[0])
+    monkeypatch.setattr(advice, "DEADLINE_SHARE", 0.0)
+    cut = suggest(state, budget_ms=40)
+    assert cut.budget_cut and cut.samples < 80
+    assert not suggest(state, budget_ms=40, seed=3).budget_cut
