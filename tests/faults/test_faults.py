@@ -16,27 +16,12 @@ from pathlib import Path
 import pytest
 import requests
 
+from tests.servers import free_port, workers_of
+
 pytestmark = pytest.mark.faults
 
 ROOT = Path(__file__).resolve().parents[2]
 START_TIMEOUT = 30.0
-
-
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def _workers(pid: int) -> set[int]:
-    """The master's child processes (its workers), from /proc."""
-    kids: set[int] = set()
-    for task in Path(f"/proc/{pid}/task").glob("*"):
-        try:
-            kids |= {int(x) for x in (task / "children").read_text().split()}
-        except (OSError, ValueError):
-            pass
-    return kids
 
 
 def _wait(predicate, timeout: float, what: str):
@@ -51,7 +36,7 @@ def _wait(predicate, timeout: float, what: str):
 
 class Gunicorn:
     def __init__(self, workers: int, log: Path):
-        self.port = _free_port()
+        self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.workers = workers
         self.log = log
@@ -87,7 +72,7 @@ def gunicorn(request, tmp_path):
     def start(workers: int) -> Gunicorn:
         server = Gunicorn(workers, tmp_path / f"gunicorn-{len(servers)}.log")
         servers.append(server)
-        _wait(lambda: server.ready() and len(_workers(server.proc.pid)) == workers,
+        _wait(lambda: server.ready() and len(workers_of(server.proc.pid)) == workers,
               START_TIMEOUT, "gunicorn to be ready")
         return server
 
@@ -106,12 +91,12 @@ def _legal_moves_body(base: str) -> bytes:
 def test_a_killed_worker_is_replaced_and_the_service_answers_again(gunicorn):
     server = gunicorn(2)
     body = _legal_moves_body(server.base)
-    before = _workers(server.proc.pid)
+    before = workers_of(server.proc.pid)
     victim = min(before)
     os.kill(victim, signal.SIGKILL)
 
     def replaced():
-        workers = _workers(server.proc.pid)
+        workers = workers_of(server.proc.pid)
         return workers if len(workers) == 2 and victim not in workers else None
 
     after = _wait(replaced, 15, "a replacement worker")

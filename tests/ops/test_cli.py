@@ -9,8 +9,7 @@ import pytest
 import requests
 
 from service import __version__, cli
-
-from .servers import ROOT, free_port, start, stop
+from tests.servers import ROOT, free_port, start, stop
 
 
 def test_the_command_line_is_make_runs():

@@ -9,14 +9,14 @@ import signal
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
 import pytest
 import requests
 
+from tests.servers import free_port, prometheus_binary, start, stop, workers_of
+
 from .deals import SEED1
 from .metrics_text import value
-from .servers import free_port, prometheus_binary, start, stop
 
 pytestmark = [pytest.mark.live, pytest.mark.prometheus]
 
@@ -145,16 +145,6 @@ def test_every_log_line_is_json_and_access_lines_carry_the_ids(sent):
     assert (first["method"], first["operation"], first["level"]) == ("POST", "legal_moves", "info")
     assert first["bytes"] > 0 and first["duration_ms"] > 0
     assert {line["problem"] for line in ours if line["status"] == 400} == {"malformed_json"}
-
-
-def workers_of(pid: int) -> set[int]:
-    kids: set[int] = set()
-    for task in Path(f"/proc/{pid}/task").glob("*"):
-        try:
-            kids |= {int(x) for x in (task / "children").read_text().split()}
-        except (OSError, ValueError):
-            pass
-    return kids
 
 
 def test_a_dead_workers_counts_are_kept(sent):

@@ -1,5 +1,6 @@
-"""Processes the live operations tests start: gunicorn (as ``make run`` does) and
-Prometheus, each on a free loopback port, each stopped by the test that started it."""
+"""Processes the live tests start — gunicorn (as ``make run`` does) and Prometheus —
+each on a free loopback port and stopped by whoever started it, and the worker
+processes of a gunicorn master."""
 from __future__ import annotations
 
 import os
@@ -13,7 +14,7 @@ from pathlib import Path
 import pytest
 import requests
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 START_TIMEOUT_S = 30.0
 APT_TIMEOUT_S = 900
 
@@ -59,6 +60,17 @@ def start(command: list[str], log: Path, ready_url: str, env: dict | None = None
         stop(proc)
         raise
     return proc
+
+
+def workers_of(pid: int) -> set[int]:
+    """The child processes of ``pid`` (a gunicorn master's workers), from /proc."""
+    kids: set[int] = set()
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        try:
+            kids |= {int(x) for x in (task / "children").read_text().split()}
+        except (OSError, ValueError):
+            pass
+    return kids
 
 
 def prometheus_binary() -> str:
