@@ -23,6 +23,7 @@ NOT_FOUND = Text("no such resource; see /openapi.yaml for the operations this se
                  "没有这个资源；本服务提供的操作见 /openapi.yaml")
 METHOD = Text("this resource allows {allowed} only", "这个资源只允许 {allowed}")
 INTERNAL = Text("the server failed to answer this request; it has been logged", "服务器未能处理这个请求；已记录日志")
+NOT_LOADED = Text("the API contract (openapi.yaml) is not loaded", "API 契约（openapi.yaml）未加载")
 BUSY = Text("every bot slot of this server is thinking; retry after {seconds} s or on another server",
             "本服务器的托管计算位都在忙；请 {seconds} 秒后重试，或换一台服务器")
 

@@ -22,6 +22,7 @@ from pathlib import Path
 import flask_swagger_ui
 from flask import Blueprint, Response, abort, current_app, request
 
+from . import messages as text
 from .problems import problem
 
 meta = Blueprint("meta", __name__)
@@ -107,7 +108,7 @@ def healthz():
 @meta.get("/readyz")
 def readyz():
     if not current_app.extensions.get(CONTRACT_KEY):
-        return problem(503, "not_ready", "the API contract (openapi.yaml) is not loaded")
+        return problem(503, "not_ready", text.NOT_LOADED())
     return {"status": "ready"}
 
 
@@ -115,7 +116,7 @@ def readyz():
 def openapi():
     contract = current_app.extensions.get(CONTRACT_KEY)
     if contract is None:
-        return problem(500, "internal_error", "the API contract (openapi.yaml) is not loaded")
+        return problem(500, "internal_error", text.NOT_LOADED())
     static = current_app.extensions.get(DOCUMENT_KEY)
     if static is None:
         static = current_app.extensions[DOCUMENT_KEY] = Static(contract.raw, YAML, CONTRACT_CACHE)
