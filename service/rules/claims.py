@@ -569,10 +569,11 @@ class _Search:
     def holds(self, t: Table, tricks: int) -> tuple[bool, int]:
         """The exact verdict from ``t`` with ``tricks`` left, and the depth that decided it.
 
-        On the fast path one look to the end: there the static proof and the lead order
-        find a kept claim or a breaking line without the shallower looks, which cost more
-        than they save."""
-        depths = [tricks] if _to_plain(t) is not None else range(1, tricks + 1)
+        One look to the end where the fast path takes over within a trick (one deck, no
+        exposed copy held): there the static proof and the lead order find a kept claim
+        or a breaking line without the shallower looks, which cost more than they save."""
+        soon_plain = t.rules.decks == 1 and not any(t.held_exposed)
+        depths = [tricks] if soon_plain else range(1, tricks + 1)
         for depth in depths:
             if not self.decide(t, depth)[0]:
                 return False, depth
