@@ -18,8 +18,10 @@ of the deal (hands, exposures still held, the trick on the table, who acts,
 which suits were led). Equivalent cards are merged: two cards of one suit
 that a seat holds once each, with no card of another seat or on the table
 ranked between them (inclusive, with two decks), win and lose the same
-tricks, so only one of them is searched. The search counts the positions it
-visits and stops at ``max_nodes``, answering "unknown" rather than guessing.
+tricks, so only one of them is searched. A claim of no tricks is proved
+without search where the claimant can duck every lead of the others
+(``_ducks_every_lead``). The search counts the positions it visits and stops
+at ``max_nodes``, answering "unknown" rather than guessing.
 """
 from __future__ import annotations
 
@@ -346,9 +348,11 @@ def _first(moves: list[Move], found: tuple[bool, int, Move | None] | None) -> li
 
 
 class _Search:
-    """Iterative deepening on the number of tricks looked at: a claim that fails usually
-    fails within a trick or two, and a shallow search finds that cheaply whatever the
-    claimant tries; the last pass looks at every remaining trick, so the verdict is exact.
+    """A depth-first search to the end of the deal with one deck and no exposed copy
+    held (see ``holds``); elsewhere iterative deepening on the number of tricks looked
+    at: a claim that fails usually fails within a trick or two, and a shallow search
+    finds that cheaply whatever the claimant tries; the last pass looks at every
+    remaining trick, so the verdict is exact.
 
     Positions are ``Table`` copies advanced by the engine's play loop. Once no card is
     special any more (one deck, no exposed copy held, no opening card, no first-trick
