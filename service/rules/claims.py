@@ -280,6 +280,11 @@ SUIT_BASES = tuple(range(0, PLANE, SUIT_SIZE))
 _BELOW = tuple((1 << p) - 1 for p in range(PLANE))
 _SUIT_ABOVE = tuple(((1 << (p - p % SUIT_SIZE + SUIT_SIZE)) - 1) & ~((1 << (p + 1)) - 1) for p in range(PLANE))
 _HIGHER_SUITS = tuple(ONE_PLANE & ~((1 << (p - p % SUIT_SIZE + SUIT_SIZE)) - 1) for p in range(PLANE))
+# The same masks repeated in four lanes of one integer, one lane per hand.
+_LANE = 64
+_LANES = sum(1 << (_LANE * i) for i in range(SEATS))
+_KEEP_LANES = tuple((_BELOW[p] | _HIGHER_SUITS[p]) * _LANES for p in range(PLANE))
+_ABOVE_LANES = tuple(_SUIT_ABOVE[p] * _LANES for p in range(PLANE))
 
 
 def _squeeze(bits: int, live: int) -> int:
@@ -326,8 +331,12 @@ def _plain_winner(node: Plain) -> int:
     trick = node[3]
     if not trick:
         return -1
-    suit_end = trick[0] - trick[0] % SUIT_SIZE + SUIT_SIZE
-    return max(c for c in trick if trick[0] - trick[0] % SUIT_SIZE <= c < suit_end)
+    best = trick[0]
+    suit_end = best - best % SUIT_SIZE + SUIT_SIZE
+    for card in trick:
+        if best < card < suit_end:
+            best = card
+    return best
 
 
 Move = TypeVar("Move")
@@ -509,11 +518,14 @@ class _Search:
         winner = trick_winner([(c,) for c in played], leader)
         broken = (winner == self.seat) != self.wants_all
         # the trick's cards leave play: the hands are renumbered without them, the higher
-        # cards of each one's suit moving down one place
+        # cards of each one's suit moving down one place (the four hands side by side in
+        # one integer, a lane each, moved at once)
+        packed = after[0] | after[1] << _LANE | after[2] << 2 * _LANE | after[3] << 3 * _LANE
         for gone in sorted(played, reverse=True):
-            below, above, higher = _BELOW[gone], _SUIT_ABOVE[gone], _HIGHER_SUITS[gone]
-            after = [bits & below | (bits & above) >> 1 | bits & higher for bits in after]
-        return (winner, winner, tuple(after), ()), True, broken
+            packed = packed & _KEEP_LANES[gone] | (packed & _ABOVE_LANES[gone]) >> 1
+        lane = ONE_PLANE
+        return ((winner, winner, (packed & lane, packed >> _LANE & lane, packed >> 2 * _LANE & lane,
+                                  packed >> 3 * _LANE), ()), True, broken)
 
     def ducks_the_rest(self, node: Plain) -> bool:
         """Whether, with another seat to play, a claim of no tricks is certain by
@@ -524,17 +536,14 @@ class _Search:
         claimant = self.seat
         if self.wants_all or seat == claimant or trick and leader == claimant:
             return False
-        others = 0
-        for other in range(SEATS):
-            if other != claimant:
-                others |= hands[other]
+        mine = hands[claimant]
+        others = (hands[0] | hands[1] | hands[2] | hands[3]) & ~mine   # one deck: hands are disjoint
         if trick:
             place = (claimant - leader) % SEATS
             if place >= len(trick):
                 others |= 1 << trick[0]
             elif trick[place] == _plain_winner(node):
                 return False
-        mine = hands[claimant]
         found = self.safe.get((mine, others))
         if found is None:
             found = self.safe[(mine, others)] = _ducks_every_lead(mine, others)
@@ -544,7 +553,7 @@ class _Search:
         """As ``decide``, on a bare tuple; and whether a kept claim is kept to the end of
         the deal (no line was cut at ``depth``), so that deeper looks need not repeat it."""
         seat, leader, hands, trick = node
-        if not hands[seat] or self.ducks_the_rest(node):
+        if not hands[seat] or seat != self.seat and not self.wants_all and self.ducks_the_rest(node):
             return True, None, True
         if depth == 0:
             return True, None, False
