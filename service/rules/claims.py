@@ -18,11 +18,14 @@ of the deal (hands, exposures still held, the trick on the table, who acts,
 which suits were led). Equivalent cards are merged: two cards of one suit
 that a seat holds once each, with no card of another seat or on the table
 ranked between them (inclusive, with two decks), win and lose the same
-tricks, so only one of them is searched. The search counts the positions it
-visits and stops at ``max_nodes``, answering "unknown" rather than guessing.
+tricks, so only one of them is searched. A claim of no tricks is proved
+without search where the claimant can duck every lead of the others
+(``_ducks_every_lead``). The search counts the positions it visits and stops
+at ``max_nodes``, answering "unknown" rather than guessing.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal, TypeVar
 
@@ -169,6 +172,40 @@ def _classes(cards: int, boundaries: int) -> list[int]:
     return kept
 
 
+def _ducks_every_lead(mine: int, others: int) -> bool:
+    """Whether a seat holding ``mine`` can follow every lead of the others below it, when
+    only the others lead (a claim of no tricks keeps the lead away from the claimant) and
+    ``others`` are every card they may still lead (one-plane, one deck).
+
+    Suit by suit, with the seat's cards c1 < c2 < … and the others' o1 < o2 < …, it
+    suffices that ci < oi for every i up to the shorter count: each time the suit is led
+    with the others' j-th card the seat plays its highest card below the lead, which keeps
+    the condition (as does every card the others play or lose, and shedding its highest
+    card of a suit on a discard), and a seat out of the suit or facing no more leads of
+    it only discards. Sufficient, not necessary: the others may do less than lead their
+    lowest cards in order.
+    """
+    return all(_ducks_suit(mine & mask, others & mask) for mask in SUIT_MASKS)
+
+
+def _ducks_suit(own: int, theirs: int) -> bool:
+    """``_ducks_every_lead`` for one suit's cards: ci < oi up to the shorter count."""
+    if not own or not theirs:
+        return True
+    leads = theirs.bit_count()
+    seen_own = seen_theirs = 0
+    for card in mask_cards(own | theirs):
+        if theirs >> card & 1:
+            seen_theirs += 1
+            continue
+        seen_own += 1
+        if seen_own > leads:
+            break
+        if seen_theirs >= seen_own:
+            return False
+    return True
+
+
 def _dominated(t: Table, seat: int, claimant: int, wants_all: bool, singles: int) -> list[int] | None:
     """The single-card options left once dominated ones are dropped, where the claim makes
     one card plainly at least as good as another (else None: search them all).
@@ -244,6 +281,11 @@ SUIT_BASES = tuple(range(0, PLANE, SUIT_SIZE))
 _BELOW = tuple((1 << p) - 1 for p in range(PLANE))
 _SUIT_ABOVE = tuple(((1 << (p - p % SUIT_SIZE + SUIT_SIZE)) - 1) & ~((1 << (p + 1)) - 1) for p in range(PLANE))
 _HIGHER_SUITS = tuple(ONE_PLANE & ~((1 << (p - p % SUIT_SIZE + SUIT_SIZE)) - 1) for p in range(PLANE))
+# The same masks repeated in four lanes of one integer, one lane per hand.
+_LANE = 64
+_LANES = sum(1 << (_LANE * i) for i in range(SEATS))
+_KEEP_LANES = tuple((_BELOW[p] | _HIGHER_SUITS[p]) * _LANES for p in range(PLANE))
+_ABOVE_LANES = tuple(_SUIT_ABOVE[p] * _LANES for p in range(PLANE))
 
 
 def _squeeze(bits: int, live: int) -> int:
@@ -290,8 +332,12 @@ def _plain_winner(node: Plain) -> int:
     trick = node[3]
     if not trick:
         return -1
-    suit_end = trick[0] - trick[0] % SUIT_SIZE + SUIT_SIZE
-    return max(c for c in trick if trick[0] - trick[0] % SUIT_SIZE <= c < suit_end)
+    best = trick[0]
+    suit_end = best - best % SUIT_SIZE + SUIT_SIZE
+    for card in trick:
+        if best < card < suit_end:
+            best = card
+    return best
 
 
 Move = TypeVar("Move")
@@ -312,9 +358,11 @@ def _first(moves: list[Move], found: tuple[bool, int, Move | None] | None) -> li
 
 
 class _Search:
-    """Iterative deepening on the number of tricks looked at: a claim that fails usually
-    fails within a trick or two, and a shallow search finds that cheaply whatever the
-    claimant tries; the last pass looks at every remaining trick, so the verdict is exact.
+    """A depth-first search to the end of the deal with one deck and no exposed copy
+    held (see ``holds``); elsewhere iterative deepening on the number of tricks looked
+    at: a claim that fails usually fails within a trick or two, and a shallow search
+    finds that cheaply whatever the claimant tries; the last pass looks at every
+    remaining trick, so the verdict is exact.
 
     Positions are ``Table`` copies advanced by the engine's play loop. Once no card is
     special any more (one deck, no exposed copy held, no opening card, no first-trick
@@ -332,6 +380,8 @@ class _Search:
         # position -> (result, tricks looked at, the deciding move): engine tables, bare tuples
         self.known: dict[tuple[object, ...], tuple[bool, int, Play | None]] = {}
         self.known_plain: dict[Plain, tuple[bool, int, int | None]] = {}
+        # (claimant's cards, the cards the others may lead) -> _ducks_every_lead
+        self.safe: dict[tuple[int, int], bool] = {}
 
     # ---- the general path: engine tables --------------------------------------------------
 
@@ -365,7 +415,7 @@ class _Search:
         plain = _to_plain(t)
         if plain is not None:
             node, live = plain
-            result, card = self.decide_plain(node, depth)
+            result, card, _ = self.decide_plain(node, depth)
             return result, None if card is None else (_real_card(card, live),)
         key = _key(t)
         found = self.known.get(key)
@@ -406,6 +456,8 @@ class _Search:
                 cards = _classes(options, mine)
         elif seat == claimant and not self.wants_all and not follows:
             cards = _by_suit(options, keep_high=True)
+        elif seat == claimant and not self.wants_all and trick:
+            cards = self.plain_follows(node, options)
         else:
             live = 0
             for other in range(SEATS):
@@ -414,9 +466,48 @@ class _Search:
             for card in trick:
                 live |= 1 << card
             cards = _classes(options, live)
+        if not trick and seat != claimant and not self.wants_all:
+            cards.sort(key=self.lead_order(hands))
+            return cards
         best = _plain_winner(node)
         cards.sort(key=lambda card: _priority((card,), best, self.wants_all))
         return cards
+
+    def lead_order(self, hands: tuple[int, ...]) -> Callable[[int], tuple[int, int]]:
+        """Sort key of the others' leads against a claim of no tricks: first the suits where
+        the claimant may not be able to duck every lead (``_ducks_suit``), then the other
+        suits it holds, then those it has none of; the lowest card of a suit first."""
+        mine = hands[self.seat]
+        others = 0
+        for other in range(SEATS):
+            if other != self.seat:
+                others |= hands[other]
+        rank = []
+        for mask in SUIT_MASKS:
+            own = mine & mask
+            rank.append(2 if not own else 1 if _ducks_suit(own, others & mask) else 0)
+        return lambda card: (rank[card // SUIT_SIZE], card)
+
+    def plain_follows(self, node: Plain, options: int) -> list[int]:
+        """The claimant's cards worth trying when it follows suit against a claim of no
+        tricks: of the cards below the one winning the trick (ducks) only the highest,
+        since holding a lower card of a suit instead of a higher one is never worse for
+        taking no trick (each play of the higher card that takes no trick, the lower one
+        would not take either, and the same seat would win it); and when no seat plays
+        after it, no card above (each would take the trick)."""
+        seat, leader, hands, trick = node
+        best = _plain_winner(node)
+        ducks = options & ((1 << best) - 1)
+        kept = [ducks.bit_length() - 1] if ducks else []
+        if len(trick) == SEATS - 1:
+            return kept or [(options & -options).bit_length() - 1]
+        live = 0
+        for other in range(SEATS):
+            if other != seat:
+                live |= hands[other]
+        for card in trick:
+            live |= 1 << card
+        return kept + _classes(options & ~ducks, live)
 
     def plain_child(self, node: Plain, card: int) -> tuple[Plain, bool, bool]:
         seat, leader, hands, trick = node
@@ -428,37 +519,76 @@ class _Search:
         winner = trick_winner([(c,) for c in played], leader)
         broken = (winner == self.seat) != self.wants_all
         # the trick's cards leave play: the hands are renumbered without them, the higher
-        # cards of each one's suit moving down one place
+        # cards of each one's suit moving down one place (the four hands side by side in
+        # one integer, a lane each, moved at once)
+        packed = after[0] | after[1] << _LANE | after[2] << 2 * _LANE | after[3] << 3 * _LANE
         for gone in sorted(played, reverse=True):
-            below, above, higher = _BELOW[gone], _SUIT_ABOVE[gone], _HIGHER_SUITS[gone]
-            after = [bits & below | (bits & above) >> 1 | bits & higher for bits in after]
-        return (winner, winner, tuple(after), ()), True, broken
+            packed = packed & _KEEP_LANES[gone] | (packed & _ABOVE_LANES[gone]) >> 1
+        lane = ONE_PLANE
+        return ((winner, winner, (packed & lane, packed >> _LANE & lane, packed >> 2 * _LANE & lane,
+                                  packed >> 3 * _LANE), ()), True, broken)
 
-    def decide_plain(self, node: Plain, depth: int) -> tuple[bool, int | None]:
+    def ducks_the_rest(self, node: Plain) -> bool:
+        """Whether, with another seat to play, a claim of no tricks is certain by
+        ``_ducks_every_lead``: the claimant follows every lead of the others below it
+        from here on (the card on the table it must still follow counted as a lead; a
+        trick it has played to and is not winning is lost to it already)."""
         seat, leader, hands, trick = node
-        if not hands[seat] or depth == 0:
-            return True, None
+        claimant = self.seat
+        if self.wants_all or seat == claimant or trick and leader == claimant:
+            return False
+        mine = hands[claimant]
+        others = (hands[0] | hands[1] | hands[2] | hands[3]) & ~mine   # one deck: hands are disjoint
+        if trick:
+            place = (claimant - leader) % SEATS
+            if place >= len(trick):
+                others |= 1 << trick[0]
+            elif trick[place] == _plain_winner(node):
+                return False
+        found = self.safe.get((mine, others))
+        if found is None:
+            found = self.safe[(mine, others)] = _ducks_every_lead(mine, others)
+        return found
+
+    def decide_plain(self, node: Plain, depth: int) -> tuple[bool, int | None, bool]:
+        """As ``decide``, on a bare tuple; and whether a kept claim is kept to the end of
+        the deal (no line was cut at ``depth``), so that deeper looks need not repeat it."""
+        seat, leader, hands, trick = node
+        if not hands[seat] or seat != self.seat and not self.wants_all and self.ducks_the_rest(node):
+            return True, None, True
+        if depth == 0:
+            return True, None, False
         found = self.known_plain.get(node)
         if found is not None and _settled(found, depth):
-            return found[0], found[2]
+            return found[0], found[2], found[1] == EXACT
         self._count()
         claimant = seat == self.seat
-        result, witness = (not claimant), None
+        result, witness, to_the_end = (not claimant), None, True
         for card in _first(self.plain_moves(node), found):
             nxt, completed, broken = self.plain_child(node, card)
-            ok = not broken and self.decide_plain(nxt, depth - 1 if completed else depth)[0]
+            if broken:
+                ok, whole = False, True
+            else:
+                ok, _, whole = self.decide_plain(nxt, depth - 1 if completed else depth)
             if claimant == ok:
-                result, witness = ok, card
+                result, witness, to_the_end = ok, card, whole
                 break
-        remaining = hands[leader].bit_count() + (1 if trick else 0)
-        self.known_plain[node] = (result, EXACT if result and depth >= remaining else depth, witness)
-        return result, witness
+            to_the_end = to_the_end and whole
+        to_the_end = result and to_the_end
+        self.known_plain[node] = (result, EXACT if to_the_end else depth, witness)
+        return result, witness, to_the_end
 
     # ---- verdicts ------------------------------------------------------------------------------
 
     def holds(self, t: Table, tricks: int) -> tuple[bool, int]:
-        """The exact verdict from ``t`` with ``tricks`` left, and the depth that decided it."""
-        for depth in range(1, tricks + 1):
+        """The exact verdict from ``t`` with ``tricks`` left, and the depth that decided it.
+
+        One look to the end where the fast path takes over within a trick (one deck, no
+        exposed copy held): there the static proof and the lead order find a kept claim
+        or a breaking line without the shallower looks, which cost more than they save."""
+        soon_plain = t.rules.decks == 1 and not any(t.held_exposed)
+        depths = [tricks] if soon_plain else range(1, tricks + 1)
+        for depth in depths:
             if not self.decide(t, depth)[0]:
                 return False, depth
         return True, tricks

@@ -174,3 +174,71 @@ def test_the_fast_path_plays_as_the_engine_does():
             assert (plain_completed, plain_broken) == (completed, broken)
             compared += 1
     assert compared > 100
+
+
+def brute_force_cached(state: engine.DealState, seat: int, kind: str, seen: dict) -> bool:
+    """``brute_force`` remembering each exact position (every card as it is, nothing
+    merged): for one-deck states with no exposed card held and the first trick over,
+    where the hands, the trick, the leader and the seat to act decide every later play."""
+    if state.finished:
+        return True
+    key = (state.hands_bits, state.trick, state.seat, state.leader)
+    if key not in seen:
+        wants_all = kind == "all_tricks"
+        outcomes = (not broken and brute_force_cached(after, seat, kind, seen)
+                    for after, broken in (_step(state, move, seat, wants_all) for move in engine.legal_moves(state)))
+        seen[key] = any(outcomes) if state.seat == seat else all(outcomes)
+    return seen[key]
+
+
+def plain_states(left: int, count: int, seed: int) -> list[engine.DealState]:
+    rng = random.Random(seed)
+    return [late_state(rng, 1, left, exposures=False) for _ in range(count)]
+
+
+@pytest.mark.parametrize("left, count, seed", [(5, 40, 31)])
+def test_deeper_one_deck_verdicts_equal_brute_force(left, count, seed):
+    """The fast path's pruning (the static proof of a claim of no tricks, the claimant's
+    highest duck, one look to the end) against every legal play, five tricks out."""
+    checked = {True: 0, False: 0}
+    for state in plain_states(left, count, seed):
+        for seat in range(4):
+            for kind in KINDS:
+                verdict = decide_claim(state, seat, kind)
+                assert verdict.holds == brute_force_cached(state, seat, kind, {}), (state, seat, kind)
+                checked[verdict.holds] += 1
+                if not verdict.holds:
+                    assert_refutes(state, seat, kind, verdict.refutation)
+    assert checked[True] > 10 and checked[False] > 10
+
+
+def test_ducking_every_lead_keeps_a_claim_of_no_tricks():
+    """``_ducks_every_lead`` is a proof: wherever another seat leads and it holds for the
+    claimant's cards against the others', the claim of no tricks holds."""
+    proved = 0
+    for state in plain_states(5, 300, 33):
+        if state.trick:
+            continue
+        hands = state.hands_bits
+        for seat in range(4):
+            others = 0
+            for other in range(4):
+                if other != seat:
+                    others |= hands[other]
+            if seat != state.seat and claims._ducks_every_lead(hands[seat], others):
+                assert brute_force_cached(state, seat, "no_tricks", {}), (state, seat)
+                proved += 1
+    assert proved > 10
+
+
+def bits(*names: str) -> int:
+    return engine.hand_bits([engine.parse_card(name) for name in names])
+
+
+def test_ducking_every_lead_by_suit():
+    # the claimant's i-th lowest card of a suit under the others' i-th lowest, up to the shorter count
+    assert claims._ducks_every_lead(bits("S2", "S9"), bits("S3", "S10", "SA"))
+    assert not claims._ducks_every_lead(bits("S2", "S9"), bits("S3", "S8", "SA"))
+    assert claims._ducks_every_lead(bits("S2", "SA"), bits("S3"))  # the ace is discarded later
+    assert not claims._ducks_every_lead(bits("S4"), bits("S3", "SA"))
+    assert claims._ducks_every_lead(bits("SA", "H2"), bits("H3"))  # nobody else can lead a spade
