@@ -70,7 +70,7 @@ properties: $(VENV)/.stamp-test
 	$(BIN)/python bench/properties.py --deals $(or $(DEALS),100000) --jobs 2
 
 arena: $(VENV)/.stamp-test
-	$(BIN)/python -m bench.arena --deals $(or $(DEALS),2000) --opponent $(or $(OPPONENT),heuristic) --budget-ms 20
+	$(BIN)/python -m bench.arena --deals $(or $(DEALS),2000) --opponent $(or $(OPPONENT),heuristic) --budget-ms 20 $(ARENA_ARGS)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis build dist *.egg-info $(NODE_TOOLS)/node_modules $(NODE_TOOLS)/build

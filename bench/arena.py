@@ -1,64 +1,118 @@
 """Arena: the bot against three opponents, duplicate format.
 
-Every seeded one-deck deal (first deal of a match, no exposures) is played
-four times with the bot in seat 0, 1, 2, 3 in turn and the opponent policy
-in the other three seats, so each deal's luck is cancelled: a seat of
-equal strength would average exactly 0 normalized points per deal.
-Prints the bot's mean normalized score per deal (mean of its four seats),
-the standard error over deals, and the bot's decision time p50/p95, both
-wall clock and the thread's CPU time (other processes' load on a shared
-machine stretches the wall clock, not the CPU time).
+Every seeded deal (first deal of a match) is played four times with the bot
+in seat 0, 1, 2, 3 in turn and the opponent policy (bench/opponents.py) in
+the other three seats, so each deal's luck is cancelled: a seat of equal
+strength would average exactly 0 points per deal. The bot's result for a deal
+is the mean of its four seats' scores: normalized (``settlement.normalize``),
+or with ``--partnership`` its side's (``settlement.partnership``: half the
+side difference; the bot's partner is the opponent policy). Prints one JSON
+line: the mean per deal, the standard error over deals, and the bot's
+decision time p50/p95, both wall clock and the thread's CPU time (other
+processes' load on a shared machine stretches the wall clock, not the CPU
+time).
+
+``--exposures bot``: before play the bot's seat exposes what
+``service.bot.suggest_exposures`` says (the other seats expose nothing);
+``compare`` plays every deal both ways and also reports the paired gain.
 
     python -m bench.arena --deals 2000 --opponent random --budget-ms 20
     python -m bench.arena --deals 2000 --opponent heuristic --budget-ms 20
+    python -m bench.arena --deals 500 --opponent greedy --greedy-samples 20 --budget-ms 100 --jobs 2
+    python -m bench.arena --deals 500 --opponent rules2 --decks 2 --partnership --exposures compare
 """
 from __future__ import annotations
 
 import argparse
 import json
-import random
 import statistics
 import sys
 import time
+from dataclasses import dataclass
+from functools import partial
+from multiprocessing import Pool
 
-from service.bot import heuristic_suggestion, suggest
+from service.bot import suggest, suggest_exposures
 from service.rules import (
     SEATS,
     Rules,
     apply_legal_move,
+    base_scores,
     deal_hands,
-    legal_moves,
-    normalize,
     replay,
     score_state,
 )
 
+from .opponents import DEFAULT_GREEDY_SAMPLES, OPPONENTS, make_opponent
+
 PERCENT = 100
+# --exposures: which ways each deal is played (True: the bot's seat exposes as suggest_exposures says)
+EXPOSURE_MODES = {"none": (False,), "bot": (True,), "compare": (True, False)}
 
 
-def _opponent(name: str, rng: random.Random):
-    if name == "random":
-        return lambda state: rng.choice(legal_moves(state))
-    return lambda state: heuristic_suggestion(state).move
+@dataclass(frozen=True)
+class Arena:
+    """One arena's settings (picklable, for the worker processes)."""
+
+    decks: int
+    partnership: bool
+    opponent: str
+    budget_ms: int
+    greedy_samples: int
+    exposures: str
+
+    @property
+    def rules(self) -> Rules:
+        return Rules(decks=self.decks, partnership=self.partnership)
 
 
-def play_deal(rules: Rules, deal_seed: int, bot_seat: int, opponent: str, budget_ms: int,
-              times: list[float]) -> int:
-    """One deal with the bot in ``bot_seat``; the bot's normalized score."""
-    state = replay(rules, hands=deal_hands(rules, seed=deal_seed))
-    other = _opponent(opponent, random.Random(deal_seed * SEATS + bot_seat))
+@dataclass
+class DealResult:
+    """One duplicate deal: the bot's mean over its four seats per way of playing, and its decision times."""
+
+    seed: int
+    means: dict[bool, float]
+    exposing_seats: int
+    times: list[tuple[float, float]]
+
+
+def bot_exposures(rules: Rules, hands, bot_seat: int) -> tuple[tuple[int, ...], ...]:
+    """The exposure lists: the bot's seat shows what suggest_exposures says, the others nothing."""
+    shown, _ = suggest_exposures(rules, hands[bot_seat])
+    return tuple(shown if seat == bot_seat else () for seat in range(SEATS))
+
+
+def play_deal(arena: Arena, deal_seed: int, bot_seat: int, expose: bool, times: list) -> tuple[int, bool]:
+    """One deal with the bot in ``bot_seat``: (the bot's score, whether it exposed anything)."""
+    rules = arena.rules
+    hands = deal_hands(rules, seed=deal_seed)
+    exposed = bot_exposures(rules, hands, bot_seat) if expose else ((),) * SEATS
+    state = replay(rules, hands=hands, exposed=exposed)
+    other = make_opponent(arena.opponent, deal_seed * SEATS + bot_seat, greedy_samples=arena.greedy_samples)
     plays = []
     while not state.finished:
         if state.seat == bot_seat:
             start, cpu = time.perf_counter(), time.thread_time()
-            move = suggest(state, budget_ms=budget_ms, seed=deal_seed * 1000 + state.plays_count,
+            move = suggest(state, budget_ms=arena.budget_ms, seed=deal_seed * 1000 + state.plays_count,
                            plays=plays).move
             times.append(((time.perf_counter() - start) * 1000, (time.thread_time() - cpu) * 1000))
         else:
             move = other(state)
         plays.append(move)
         state = apply_legal_move(state, move)
-    return normalize(score_state(state).raw)[bot_seat]
+    return base_scores(rules, score_state(state).raw)[bot_seat], any(exposed[bot_seat])
+
+
+def play_duplicate(arena: Arena, deal_seed: int) -> DealResult:
+    """The deal four times, the bot in each seat, once per way of playing its exposures."""
+    times: list[tuple[float, float]] = []
+    means, exposing = {}, 0
+    for expose in EXPOSURE_MODES[arena.exposures]:
+        seats = [play_deal(arena, deal_seed, seat, expose, times) for seat in range(SEATS)]
+        means[expose] = sum(score for score, _ in seats) / SEATS
+        if expose:
+            exposing = sum(shown for _, shown in seats)
+    return DealResult(seed=deal_seed, means=means, exposing_seats=exposing, times=times)
 
 
 def percentile(values: list[float], p: int) -> float:
@@ -66,36 +120,84 @@ def percentile(values: list[float], p: int) -> float:
     return ordered[min(len(ordered) - 1, int(len(ordered) * p / PERCENT))]
 
 
+def summary(values: list[float]) -> dict[str, float | None]:
+    """Mean, standard error over deals and the mean in standard errors."""
+    mean = statistics.fmean(values)
+    se = statistics.stdev(values) / len(values) ** 0.5 if len(values) > 1 else 0.0
+    return {"mean_normalized_per_deal": round(mean, 2), "standard_error": round(se, 2),
+            "margin_in_se": round(mean / se, 1) if se else None}
+
+
+def report(arena: Arena, results: list[DealResult], seconds: float, jobs: int) -> dict[str, object]:
+    times = [t for r in results for t in r.times]
+    wall, cpu = [w for w, _ in times], [c for _, c in times]
+    main_mode = EXPOSURE_MODES[arena.exposures][0]
+    out: dict[str, object] = {
+        "opponent": arena.opponent, "decks": arena.decks, "partnership": arena.partnership,
+        "exposures": arena.exposures,
+        "greedy_samples": arena.greedy_samples if arena.opponent == "greedy" else None,
+        "deals": len(results), "budget_ms": arena.budget_ms,
+        **summary([r.means[main_mode] for r in results])}
+    if arena.exposures != "none":
+        out["bot_seats_exposing"] = sum(r.exposing_seats for r in results)
+    if arena.exposures == "compare":
+        without = summary([r.means[False] for r in results])
+        gain = summary([r.means[True] - r.means[False] for r in results])
+        out["without_exposures"] = without
+        out["exposure_gain"] = gain
+    out |= {"decisions": len(times),
+            "decision_ms_p50": round(percentile(wall, 50), 2),
+            "decision_ms_p95": round(percentile(wall, 95), 2),
+            "decision_cpu_ms_p50": round(percentile(cpu, 50), 2),
+            "decision_cpu_ms_p95": round(percentile(cpu, 95), 2),
+            "jobs": jobs, "seconds": round(seconds)}
+    return out
+
+
+def run(arena: Arena, seeds: range, jobs: int, progress: int) -> list[DealResult]:
+    """Every duplicate deal, over ``jobs`` processes (results in seed order)."""
+    work = partial(play_duplicate, arena)
+    results: list[DealResult] = []
+    began = time.perf_counter()
+
+    def note(result: DealResult) -> None:
+        results.append(result)
+        if progress and len(results) % progress == 0:
+            mean = statistics.fmean(r.means[EXPOSURE_MODES[arena.exposures][0]] for r in results)
+            print(f"{len(results)} deals: mean {mean:.2f} ({time.perf_counter() - began:.0f} s)",
+                  file=sys.stderr, flush=True)
+    if jobs <= 1:
+        for seed in seeds:
+            note(work(seed))
+    else:
+        with Pool(jobs) as pool:
+            for result in pool.imap(work, seeds):
+                note(result)
+    return results
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=2000)
     parser.add_argument("--first-seed", type=int, default=0)
-    parser.add_argument("--opponent", choices=("random", "heuristic"), default="random")
+    parser.add_argument("--opponent", choices=OPPONENTS, default="random")
+    parser.add_argument("--greedy-samples", type=int, default=DEFAULT_GREEDY_SAMPLES,
+                        help="deals of the hidden cards per decision for --opponent greedy")
     parser.add_argument("--budget-ms", type=int, default=20)
+    parser.add_argument("--decks", type=int, choices=(1, 2), default=1)
+    parser.add_argument("--partnership", action="store_true", help="score by side (打对家)")
+    parser.add_argument("--exposures", choices=tuple(EXPOSURE_MODES), default="none",
+                        help="bot: the bot's seat exposes per suggest_exposures; compare: both, same deals")
+    parser.add_argument("--jobs", type=int, default=1, help="worker processes over deals")
     parser.add_argument("--progress", type=int, default=100, help="print a running line every N deals")
     args = parser.parse_args(argv)
-    rules = Rules()
-    per_deal, times = [], []
+    if args.deals < 1:
+        parser.error("--deals must be at least 1")
+    arena = Arena(decks=args.decks, partnership=args.partnership, opponent=args.opponent,
+                  budget_ms=args.budget_ms, greedy_samples=args.greedy_samples, exposures=args.exposures)
     began = time.perf_counter()
-    for i in range(args.deals):
-        seed = args.first_seed + i
-        scores = [play_deal(rules, seed, seat, args.opponent, args.budget_ms, times) for seat in range(SEATS)]
-        per_deal.append(sum(scores) / SEATS)
-        if args.progress and (i + 1) % args.progress == 0:
-            print(f"{i + 1} deals: mean {statistics.fmean(per_deal):.2f} "
-                  f"({time.perf_counter() - began:.0f} s)", file=sys.stderr, flush=True)
-    wall, cpu = [w for w, _ in times], [c for _, c in times]
-    mean = statistics.fmean(per_deal)
-    se = statistics.stdev(per_deal) / len(per_deal) ** 0.5
-    result = {"opponent": args.opponent, "deals": len(per_deal), "budget_ms": args.budget_ms,
-              "mean_normalized_per_deal": round(mean, 2), "standard_error": round(se, 2),
-              "margin_in_se": round(mean / se, 1), "decisions": len(times),
-              "decision_ms_p50": round(percentile(wall, 50), 2),
-              "decision_ms_p95": round(percentile(wall, 95), 2),
-              "decision_cpu_ms_p50": round(percentile(cpu, 50), 2),
-              "decision_cpu_ms_p95": round(percentile(cpu, 95), 2),
-              "seconds": round(time.perf_counter() - began)}
-    print(json.dumps(result))
+    results = run(arena, range(args.first_seed, args.first_seed + args.deals), args.jobs, args.progress)
+    print(json.dumps(report(arena, results, time.perf_counter() - began, args.jobs)))
     return 0
 
 

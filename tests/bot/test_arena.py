@@ -1,0 +1,159 @@
+"""The arena's opponents (bench/opponents.py) and harness (bench/arena.py): legal, honest, reproducible."""
+import json
+import random
+
+import pytest
+
+from bench import arena, opponents
+from bench.opponents import OPPONENTS, greedy_play, make_opponent, rules2_play
+from service.rules import Rules, apply_legal_move, deal_hands, is_legal_move, legal_moves, parse_card, replay
+
+from .states import random_position, reshuffled
+
+FEW_SAMPLES = 2
+POSITIONS = range(40)
+REPORT_FIELDS = {"opponent", "decks", "partnership", "exposures", "greedy_samples", "deals", "budget_ms",
+                 "mean_normalized_per_deal", "standard_error", "margin_in_se", "decisions",
+                 "decision_ms_p50", "decision_ms_p95", "decision_cpu_ms_p50", "decision_cpu_ms_p95"}
+
+
+def opponent(name, seed=0):
+    return make_opponent(name, seed, greedy_samples=FEW_SAMPLES)
+
+
+@pytest.mark.parametrize("decks", [1, 2])
+@pytest.mark.parametrize("name", OPPONENTS)
+def test_every_opponent_plays_legal_moves_in_random_positions(name, decks):
+    # random rules, exposures, first or later deal, any point of the deal
+    for seed in POSITIONS:
+        state = random_position(seed, decks=decks).state
+        assert is_legal_move(state, opponent(name, seed)(state)), (name, seed)
+
+
+@pytest.mark.parametrize("decks", [1, 2])
+@pytest.mark.parametrize("name", OPPONENTS)
+def test_every_opponent_plays_whole_deals_legally(name, decks):
+    rules = Rules(decks=decks)
+    hands = deal_hands(rules, seed=decks)
+    exposed = [[parse_card("SQ")] if parse_card("SQ") in hands[0] else [], [], [], []]
+    state = replay(rules, hands=hands, exposed=exposed)
+    policy = opponent(name, decks)
+    while not state.finished:
+        move = policy(state)
+        assert move in legal_moves(state)
+        state = apply_legal_move(state, move)
+
+
+@pytest.mark.parametrize("decks", [1, 2])
+def test_greedy_and_rules2_ignore_hidden_cards(decks):
+    for seed in range(15):
+        p = random_position(seed, decks=decks)
+        other = reshuffled(p, random.Random(seed))
+        if other is None:
+            continue
+        assert rules2_play(p.state) == rules2_play(other)
+        assert greedy_play(p.state, samples=FEW_SAMPLES, seed=seed) == \
+            greedy_play(other, samples=FEW_SAMPLES, seed=seed)
+
+
+def test_greedy_is_reproducible_for_a_seed():
+    states = [random_position(seed).state for seed in range(10)]
+    first = [greedy_play(s, samples=3, seed=7) for s in states]
+    assert [greedy_play(s, samples=3, seed=7) for s in states] == first
+
+
+def run_arena(capsys, *args):
+    assert arena.main(["--deals", "2", "--budget-ms", "2", "--greedy-samples", str(FEW_SAMPLES),
+                       "--progress", "0", *args]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+@pytest.mark.parametrize("name", OPPONENTS)
+def test_a_two_deal_arena_reports_every_field(capsys, name):
+    result = run_arena(capsys, "--opponent", name)
+    assert REPORT_FIELDS <= result.keys()
+    assert (result["opponent"], result["decks"], result["partnership"], result["exposures"], result["deals"]) == \
+        (name, 1, False, "none", 2)
+    assert result["greedy_samples"] == (FEW_SAMPLES if name == "greedy" else None)
+    assert result["decisions"] == 2 * 4 * 13
+
+
+def test_two_decks_partnership_exposures_compare(capsys):
+    # deal 29: the bot exposes in seat 3 only (two decks); deal 30: nowhere
+    result = run_arena(capsys, "--opponent", "rules2", "--decks", "2", "--partnership", "--exposures", "compare",
+                       "--first-seed", "29")
+    assert REPORT_FIELDS <= result.keys()
+    assert (result["decks"], result["partnership"], result["exposures"]) == (2, True, "compare")
+    assert result["bot_seats_exposing"] == 1
+    with_, without = result["mean_normalized_per_deal"], result["without_exposures"]["mean_normalized_per_deal"]
+    assert result["exposure_gain"]["mean_normalized_per_deal"] == pytest.approx(with_ - without)
+    # both ways of playing, four seats each, 26 cards per seat, one or two cards a play
+    assert 2 * 2 * 4 * 13 <= result["decisions"] <= 2 * 2 * 4 * 26
+
+
+def test_exposures_bot_and_greedy_runs_are_reproducible(capsys):
+    # deal 1: the bot exposes in seat 0 only; deal 2: nowhere
+    args = ("--opponent", "greedy", "--exposures", "bot", "--first-seed", "1")
+    first, again = run_arena(capsys, *args), run_arena(capsys, *args)
+    assert (first["exposures"], first["bot_seats_exposing"]) == ("bot", 1)
+    assert (first["mean_normalized_per_deal"], first["standard_error"]) == \
+        (again["mean_normalized_per_deal"], again["standard_error"])
+
+
+def test_jobs_give_the_same_result_as_one_process(capsys):
+    args = ("--opponent", "rules2")
+    one, two = run_arena(capsys, *args), run_arena(capsys, *args, "--jobs", "2")
+    assert (one["mean_normalized_per_deal"], one["standard_error"]) == \
+        (two["mean_normalized_per_deal"], two["standard_error"])
+
+
+def cards(text):
+    return [parse_card(name) for name in text.split()]
+
+
+def out_except(held, played=""):
+    """Copies out in other hands (one deck): every card but the seat's own and those played."""
+    gone = set(cards(held) + cards(played))
+    return {c: int(c not in gone) for c in range(52)}
+
+
+def test_rules2_leads_from_its_shortest_safe_suit():
+    hand = "S2 S5 S7 H3 D4 D9 C3 C8 C9"
+    # hearts are never led while another suit is held; diamonds are the shortest other suit, DA is out: lead low
+    assert opponents._rules2_lead(cards(hand), out_except(hand), (0, 0, 0, 0)) == parse_card("D4")
+    # spades shorter still, but the seat holds the pig: not spades
+    pig_hand = "S2 SQ H3 D4 D9 D10 C3 C8 C9 C7"
+    assert opponents._rules2_lead(cards(pig_hand), out_except(pig_hand), (0, 0, 0, 0)) == parse_card("D4")
+
+
+def test_rules2_cashes_a_boss_in_a_safe_suit_nobody_is_void_in():
+    hand = "H3 H4 CA C2 D2 D3 D5"
+    out = out_except(hand)
+    assert opponents._rules2_lead(cards(hand), out, (0, 0, 0, 0)) == parse_card("CA")
+    clubs_void = 1 << 3
+    assert opponents._rules2_lead(cards(hand), out, (0, clubs_void, 0, 0)) == parse_card("C2")
+
+
+def test_rules2_discards_high_spades_before_hearts_while_the_pig_is_out():
+    hand = "SK HA H2 C5"
+    assert opponents._rules2_discard(cards(hand), True, tuple(cards(hand))) == parse_card("SK")
+    assert opponents._rules2_discard(cards(hand), False, tuple(cards(hand))) == parse_card("HA")
+    assert opponents._rules2_discard(cards("DJ C4 D2"), True, tuple(cards("DJ C4 D2"))) == parse_card("C4")
+
+
+def test_rules2_takes_the_sheep_when_no_higher_diamond_is_out():
+    trick = ((parse_card("D5"),), (parse_card("D8"),))
+    hand = "DJ D2"
+    assert opponents._rules2_follow(cards(hand), trick, False, out_except(hand, "DQ DK DA")) == (parse_card("DJ"))
+    # DA still out: duck under D8 instead
+    assert opponents._rules2_follow(cards(hand), trick, False, out_except(hand, "DQ DK")) == parse_card("D2")
+
+
+def test_rules2_leads_low_pairs_with_two_decks():
+    rules = Rules(decks=2)
+    # deal 1, rules2 in every seat: D4 D4 and S8 S8 are led
+    state = replay(rules, hands=deal_hands(rules, seed=1))
+    while not state.finished:
+        state = apply_legal_move(state, rules2_play(state))
+    pair_leads = [t.plays[0] for t in state.history if len(t.plays[0]) == 2]
+    assert pair_leads == [(parse_card("D4"),) * 2, (parse_card("S8"),) * 2]
