@@ -107,19 +107,30 @@ def advance(t: Table, choose: Chooser, limit: int = -1) -> None:  # noqa: C901, 
                 best, winner = card, seat
             bit = 1 << card
             if held or pair_lead:
-                lead_suit = lead[0] // SUIT_SIZE
-                full = hand | twos[seat] << PLANE
-                for c in move:
-                    if held:
+                if held:
+                    lead_suit = lead[0] // SUIT_SIZE
+                    full = hand | twos[seat] << PLANE
+                    for c in move:
                         held = _release(full, held, c, first_round and c // SUIT_SIZE == lead_suit)
-                    full = remove_card(full, c)
+                        full = remove_card(full, c)
+                    helds[seat] = held
+                    ones[seat], twos[seat] = full & ONE_PLANE, full >> PLANE
+                else:
+                    # remove_card, plane by plane, for each card of the play
+                    one, two = hand, twos[seat]
+                    for c in move:
+                        bit = 1 << c
+                        if two & bit:
+                            two ^= bit
+                        else:
+                            one ^= bit
+                    ones[seat], twos[seat] = one, two
+                for c in move:
                     bit = 1 << c
                     if trick_one & bit:
                         trick_two |= bit
                     else:
                         trick_one |= bit
-                helds[seat] = held
-                ones[seat], twos[seat] = full & ONE_PLANE, full >> PLANE
             elif one_deck:
                 ones[seat] = hand ^ bit
                 trick_one |= bit
