@@ -76,10 +76,12 @@ CARD_BITS = tuple(1 << c for c in range(DECK_SIZE))
 def hand_bits(cards: Iterable[Card]) -> int:
     """Bits of a card multiset (at most two copies of a card)."""
     row = cards if type(cards) is tuple else tuple(cards)
-    bits = sum(map(CARD_BITS.__getitem__, row))
-    # a sum of powers of two keeps every bit only when no card repeats
-    if bits.bit_count() == len(row):
-        return bits
+    # a hand of two decks (26 cards) nearly always repeats a card: straight to the loop
+    if len(row) <= SUIT_SIZE:
+        bits = sum(map(CARD_BITS.__getitem__, row))
+        # a sum of powers of two keeps every bit only when no card repeats
+        if bits.bit_count() == len(row):
+            return bits
     one = two = 0
     for c in row:
         bit = CARD_BITS[c]

@@ -54,10 +54,13 @@ def unexposed(hand: int, held_exposed: int) -> int:
     return (hand & ONE_PLANE) | two << PLANE
 
 
+# each suit's cards on both planes
+SUIT_PLANES: tuple[int, ...] = tuple(mask | mask << PLANE for mask in SUIT_MASKS)
+
+
 def suit_bits(bits: int, suit: int) -> int:
     """The cards of ``suit`` in two-plane ``bits``."""
-    mask = SUIT_MASKS[suit]
-    return bits & (mask | mask << PLANE)
+    return bits & SUIT_PLANES[suit]
 
 
 def lead_options(hand: int, held_exposed: int, suits_led: int) -> tuple[int, int]:
@@ -101,9 +104,10 @@ def follow_pair_options(hand: int, held_exposed: int, suit: int, first_round: bo
     A pair of the suit if held, else two cards of the suit, else the suit's
     only card plus any card, else any two cards.
     """
-    in_suit = suit_bits(hand, suit)
-    if first_round and suit_bits(held_exposed, suit):
-        pool = suit_bits(unexposed(hand, held_exposed), suit)
+    planes = SUIT_PLANES[suit]   # suit_bits, in place: the inner loop asks this once a pair follow
+    in_suit = hand & planes
+    if first_round and held_exposed & planes:
+        pool = unexposed(hand, held_exposed) & planes
     else:
         pool = in_suit
     if pool >> PLANE:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from .cards import CARD_NAMES, PLANE, SEATS, SUIT_SIZE, SUITS, Card, Play, first_unheld, hand_bits
+from .cards import CARD_NAMES, SEATS, SUIT_SIZE, SUITS, Card, Play, first_unheld, hand_bits
 from .deal import deal_problems, first_leader
 from .errors import IllegalMove, InvalidDeal, Problem
 from .exposure import automatic_exposure, exposure_list_problems
@@ -184,13 +184,14 @@ def _scripted(plays: Sequence[Sequence[Card]]) -> Chooser:
 
     def choose(singles: int, pairs: int, others: list[Play]) -> Play:
         move = next(moves)
+        # the option masks hold no bit at PLANE or above, so only a negative card needs a test
         if len(move) == 1:
             card = move[0]
-            if 0 <= card < PLANE and singles >> card & 1:
+            if card >= 0 and singles >> card & 1:
                 return SINGLE_PLAYS[card]
         elif len(move) == 2:
             a, b = move
-            if a == b and 0 <= a < PLANE and pairs >> a & 1:
+            if a == b and a >= 0 and pairs >> a & 1:
                 return PAIR_PLAYS[a]
             play = (a, b) if a < b else (b, a)
             if play in others:

@@ -23,7 +23,6 @@ from .cards import (
     SUIT_SIZE,
     TRANSFORMER,
     Card,
-    count_of,
     hand_bits,
 )
 from .deal import excess_copies
@@ -64,6 +63,8 @@ class ScoreSheet:
     exposed: tuple[Card, ...]
 
 
+# builds a SeatScore without the Python-level NamedTuple constructor (four a deal in simulations)
+new_score = tuple.__new__
 SCORING_BITS = SCORING_MASK | SCORING_MASK << PLANE
 NOTHING_TAKEN = SeatScore(hearts=0, pig=0, sheep=0, transformer_factor=1, all_hearts=False,
                           grand_slam=False, raw=0)
@@ -87,7 +88,10 @@ def seat_score(rules: Rules, taken: int, k: dict[Card, int]) -> SeatScore:
     h1 = taken >> HEART_SHIFT & SUIT_BITS
     h2 = taken >> (PLANE + HEART_SHIFT) & SUIT_BITS
     heart_count = h1.bit_count() + h2.bit_count()
-    pigs, sheep_n, tens = count_of(taken, PIG), count_of(taken, SHEEP), count_of(taken, TRANSFORMER)
+    # count_of, in place (four seats a deal): copies on the first plane plus on the second
+    pigs = (taken >> PIG & 1) + (taken >> (PIG + PLANE) & 1)
+    sheep_n = (taken >> SHEEP & 1) + (taken >> (SHEEP + PLANE) & 1)
+    tens = (taken >> TRANSFORMER & 1) + (taken >> (TRANSFORMER + PLANE) & 1)
     all_hearts = heart_count == SUIT_SIZE * decks
     if all_hearts and pigs == sheep_n == tens == decks:
         return _grand_slam(decks, k)
@@ -103,7 +107,7 @@ def seat_score(rules: Rules, taken: int, k: dict[Card, int]) -> SeatScore:
         raw = TRANSFORMER_ALONE * factor
     else:
         raw = (hearts + pig + sheep) * factor
-    return SeatScore(hearts, pig, sheep, factor, all_hearts, False, raw)
+    return new_score(SeatScore, (hearts, pig, sheep, factor, all_hearts, False, raw))
 
 
 def _captured_problems(rules: Rules, captured: Sequence[Sequence[Card]]) -> list[Problem]:

@@ -59,9 +59,12 @@ def advance(t: Table, choose: Chooser, limit: int = -1) -> None:  # noqa: C901, 
     there. tests/rules/test_options.py checks every inlined option set
     against ``play_options`` over random deals.
     """
+    seat = t.seat
+    if seat is None:
+        return
     one_deck = t.rules.decks == 1
     hands, helds, captured, trick, history = t.hands, t.held_exposed, t.captured, t.trick, t.history
-    seat, leader, suits_led, first_round, opening = t.seat, t.leader, t.suits_led, t.first_round, t.opening_lead
+    leader, suits_led, first_round, opening = t.leader, t.suits_led, t.first_round, t.opening_lead
     ban = t.rules.first_trick_ban and not history
     # the two planes apart: one-plane ints stay small, and they are the single-card and pair masks as they are
     # (one deck: the hands are their first plane)
@@ -72,13 +75,15 @@ def advance(t: Table, choose: Chooser, limit: int = -1) -> None:  # noqa: C901, 
     trick_one, trick_two = taken & ONE_PLANE, taken >> PLANE
     lead = trick[0] if trick else None
     pair_lead = lead is not None and len(lead) == 2
-    in_trick = len(trick)
     best, top, winner = _single_lead_best(trick, leader)
     follow = SUIT_MASKS[lead[0] // SUIT_SIZE] if lead else 0
+    # whether play_options is needed whatever the seat holds: first-trick ban, pair lead, opening card
+    special = ban or pair_lead or opening is not None
     try:
-        while seat is not None and played != limit:
-            hand, held = ones[seat], helds[seat]
-            if held or ban or pair_lead or opening is not None:
+        while played != limit:
+            hand = ones[seat]
+            held = helds[seat]
+            if held or special:
                 move = choose(*play_options(hand | twos[seat] << PLANE, held, lead, suits_led, first_round, opening,
                                             ban))
             elif lead is None:
@@ -93,36 +98,46 @@ def advance(t: Table, choose: Chooser, limit: int = -1) -> None:  # noqa: C901, 
                 first_round = not suits_led >> lead_suit & 1
                 suits_led |= 1 << lead_suit
                 opening = None
+                special = ban or pair_lead
                 best, top, winner = card, (lead_suit + 1) * SUIT_SIZE, seat
                 follow = SUIT_MASKS[lead_suit]
             elif best < card < top:
                 # a higher card of the led suit takes the trick; ties stay with the earlier play
                 # (pair leads are ranked in full when the trick is complete)
                 best, winner = card, seat
-            if one_deck and not held:
-                bit = 1 << card
-                ones[seat] = hand ^ bit
-                trick_one |= bit
-            elif held or pair_lead:
-                lead_suit = lead[0] // SUIT_SIZE
-                full = hand | twos[seat] << PLANE
-                for c in move:
-                    if held:
+            bit = 1 << card
+            if held or pair_lead:
+                if held:
+                    lead_suit = lead[0] // SUIT_SIZE
+                    full = hand | twos[seat] << PLANE
+                    for c in move:
                         held = _release(full, held, c, first_round and c // SUIT_SIZE == lead_suit)
-                    full = remove_card(full, c)
+                        full = remove_card(full, c)
+                    helds[seat] = held
+                    ones[seat], twos[seat] = full & ONE_PLANE, full >> PLANE
+                else:
+                    # remove_card, plane by plane, for each card of the play
+                    one, two = hand, twos[seat]
+                    for c in move:
+                        bit = 1 << c
+                        if two & bit:
+                            two ^= bit
+                        else:
+                            one ^= bit
+                    ones[seat], twos[seat] = one, two
+                for c in move:
                     bit = 1 << c
                     if trick_one & bit:
                         trick_two |= bit
                     else:
                         trick_one |= bit
-                helds[seat] = held
-                ones[seat], twos[seat] = full & ONE_PLANE, full >> PLANE
+            elif one_deck:
+                ones[seat] = hand ^ bit
+                trick_one |= bit
             else:
-                # remove_card and add_card, plane by plane
-                bit = 1 << card
-                two = twos[seat]
-                if two & bit:
-                    twos[seat] = two ^ bit
+                # remove_card, plane by plane: the second copy goes first
+                if twos[seat] & bit:
+                    twos[seat] ^= bit
                 else:
                     ones[seat] = hand ^ bit
                 if trick_one & bit:
@@ -131,14 +146,12 @@ def advance(t: Table, choose: Chooser, limit: int = -1) -> None:  # noqa: C901, 
                     trick_one |= bit
             trick.append(move)
             played += 1
-            in_trick += 1
-            if in_trick < SEATS:
-                seat = (seat + 1) & NEXT_SEAT
+            seat = (seat + 1) & NEXT_SEAT
+            if seat != leader:
                 continue
             # the trick is complete: its winner takes every card and leads next
             if pair_lead:
                 winner = trick_winner(trick, leader)
-                pair_lead = False
             if one_deck:
                 taken = trick_one
                 captured[winner] |= taken
@@ -149,12 +162,14 @@ def advance(t: Table, choose: Chooser, limit: int = -1) -> None:  # noqa: C901, 
                 pile_one = pile & ONE_PLANE
                 captured[winner] = pile_one | trick_one | (pile >> PLANE | trick_two | pile_one & trick_one) << PLANE
             history.append(new_trick(Trick, (leader, tuple(trick), winner, taken)))
-            trick_one = trick_two = in_trick = 0
+            trick_one = trick_two = 0
             trick.clear()
             lead = None
-            ban = False
-            leader = winner
-            seat = winner if ones[winner] else None
+            ban = pair_lead = special = False
+            leader = seat = winner
+            if not ones[winner]:
+                seat = None
+                break
     finally:
         t.seat, t.leader, t.suits_led, t.first_round, t.opening_lead = seat, leader, suits_led, first_round, opening
         if not one_deck:
@@ -170,6 +185,8 @@ SUIT_RANKS: tuple[tuple[int, ...], ...] = tuple(
 SUIT_SUBSETS = len(SUIT_RANKS)
 SUIT_MASK = SUIT_SUBSETS - 1
 SUIT_BASES = tuple(range(0, PLANE, SUIT_SIZE))
+# by the bit length of a mask's lowest set bit (card + 1): the first card of that card's suit
+LOW_SUIT_BASES = (0, *(card - card % SUIT_SIZE for card in range(PLANE)))
 
 
 def nth_card(mask: int, k: int) -> Card:
@@ -186,14 +203,14 @@ def random_chooser(random: Callable[[], float]) -> Chooser:
     """Uniformly random legal plays, from a ``random.Random().random``."""
     def choose(singles: int, pairs: int, others: list[Play]) -> Play:
         if not (pairs or others):
-            low = (singles & -singles).bit_length() - 1
-            base = low - low % SUIT_SIZE
-            if singles >> base < SUIT_SUBSETS:
+            base = LOW_SUIT_BASES[(singles & -singles).bit_length()]
+            rest = singles >> base
+            if rest < SUIT_SUBSETS:
                 # every option is in one suit
-                ranks = SUIT_RANKS[singles >> base]
+                ranks = SUIT_RANKS[rest]
                 return SINGLE_PLAYS[base + ranks[int(random() * len(ranks))]]
         n = singles.bit_count()
-        p = pairs.bit_count() if pairs else 0
+        p = pairs.bit_count()
         k = int(random() * (n + p + len(others)))
         if k < n:
             # nth_card inlined: the k-th single card, suit by suit
