@@ -55,7 +55,7 @@ def view_out(state: engine.DealState, seat: int) -> dict:
     acts = state.seat == seat
     return {
         "seat": seat,
-        "hand": cards(state.hands[seat]),
+        "hand": cards(engine.bits_cards(state.hands_bits[seat])),
         "to_act": state.seat,
         "moves": card_lists(engine.legal_moves(state)) if acts else None,
         **table_out(state),
