@@ -20,6 +20,7 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Sequence
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -58,7 +59,7 @@ def recorded_deal(rules: Rules, seed: int):
     plays: list[Play] = []
     pick = random_chooser(rng.random)
 
-    def record(singles: int, pairs: int, others: list[Play]) -> Play:
+    def record(singles: int, pairs: int, others: Sequence[Play]) -> Play:
         move = pick(singles, pairs, others)
         plays.append(move)
         return move

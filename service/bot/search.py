@@ -48,11 +48,11 @@ def heuristic_chooser(t: Table) -> Chooser:
     """The baseline heuristic as a playout policy on table ``t`` (its trick and piles are live)."""
     trick, captured = t.trick, t.captured
 
-    def choose(singles: int, pairs: int, others: list[Play]) -> Play:
+    def choose(singles: int, pairs: int, others: Sequence[Play]) -> Play:
         played = captured[0] | captured[1] | captured[2] | captured[3]
         for play in trick:
             played |= 1 << play[0]
-        doubles = [(c, c) for c in mask_cards(pairs)] + others if pairs else others
+        doubles = [*[(c, c) for c in mask_cards(pairs)], *others] if pairs else others
         return heuristic_play(singles, singles, doubles, trick, played)
     return choose
 

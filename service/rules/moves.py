@@ -6,8 +6,9 @@ playouts all go through it (``table.advance`` inlines its two commonest
 cases, and tests/rules/test_options.py checks the inlined copy against it).
 
 Options are three values: a one-plane mask of single cards, a one-plane mask
-of pairs (bit ``c`` set: the play ``(c, c)``), and a list of the other
-two-card plays (two different cards; only after a pair lead).
+of pairs (bit ``c`` set: the play ``(c, c)``), and a sequence of the other
+two-card plays (two different cards, each ``(low, high)``; only after a pair
+lead). Callers read the sequence and never change it: it may be shared.
 
 Exposure restriction: in the first round of a suit, a seat's exposed copies
 of that suit are held back. The follow rules apply to its unexposed cards of
@@ -17,6 +18,7 @@ led only if it holds no unexposed card of it.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import combinations
 
 from .cards import (
@@ -35,8 +37,8 @@ from .cards import (
 
 PAIR = 2
 # (single cards, pairs, other two-card plays)
-Options = tuple[int, int, list[Play]]
-NO_PLAYS: list[Play] = []
+Options = tuple[int, int, Sequence[Play]]
+NO_PLAYS: tuple[Play, ...] = ()
 BANNED_FIRST_TRICK_MASK = 1 << PIG | 1 << TRANSFORMER
 
 
@@ -91,14 +93,29 @@ def follow_single_mask(hand: int, held_exposed: int, suit: int, first_round: boo
     return hand & mask or hand & ONE_PLANE
 
 
+# every play of two different cards as (low, high): TWO_CARD_PLAYS[a][b] is the same tuple as TWO_CARD_PLAYS[b][a]
+TWO_CARD_PLAYS: tuple[tuple[Play, ...], ...] = tuple(
+    tuple((min(a, b), max(a, b)) for b in range(PLANE)) for a in range(PLANE))
+# one-plane pool of one suit -> every play of two of its cards; at most 4 × 2^13 pools, so kept once computed
+_TWO_OF_POOL: dict[int, tuple[Play, ...]] = {}
+
+
+def _two_of(pool: int) -> tuple[Play, ...]:
+    """Every play of two different cards of the one-plane, one-suit ``pool``."""
+    plays = _TWO_OF_POOL.get(pool)
+    if plays is None:
+        plays = _TWO_OF_POOL[pool] = tuple(combinations(mask_cards(pool), 2))
+    return plays
+
+
 def _with_card(card: Card, others: int) -> tuple[int, list[Play]]:
     """``card`` plus any one card of ``others`` (two-plane bits), as options."""
     pairs = 1 << card if others >> card & 1 else 0
-    plays: list[Play] = [(min(card, c), max(card, c)) for c in mask_cards(others & ONE_PLANE) if c != card]
-    return pairs, plays
+    row = TWO_CARD_PLAYS[card]
+    return pairs, [row[c] for c in mask_cards(others & ONE_PLANE) if c != card]
 
 
-def follow_pair_options(hand: int, held_exposed: int, suit: int, first_round: bool) -> tuple[int, list[Play]]:
+def follow_pair_options(hand: int, held_exposed: int, suit: int, first_round: bool) -> tuple[int, Sequence[Play]]:
     """(pairs, other two-card plays) allowed after a pair lead in ``suit``.
 
     A pair of the suit if held, else two cards of the suit, else the suit's
@@ -112,15 +129,16 @@ def follow_pair_options(hand: int, held_exposed: int, suit: int, first_round: bo
         pool = in_suit
     if pool >> PLANE:
         return pool >> PLANE, NO_PLAYS
+    if pool & pool - 1:
+        # two different cards of the suit (and no pair)
+        return 0, _two_of(pool)
     pool_cards = mask_cards(pool)
-    if len(pool_cards) >= PAIR:
-        return 0, list(combinations(pool_cards, 2))
     suit_cards = bits_cards(in_suit)
     if len(suit_cards) >= PAIR:
         # exposed copies come back only as far as the unexposed cards are too few
         shown = bits_cards(suit_bits(held_exposed, suit))
         a, b = sorted(pool_cards + list(shown[:PAIR - len(pool_cards)]))
-        return (1 << a, NO_PLAYS) if a == b else (0, [(a, b)])
+        return (1 << a, NO_PLAYS) if a == b else (0, (TWO_CARD_PLAYS[a][b],))
     if len(suit_cards) == 1:
         # that card plus any card (the play counts as a discard)
         card = suit_cards[0]
@@ -175,5 +193,5 @@ def is_option(move: Play, options: Options) -> bool:
 def option_list(options: Options) -> list[Play]:
     """Every option: single cards ascending, then two-card plays in lexicographic order."""
     singles, pairs, others = options
-    doubles = [(c, c) for c in mask_cards(pairs)] + others
+    doubles = [(c, c) for c in mask_cards(pairs)] + list(others)
     return [(c,) for c in mask_cards(singles)] + sorted(doubles)

@@ -182,7 +182,7 @@ class _Rejected(Exception):
 def _scripted(plays: Sequence[Sequence[Card]]) -> Chooser:
     moves = iter(plays)
 
-    def choose(singles: int, pairs: int, others: list[Play]) -> Play:
+    def choose(singles: int, pairs: int, others: Sequence[Play]) -> Play:
         move = next(moves)
         # the option masks hold no bit at PLANE or above, so only a negative card needs a test
         if len(move) == 1:

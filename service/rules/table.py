@@ -9,17 +9,17 @@ random/heuristic policy (simulation).
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from .cards import ONE_PLANE, PLANE, SEATS, SUIT_MASKS, SUIT_SIZE, Card, Play, count_of, remove_card
-from .moves import NO_PLAYS, play_options
+from .moves import NO_PLAYS, follow_pair_options, play_options
 from .state import Table, Trick, cards_of
 from .tricks import trick_winner
 
 # builds a Trick without the Python-level NamedTuple constructor (the inner loop makes 13–26 a deal)
 new_trick = tuple.__new__
 NEXT_SEAT = SEATS - 1  # (seat + 1) & NEXT_SEAT == (seat + 1) % SEATS
-Chooser = Callable[[int, int, list[Play]], Play]
+Chooser = Callable[[int, int, Sequence[Play]], Play]
 
 
 def _release(hand: int, held: int, card: Card, governed: bool) -> int:
@@ -52,12 +52,13 @@ def _single_lead_best(trick: list[Play], leader: int) -> tuple[int, int, int]:
 def advance(t: Table, choose: Chooser, limit: int = -1) -> None:  # noqa: C901, PLR0912, PLR0915 - the inner loop
     """Play until the deal ends or ``limit`` plays are made, each chosen by ``choose``.
 
-    The options handed to ``choose`` are ``moves.play_options``; the two
+    The options handed to ``choose`` are ``moves.play_options``; the
     commonest cases (no exposed card held, no first-trick ban, no opening
-    card: a lead, or a follow to a single lead) are computed inline, the
-    same expressions as ``lead_options`` and ``follow_single_mask`` reduce to
-    there. tests/rules/test_options.py checks every inlined option set
-    against ``play_options`` over random deals.
+    card: a lead, a follow to a single lead, a follow to a pair lead) skip
+    its dispatch: the first two are the expressions ``lead_options`` and
+    ``follow_single_mask`` reduce to there, computed inline; the third calls
+    ``follow_pair_options`` directly. tests/rules/test_options.py checks every
+    option set the loop hands out against ``play_options`` over random deals.
     """
     seat = t.seat
     if seat is None:
@@ -76,7 +77,8 @@ def advance(t: Table, choose: Chooser, limit: int = -1) -> None:  # noqa: C901, 
     lead = trick[0] if trick else None
     pair_lead = lead is not None and len(lead) == 2
     best, top, winner = _single_lead_best(trick, leader)
-    follow = SUIT_MASKS[lead[0] // SUIT_SIZE] if lead else 0
+    lead_suit = lead[0] // SUIT_SIZE if lead else 0
+    follow = SUIT_MASKS[lead_suit]
     # whether play_options is needed whatever the seat holds: first-trick ban, pair lead, opening card
     special = ban or pair_lead or opening is not None
     try:
@@ -84,8 +86,12 @@ def advance(t: Table, choose: Chooser, limit: int = -1) -> None:  # noqa: C901, 
             hand = ones[seat]
             held = helds[seat]
             if held or special:
-                move = choose(*play_options(hand | twos[seat] << PLANE, held, lead, suits_led, first_round, opening,
-                                            ban))
+                if pair_lead and not (held or ban):
+                    # what play_options reduces to after a pair lead, with no exposed copy held and no ban
+                    move = choose(0, *follow_pair_options(hand | twos[seat] << PLANE, 0, lead_suit, first_round))
+                else:
+                    move = choose(*play_options(hand | twos[seat] << PLANE, held, lead, suits_led, first_round,
+                                                opening, ban))
             elif lead is None:
                 move = choose(hand, twos[seat], NO_PLAYS)
             else:
@@ -108,7 +114,6 @@ def advance(t: Table, choose: Chooser, limit: int = -1) -> None:  # noqa: C901, 
             bit = 1 << card
             if held or pair_lead:
                 if held:
-                    lead_suit = lead[0] // SUIT_SIZE
                     full = hand | twos[seat] << PLANE
                     for c in move:
                         held = _release(full, held, c, first_round and c // SUIT_SIZE == lead_suit)
@@ -201,7 +206,7 @@ def nth_card(mask: int, k: int) -> Card:
 
 def random_chooser(random: Callable[[], float]) -> Chooser:
     """Uniformly random legal plays, from a ``random.Random().random``."""
-    def choose(singles: int, pairs: int, others: list[Play]) -> Play:
+    def choose(singles: int, pairs: int, others: Sequence[Play]) -> Play:
         if not (pairs or others):
             base = LOW_SUIT_BASES[(singles & -singles).bit_length()]
             rest = singles >> base
@@ -227,6 +232,6 @@ def random_chooser(random: Callable[[], float]) -> Chooser:
 
 def scripted(move: Play) -> Chooser:
     """A chooser that plays ``move`` (known to be legal)."""
-    def choose(singles: int, pairs: int, others: list[Play]) -> Play:
+    def choose(singles: int, pairs: int, others: Sequence[Play]) -> Play:
         return move
     return choose

@@ -18,7 +18,9 @@ from .errors import InvalidDeal, Problem
 from .messages import TRICK_LEAD, TRICK_PLAY_SIZE, TRICK_PLAYS
 from .variants import Rules
 
+# a play's strength: its category times STRENGTH_STEP plus its value (a card), so one int compares both
 DISCARD, SECOND, FIRST = 0, 1, 2
+STRENGTH_STEP = 64
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -33,17 +35,17 @@ class TrickResult:
     point_cards: tuple[Card, ...]
 
 
-def _strength(play: Play, suit: int, pair_lead: bool) -> tuple[int, int]:
-    """(category, value) of one play; higher beats lower, ties go to the earlier play."""
+def _strength(play: Play, suit: int, pair_lead: bool) -> int:
+    """Category × STRENGTH_STEP + value of one play; higher beats lower, ties go to the earlier play."""
     if not pair_lead:
         card = play[0]
-        return (FIRST, card) if card // SUIT_SIZE == suit else (DISCARD, 0)
+        return FIRST * STRENGTH_STEP + card if card // SUIT_SIZE == suit else DISCARD
     a, b = play
     if a // SUIT_SIZE != suit or b // SUIT_SIZE != suit:
-        return DISCARD, 0
+        return DISCARD
     if a == b:
-        return (FIRST if suit == DIAMONDS else SECOND), a
-    return (SECOND if suit == DIAMONDS else FIRST), max(a, b)
+        return (FIRST if suit == DIAMONDS else SECOND) * STRENGTH_STEP + a
+    return (SECOND if suit == DIAMONDS else FIRST) * STRENGTH_STEP + (a if a > b else b)
 
 
 def trick_ranking(plays: Sequence[Play], leader: int) -> tuple[int, ...]:
@@ -51,7 +53,7 @@ def trick_ranking(plays: Sequence[Play], leader: int) -> tuple[int, ...]:
     lead = plays[0]
     suit = lead[0] // SUIT_SIZE
     pair_lead = len(lead) == 2
-    keyed = sorted(range(len(plays)), key=lambda i: (*(-v for v in _strength(plays[i], suit, pair_lead)), i))
+    keyed = sorted(range(len(plays)), key=lambda i: (-_strength(plays[i], suit, pair_lead), i))
     return tuple((leader + i) % SEATS for i in keyed)
 
 
