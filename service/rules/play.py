@@ -180,10 +180,10 @@ class _Rejected(Exception):
 
 
 def _scripted(plays: Sequence[Sequence[Card]]) -> Chooser:
-    moves = iter(plays)
+    next_move = iter(plays).__next__
 
     def choose(singles: int, pairs: int, others: Sequence[Play]) -> Play:
-        move = next(moves)
+        move = next_move()
         # the option masks hold no bit at PLANE or above, so only a negative card needs a test
         if len(move) == 1:
             card = move[0]

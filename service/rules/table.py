@@ -18,7 +18,7 @@ from .tricks import trick_winner
 
 # builds a Trick without the Python-level NamedTuple constructor (the inner loop makes 13–26 a deal)
 new_trick = tuple.__new__
-NEXT_SEAT = SEATS - 1  # (seat + 1) & NEXT_SEAT == (seat + 1) % SEATS
+NEXT_SEATS = tuple((seat + 1) % SEATS for seat in range(SEATS))
 Chooser = Callable[[int, int, Sequence[Play]], Play]
 
 
@@ -71,7 +71,6 @@ def advance(t: Table, choose: Chooser, limit: int = -1) -> None:  # noqa: C901, 
     # (one deck: the hands are their first plane)
     ones = hands if one_deck else [h & ONE_PLANE for h in hands]
     twos = [0] * SEATS if one_deck else [h >> PLANE for h in hands]
-    played = 0
     taken = cards_of(trick) if trick else 0
     trick_one, trick_two = taken & ONE_PLANE, taken >> PLANE
     lead = trick[0] if trick else None
@@ -79,13 +78,16 @@ def advance(t: Table, choose: Chooser, limit: int = -1) -> None:  # noqa: C901, 
     best, top, winner = _single_lead_best(trick, leader)
     lead_suit = lead[0] // SUIT_SIZE if lead else 0
     follow = SUIT_MASKS[lead_suit]
-    # whether play_options is needed whatever the seat holds: first-trick ban, pair lead, opening card
-    special = ban or pair_lead or opening is not None
+    # whether a seat holds an exposed copy still (then each play is checked through play_options)
+    holding = any(helds)
+    # whether play_options is needed whatever the seat holds: first-trick ban, pair lead, opening card, exposures
+    special = ban or pair_lead or opening is not None or holding
+    next_seat = NEXT_SEATS
     try:
-        while played != limit:
+        while limit:   # counts down; the default -1 never reaches 0
             hand = ones[seat]
-            held = helds[seat]
-            if held or special:
+            if special:
+                held = helds[seat]
                 if pair_lead and not (held or ban):
                     # what play_options reduces to after a pair lead, with no exposed copy held and no ban
                     move = choose(0, *follow_pair_options(hand | twos[seat] << PLANE, 0, lead_suit, first_round))
@@ -93,8 +95,10 @@ def advance(t: Table, choose: Chooser, limit: int = -1) -> None:  # noqa: C901, 
                     move = choose(*play_options(hand | twos[seat] << PLANE, held, lead, suits_led, first_round,
                                                 opening, ban))
             elif lead is None:
+                held = 0
                 move = choose(hand, twos[seat], NO_PLAYS)
             else:
+                held = 0
                 move = choose(hand & follow or hand, 0, NO_PLAYS)
             card = move[0]
             if lead is None:
@@ -104,7 +108,7 @@ def advance(t: Table, choose: Chooser, limit: int = -1) -> None:  # noqa: C901, 
                 first_round = not suits_led >> lead_suit & 1
                 suits_led |= 1 << lead_suit
                 opening = None
-                special = ban or pair_lead
+                special = ban or pair_lead or holding
                 best, top, winner = card, (lead_suit + 1) * SUIT_SIZE, seat
                 follow = SUIT_MASKS[lead_suit]
             elif best < card < top:
@@ -150,8 +154,8 @@ def advance(t: Table, choose: Chooser, limit: int = -1) -> None:  # noqa: C901, 
                 else:
                     trick_one |= bit
             trick.append(move)
-            played += 1
-            seat = (seat + 1) & NEXT_SEAT
+            limit -= 1
+            seat = next_seat[seat]
             if seat != leader:
                 continue
             # the trick is complete: its winner takes every card and leads next
@@ -170,7 +174,8 @@ def advance(t: Table, choose: Chooser, limit: int = -1) -> None:  # noqa: C901, 
             trick_one = trick_two = 0
             trick.clear()
             lead = None
-            ban = pair_lead = special = False
+            ban = pair_lead = False
+            special = holding = holding and any(helds)
             leader = seat = winner
             if not ones[winner]:
                 seat = None
