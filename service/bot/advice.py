@@ -1,8 +1,8 @@
 """``suggest``: the play the service recommends for the seat to act (POST /suggest).
 
 Only the acting seat's information set is read (``knowledge``): never the
-other hands the deal state carries. One deck: determinized Monte Carlo
-(``search``); two decks: the baseline heuristic (documented fallback).
+other hands the deal state carries. Determinized Monte Carlo (``search``),
+one deck or two.
 """
 from __future__ import annotations
 
@@ -19,8 +19,9 @@ from .knowledge import knowledge
 from .search import monte_carlo
 
 DEFAULT_BUDGET_MS = 100
-# playouts per millisecond of budget, calibrated so a decision ends well inside its budget
-PLAYOUTS_PER_MS = 2
+# playouts per millisecond of budget, by the number of decks, calibrated so a decision ends well
+# inside its budget (a two-deck playout plays 24-26 tricks of up to eight cards: it costs about three)
+PLAYOUTS_PER_MS = {1: 2, 2: 1}
 # share of the budget after which the search stops even if playouts remain (no seed;
 # with a seed the clock never stops it, so the same state gives the same play under any load)
 DEADLINE_SHARE = 0.8
@@ -56,7 +57,7 @@ def suggest(state: DealState, *, budget_ms: int = DEFAULT_BUDGET_MS, seed: int |
     void in which suits; ``plays`` (optional) is checked to be that history
     (``ValueError`` if not). Without a seed the search stops at 80 % of
     ``budget_ms`` of wall-clock time; with a seed it always makes its
-    ``budget_ms`` × ``PLAYOUTS_PER_MS`` playouts, so the answer is the same under
+    ``budget_ms`` × ``PLAYOUTS_PER_MS[decks]`` playouts, so the answer is the same under
     any load (``budget_cut`` says when the clock cut a search).
     Raises ``ValueError`` when the deal is finished.
     """
@@ -66,11 +67,9 @@ def suggest(state: DealState, *, budget_ms: int = DEFAULT_BUDGET_MS, seed: int |
         raise ValueError("the deal is finished: no seat is to act")
     if len(moves) == 1:
         return Suggestion(move=moves[0], reason="only_move", samples=0)
-    if state.rules.decks != 1:
-        return heuristic_suggestion(state, moves)
     k = knowledge(state, plays)
     rng = random.Random(seed)
-    playouts = budget_ms * PLAYOUTS_PER_MS
+    playouts = budget_ms * PLAYOUTS_PER_MS[state.rules.decks]
     deadline = start + budget_ms * MS * DEADLINE_SHARE if seed is None else math.inf
     move, samples = monte_carlo(state, k, moves, playouts=playouts, deadline=deadline, rng=rng)
     planned = max(1, playouts // len(moves)) * len(moves)
