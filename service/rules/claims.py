@@ -65,30 +65,7 @@ class _Budget(Exception):
     """The search reached its node limit."""
 
 
-def _key(t: Table) -> tuple[object, ...]:
-    """What decides the rest of the claim from ``t``.
-
-    Only which cards beat which matters to who takes a trick, so when no card is
-    special any more (no exposed copy held, no opening card due, no first-trick
-    ban) the cards are renumbered by their order among the cards still in play:
-    positions that differ only in cards already gone share one entry.
-    """
-    if t.opening_lead is not None or any(t.held_exposed) or (not t.history and t.rules.first_trick_ban):
-        return (t.seat, t.leader, tuple(t.hands), tuple(t.held_exposed), tuple(t.trick), t.suits_led,
-                t.first_round, t.opening_lead, not t.history)
-    trick = cards_of(t.trick)
-    live = trick
-    for hand in t.hands:
-        live |= hand
-    live = (live | live >> PLANE) & ONE_PLANE
-    order = _ORDER.get(live)
-    if order is None:
-        order = _ORDER[live] = _renumbering(live)
-    hands = tuple([_renumber(order, hand) for hand in t.hands])
-    plays = tuple([tuple([order[c] for c in play]) for play in t.trick])
-    return (t.seat, t.leader, hands, plays)
-
-
+# the live cards -> each one's number among them (``_renumbering``), kept between searches
 _ORDER: dict[int, dict[int, int]] = {}
 
 
@@ -614,7 +591,27 @@ class _Search(_AndOr[Table, tuple[object, ...], Play]):
         return pos.seat is None
 
     def key(self, pos: Table) -> tuple[object, ...]:
-        return _key(pos)
+        """What decides the rest of the claim from ``pos``.
+
+        Only which cards beat which matters to who takes a trick, so when no card is
+        special any more (no exposed copy held, no opening card due, no first-trick
+        ban) the cards are renumbered by their order among the cards still in play:
+        positions that differ only in cards already gone share one entry.
+        """
+        if pos.opening_lead is not None or any(pos.held_exposed) or (not pos.history and pos.rules.first_trick_ban):
+            return (pos.seat, pos.leader, tuple(pos.hands), tuple(pos.held_exposed), tuple(pos.trick), pos.suits_led,
+                    pos.first_round, pos.opening_lead, not pos.history)
+        trick = cards_of(pos.trick)
+        live = trick
+        for hand in pos.hands:
+            live |= hand
+        live = (live | live >> PLANE) & ONE_PLANE
+        order = _ORDER.get(live)
+        if order is None:
+            order = _ORDER[live] = _renumbering(live)
+        hands = tuple([_renumber(order, hand) for hand in pos.hands])
+        plays = tuple([tuple([order[c] for c in play]) for play in pos.trick])
+        return (pos.seat, pos.leader, hands, plays)
 
     def mover(self, pos: Table) -> int | None:
         return pos.seat
@@ -639,7 +636,7 @@ class _Search(_AndOr[Table, tuple[object, ...], Play]):
         """As ``_AndOr.decide``, on the fast path where ``pos`` becomes a bare tuple."""
         plain = _to_plain(pos)
         if plain is None:
-            return super().decide(pos, depth)
+            return _AndOr.decide(self, pos, depth)   # (cheaper than super() on a hot path)
         node, live = plain
         result, card, to_the_end = self.plain.decide(node, depth)
         return result, None if card is None else (_real_card(card, live),), to_the_end
