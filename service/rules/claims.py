@@ -25,9 +25,10 @@ at ``max_nodes``, answering "unknown" rather than guessing.
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
-from typing import Literal, TypeVar
+from typing import Generic, Literal, TypeVar
 
 from .cards import ONE_PLANE, PIG, PLANE, SEATS, SUIT_MASKS, SUIT_SIZE, TRANSFORMER, Card, Play, mask_cards
 from .errors import IllegalMove
@@ -64,30 +65,7 @@ class _Budget(Exception):
     """The search reached its node limit."""
 
 
-def _key(t: Table) -> tuple[object, ...]:
-    """What decides the rest of the claim from ``t``.
-
-    Only which cards beat which matters to who takes a trick, so when no card is
-    special any more (no exposed copy held, no opening card due, no first-trick
-    ban) the cards are renumbered by their order among the cards still in play:
-    positions that differ only in cards already gone share one entry.
-    """
-    if t.opening_lead is not None or any(t.held_exposed) or (not t.history and t.rules.first_trick_ban):
-        return (t.seat, t.leader, tuple(t.hands), tuple(t.held_exposed), tuple(t.trick), t.suits_led,
-                t.first_round, t.opening_lead, not t.history)
-    trick = cards_of(t.trick)
-    live = trick
-    for hand in t.hands:
-        live |= hand
-    live = (live | live >> PLANE) & ONE_PLANE
-    order = _ORDER.get(live)
-    if order is None:
-        order = _ORDER[live] = _renumbering(live)
-    hands = tuple([_renumber(order, hand) for hand in t.hands])
-    plays = tuple([tuple([order[c] for c in play]) for play in t.trick])
-    return (t.seat, t.leader, hands, plays)
-
-
+# the live cards -> each one's number among them (``_renumbering``), kept between searches
 _ORDER: dict[int, dict[int, int]] = {}
 
 
@@ -343,6 +321,18 @@ def _plain_winner(node: Plain) -> int:
 Move = TypeVar("Move")
 
 
+def _plain_live(node: Plain) -> int:
+    """The cards in ``node`` held by the seats other than the one to act, or on the table."""
+    seat, _, hands, trick = node
+    live = 0
+    for other in range(SEATS):
+        if other != seat:
+            live |= hands[other]
+    for card in trick:
+        live |= 1 << card
+    return live
+
+
 def _settled(found: tuple[bool, int, object], depth: int) -> bool:
     """Whether a remembered verdict answers a look ``depth`` tricks deep: a claim kept
     for at least that many tricks, or broken within at most that many."""
@@ -357,86 +347,125 @@ def _first(moves: list[Move], found: tuple[bool, int, Move | None] | None) -> li
     return moves
 
 
-class _Search:
-    """A depth-first search to the end of the deal with one deck and no exposed copy
-    held (see ``holds``); elsewhere iterative deepening on the number of tricks looked
-    at: a claim that fails usually fails within a trick or two, and a shallow search
-    finds that cheaply whatever the claimant tries; the last pass looks at every
-    remaining trick, so the verdict is exact.
+class _Nodes:
+    """The positions searched so far, against the limit (``max_nodes``)."""
 
-    Positions are ``Table`` copies advanced by the engine's play loop. Once no card is
-    special any more (one deck, no exposed copy held, no opening card, no first-trick
-    ban) they become bare tuples, their cards renumbered among the cards in play, advanced
-    by ``plain_child``, which applies a play the way ``advance`` does there (options from
-    ``moves``, the winner from ``tricks``); tests/rules/test_claims.py checks the two
-    agree on random positions.
+    __slots__ = ("count", "limit")
+
+    def __init__(self, limit: int) -> None:
+        self.count = 0
+        self.limit = limit
+
+    def visit(self) -> None:
+        self.count += 1
+        if self.count > self.limit:
+            raise _Budget
+
+
+Position = TypeVar("Position")
+Key = TypeVar("Key", bound=Hashable)
+
+
+class _AndOr(ABC, Generic[Position, Key, Move]):
+    """The AND/OR search, written once (``decide``) for both kinds of position: engine
+    ``Table`` copies (``_Search``) and bare tuples (``_PlainSearch``). Each kind says when
+    the claim is kept without search (``over``), what decides the rest of the claim from
+    a position (``key``), who acts (``mover``), the moves worth trying, likeliest to decide
+    first (``moves``), and the position after one (``child``).
+
+    Positions already decided are remembered in ``known``: the verdict, how many tricks
+    it looked at (``EXACT`` where it looked to the end of the deal, which only a kind
+    with ``exact`` records), and the deciding move.
     """
 
-    def __init__(self, seat: int, kind: str, max_nodes: int) -> None:
+    exact: bool   # whether this kind records a kept claim as kept to the end (EXACT)
+
+    def __init__(self, seat: int, wants_all: bool, nodes: _Nodes) -> None:
         self.seat = seat
-        self.wants_all = kind == "all_tricks"
-        self.max_nodes = max_nodes
-        self.nodes = 0
-        # position -> (result, tricks looked at, the deciding move): engine tables, bare tuples
-        self.known: dict[tuple[object, ...], tuple[bool, int, Play | None]] = {}
-        self.known_plain: dict[Plain, tuple[bool, int, int | None]] = {}
+        self.wants_all = wants_all
+        self.nodes = nodes
+        self.known: dict[Key, tuple[bool, int, Move | None]] = {}
+
+    @abstractmethod
+    def over(self, pos: Position) -> bool:
+        """Whether the claim is kept from ``pos`` to the end of the deal, without search."""
+        raise NotImplementedError
+
+    @abstractmethod
+    def key(self, pos: Position) -> Key:
+        raise NotImplementedError
+
+    @abstractmethod
+    def mover(self, pos: Position) -> int | None:
+        raise NotImplementedError
+
+    @abstractmethod
+    def moves(self, pos: Position) -> list[Move]:
+        raise NotImplementedError
+
+    @abstractmethod
+    def child(self, pos: Position, move: Move) -> tuple[Position, bool, bool]:
+        """The position after ``move``; whether it completed a trick, and against the claim."""
+        raise NotImplementedError
+
+    def decide(self, pos: Position, depth: int) -> tuple[bool, Move | None, bool]:
+        """Whether no trick breaks the claim within ``depth`` more completed tricks; the
+        deciding move (the claimant's keeping move, or another seat's breaking one); and
+        whether a kept claim is known to be kept to the end of the deal (no line was cut
+        at ``depth``), so that deeper looks need not repeat it."""
+        if self.over(pos):
+            return True, None, self.exact
+        if depth == 0:
+            return True, None, False
+        key = self.key(pos)
+        found = self.known.get(key)
+        if found is not None and _settled(found, depth):
+            return found[0], found[2], found[1] == EXACT
+        self.nodes.visit()
+        claimant = self.mover(pos) == self.seat
+        result, witness, to_the_end = (not claimant), None, True
+        for move in _first(self.moves(pos), found):
+            nxt, completed, broken = self.child(pos, move)
+            if broken:
+                ok, whole = False, True
+            else:
+                ok, _, whole = self.decide(nxt, depth - 1 if completed else depth)
+            if claimant == ok:
+                result, witness, to_the_end = ok, move, whole
+                break
+            to_the_end = to_the_end and whole
+        to_the_end = result and to_the_end and self.exact
+        self.known[key] = (result, EXACT if to_the_end else depth, witness)
+        return result, witness, to_the_end
+
+
+class _PlainSearch(_AndOr[Plain, Plain, int]):
+    """The fast path: one-deck positions where no card is special any more, as bare
+    tuples (``_to_plain``), their cards renumbered among the cards in play, a move being
+    one card. ``child`` applies a play the way ``advance`` does there (options from
+    ``moves``, the winner from ``tricks``); tests/rules/test_claims.py checks the two
+    agree on random positions. A claim of no tricks is kept without search where the
+    claimant can duck every lead of the others (``ducks_the_rest``).
+    """
+
+    exact = True
+
+    def __init__(self, seat: int, wants_all: bool, nodes: _Nodes) -> None:
+        super().__init__(seat, wants_all, nodes)
         # (claimant's cards, the cards the others may lead) -> _ducks_every_lead
         self.safe: dict[tuple[int, int], bool] = {}
 
-    # ---- the general path: engine tables --------------------------------------------------
+    def over(self, pos: Plain) -> bool:
+        return not pos[2][pos[0]] or self.ducks_the_rest(pos)
 
-    def child(self, t: Table, move: Play) -> tuple[Table, bool, bool]:
-        """The position after ``move``; whether it completed a trick, and against the claim."""
-        nxt = t.copy()
-        before = len(nxt.history)
-        advance(nxt, scripted(move), 1)
-        completed = len(nxt.history) != before
-        broken = completed and (nxt.history[-1].winner == self.seat) != self.wants_all
-        return nxt, completed, broken
+    def key(self, pos: Plain) -> Plain:
+        return pos
 
-    def ordered(self, t: Table) -> list[Play]:
-        """The moves of the seat to act, the likeliest to decide first (see ``_priority``)."""
-        assert t.seat is not None
-        moves = _moves(t, t.seat, self.seat, self.wants_all)
-        best = _winning_card(t)
-        moves.sort(key=lambda move: _priority(move, best, self.wants_all))
-        return moves
+    def mover(self, pos: Plain) -> int:
+        return pos[0]
 
-    def _count(self) -> None:
-        self.nodes += 1
-        if self.nodes > self.max_nodes:
-            raise _Budget
-
-    def decide(self, t: Table, depth: int) -> tuple[bool, Play | None]:
-        """Whether no trick breaks the claim within ``depth`` more completed tricks, and
-        the deciding move (the claimant's keeping move, or another seat's breaking one)."""
-        if t.seat is None or depth == 0:
-            return True, None
-        plain = _to_plain(t)
-        if plain is not None:
-            node, live = plain
-            result, card, _ = self.decide_plain(node, depth)
-            return result, None if card is None else (_real_card(card, live),)
-        key = _key(t)
-        found = self.known.get(key)
-        if found is not None and _settled(found, depth):
-            return found[0], found[2]
-        self._count()
-        claimant = t.seat == self.seat
-        result, witness = (not claimant), None
-        for move in _first(self.ordered(t), found):
-            nxt, completed, broken = self.child(t, move)
-            ok = not broken and self.decide(nxt, depth - 1 if completed else depth)[0]
-            if claimant == ok:
-                result, witness = ok, move
-                break
-        self.known[key] = (result, depth, witness)
-        return result, witness
-
-    # ---- the fast path: bare tuples ----------------------------------------------------------
-
-    def plain_moves(self, node: Plain) -> list[int]:
-        seat, _, hands, trick = node
+    def moves(self, pos: Plain) -> list[int]:
+        seat, _, hands, trick = pos
         hand = hands[seat]
         claimant = self.seat
         if trick:
@@ -451,25 +480,19 @@ class _Search:
             else:
                 mine = hands[claimant]
                 for i, card in enumerate(trick):
-                    if (node[1] + i) % SEATS == claimant:
+                    if (pos[1] + i) % SEATS == claimant:
                         mine |= 1 << card
                 cards = _classes(options, mine)
         elif seat == claimant and not self.wants_all and not follows:
             cards = _by_suit(options, keep_high=True)
         elif seat == claimant and not self.wants_all and trick:
-            cards = self.plain_follows(node, options)
+            cards = self.follows(pos, options)
         else:
-            live = 0
-            for other in range(SEATS):
-                if other != seat:
-                    live |= hands[other]
-            for card in trick:
-                live |= 1 << card
-            cards = _classes(options, live)
+            cards = _classes(options, _plain_live(pos))
         if not trick and seat != claimant and not self.wants_all:
             cards.sort(key=self.lead_order(hands))
             return cards
-        best = _plain_winner(node)
+        best = _plain_winner(pos)
         cards.sort(key=lambda card: _priority((card,), best, self.wants_all))
         return cards
 
@@ -488,32 +511,25 @@ class _Search:
             rank.append(2 if not own else 1 if _ducks_suit(own, others & mask) else 0)
         return lambda card: (rank[card // SUIT_SIZE], card)
 
-    def plain_follows(self, node: Plain, options: int) -> list[int]:
+    def follows(self, pos: Plain, options: int) -> list[int]:
         """The claimant's cards worth trying when it follows suit against a claim of no
         tricks: of the cards below the one winning the trick (ducks) only the highest,
         since holding a lower card of a suit instead of a higher one is never worse for
         taking no trick (each play of the higher card that takes no trick, the lower one
         would not take either, and the same seat would win it); and when no seat plays
         after it, no card above (each would take the trick)."""
-        seat, leader, hands, trick = node
-        best = _plain_winner(node)
+        best = _plain_winner(pos)
         ducks = options & ((1 << best) - 1)
         kept = [ducks.bit_length() - 1] if ducks else []
-        if len(trick) == SEATS - 1:
+        if len(pos[3]) == SEATS - 1:
             return kept or [(options & -options).bit_length() - 1]
-        live = 0
-        for other in range(SEATS):
-            if other != seat:
-                live |= hands[other]
-        for card in trick:
-            live |= 1 << card
-        return kept + _classes(options & ~ducks, live)
+        return kept + _classes(options & ~ducks, _plain_live(pos))
 
-    def plain_child(self, node: Plain, card: int) -> tuple[Plain, bool, bool]:
-        seat, leader, hands, trick = node
+    def child(self, pos: Plain, move: int) -> tuple[Plain, bool, bool]:
+        seat, leader, hands, trick = pos
         after = list(hands)
-        after[seat] ^= 1 << card
-        played = (*trick, card)
+        after[seat] ^= 1 << move
+        played = (*trick, move)
         if len(played) < SEATS:
             return ((seat + 1) % SEATS, leader, tuple(after), played), False, False
         winner = trick_winner([(c,) for c in played], leader)
@@ -528,12 +544,12 @@ class _Search:
         return ((winner, winner, (packed & lane, packed >> _LANE & lane, packed >> 2 * _LANE & lane,
                                   packed >> 3 * _LANE), ()), True, broken)
 
-    def ducks_the_rest(self, node: Plain) -> bool:
+    def ducks_the_rest(self, pos: Plain) -> bool:
         """Whether, with another seat to play, a claim of no tricks is certain by
         ``_ducks_every_lead``: the claimant follows every lead of the others below it
         from here on (the card on the table it must still follow counted as a lead; a
         trick it has played to and is not winning is lost to it already)."""
-        seat, leader, hands, trick = node
+        seat, leader, hands, trick = pos
         claimant = self.seat
         if self.wants_all or seat == claimant or trick and leader == claimant:
             return False
@@ -543,40 +559,87 @@ class _Search:
             place = (claimant - leader) % SEATS
             if place >= len(trick):
                 others |= 1 << trick[0]
-            elif trick[place] == _plain_winner(node):
+            elif trick[place] == _plain_winner(pos):
                 return False
         found = self.safe.get((mine, others))
         if found is None:
             found = self.safe[(mine, others)] = _ducks_every_lead(mine, others)
         return found
 
-    def decide_plain(self, node: Plain, depth: int) -> tuple[bool, int | None, bool]:
-        """As ``decide``, on a bare tuple; and whether a kept claim is kept to the end of
-        the deal (no line was cut at ``depth``), so that deeper looks need not repeat it."""
-        seat, leader, hands, trick = node
-        if not hands[seat] or seat != self.seat and not self.wants_all and self.ducks_the_rest(node):
-            return True, None, True
-        if depth == 0:
-            return True, None, False
-        found = self.known_plain.get(node)
-        if found is not None and _settled(found, depth):
-            return found[0], found[2], found[1] == EXACT
-        self._count()
-        claimant = seat == self.seat
-        result, witness, to_the_end = (not claimant), None, True
-        for card in _first(self.plain_moves(node), found):
-            nxt, completed, broken = self.plain_child(node, card)
-            if broken:
-                ok, whole = False, True
-            else:
-                ok, _, whole = self.decide_plain(nxt, depth - 1 if completed else depth)
-            if claimant == ok:
-                result, witness, to_the_end = ok, card, whole
-                break
-            to_the_end = to_the_end and whole
-        to_the_end = result and to_the_end
-        self.known_plain[node] = (result, EXACT if to_the_end else depth, witness)
-        return result, witness, to_the_end
+
+class _Search(_AndOr[Table, tuple[object, ...], Play]):
+    """A depth-first search to the end of the deal with one deck and no exposed copy
+    held (see ``holds``); elsewhere iterative deepening on the number of tricks looked
+    at: a claim that fails usually fails within a trick or two, and a shallow search
+    finds that cheaply whatever the claimant tries; the last pass looks at every
+    remaining trick, so the verdict is exact.
+
+    Positions are ``Table`` copies advanced by the engine's play loop. Once no card is
+    special any more (one deck, no exposed copy held, no opening card, no first-trick
+    ban) they become bare tuples searched by ``plain`` (``_PlainSearch``). A verdict on a
+    table is never recorded as kept to the end (``exact`` is off), so each deeper look
+    searches it again.
+    """
+
+    exact = False
+
+    def __init__(self, seat: int, kind: str, max_nodes: int) -> None:
+        super().__init__(seat, kind == "all_tricks", _Nodes(max_nodes))
+        self.plain = _PlainSearch(seat, self.wants_all, self.nodes)
+
+    def over(self, pos: Table) -> bool:
+        return pos.seat is None
+
+    def key(self, pos: Table) -> tuple[object, ...]:
+        """What decides the rest of the claim from ``pos``.
+
+        Only which cards beat which matters to who takes a trick, so when no card is
+        special any more (no exposed copy held, no opening card due, no first-trick
+        ban) the cards are renumbered by their order among the cards still in play:
+        positions that differ only in cards already gone share one entry.
+        """
+        if pos.opening_lead is not None or any(pos.held_exposed) or (not pos.history and pos.rules.first_trick_ban):
+            return (pos.seat, pos.leader, tuple(pos.hands), tuple(pos.held_exposed), tuple(pos.trick), pos.suits_led,
+                    pos.first_round, pos.opening_lead, not pos.history)
+        trick = cards_of(pos.trick)
+        live = trick
+        for hand in pos.hands:
+            live |= hand
+        live = (live | live >> PLANE) & ONE_PLANE
+        order = _ORDER.get(live)
+        if order is None:
+            order = _ORDER[live] = _renumbering(live)
+        hands = tuple([_renumber(order, hand) for hand in pos.hands])
+        plays = tuple([tuple([order[c] for c in play]) for play in pos.trick])
+        return (pos.seat, pos.leader, hands, plays)
+
+    def mover(self, pos: Table) -> int | None:
+        return pos.seat
+
+    def moves(self, pos: Table) -> list[Play]:
+        """The moves of the seat to act, the likeliest to decide first (see ``_priority``)."""
+        assert pos.seat is not None
+        moves = _moves(pos, pos.seat, self.seat, self.wants_all)
+        best = _winning_card(pos)
+        moves.sort(key=lambda move: _priority(move, best, self.wants_all))
+        return moves
+
+    def child(self, pos: Table, move: Play) -> tuple[Table, bool, bool]:
+        nxt = pos.copy()
+        before = len(nxt.history)
+        advance(nxt, scripted(move), 1)
+        completed = len(nxt.history) != before
+        broken = completed and (nxt.history[-1].winner == self.seat) != self.wants_all
+        return nxt, completed, broken
+
+    def decide(self, pos: Table, depth: int) -> tuple[bool, Play | None, bool]:
+        """As ``_AndOr.decide``, on the fast path where ``pos`` becomes a bare tuple."""
+        plain = _to_plain(pos)
+        if plain is None:
+            return _AndOr.decide(self, pos, depth)   # (cheaper than super() on a hot path)
+        node, live = plain
+        result, card, to_the_end = self.plain.decide(node, depth)
+        return result, None if card is None else (_real_card(card, live),), to_the_end
 
     # ---- verdicts ------------------------------------------------------------------------------
 
@@ -599,9 +662,9 @@ class _Search:
         line: list[Play] = []
         while t.seat is not None:
             if t.seat == self.seat:
-                move = self.ordered(t)[0]
+                move = self.moves(t)[0]
             else:
-                keeps, found = self.decide(t, depth)
+                keeps, found, _ = self.decide(t, depth)
                 assert not keeps and found is not None
                 move = found
             t, completed, broken = self.child(t, move)
@@ -630,9 +693,9 @@ def decide_claim(state: DealState, seat: int, kind: str,
     try:
         holds, depth = search.holds(state.table(), tricks_left(state))
     except _Budget:
-        return ClaimVerdict(None, None, search.nodes)
+        return ClaimVerdict(None, None, search.nodes.count)
     refutation = None if holds else search.refutation(state.table(), depth)
-    return ClaimVerdict(holds, refutation, search.nodes)
+    return ClaimVerdict(holds, refutation, search.nodes.count)
 
 
 def claim_move(state: DealState, seat: int, kind: str, max_nodes: int = DEFAULT_MAX_NODES) -> Play | None:

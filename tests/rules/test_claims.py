@@ -148,7 +148,7 @@ def test_a_finished_deal_has_nothing_to_claim():
 
 
 def test_the_fast_path_plays_as_the_engine_does():
-    """Once no card is special, positions are bare tuples advanced by ``plain_child``:
+    """Once no card is special, positions are bare tuples advanced by ``_PlainSearch.child``:
     the same next position, trick winner and options as the engine's play loop."""
     rng = random.Random(8)
     compared = 0
@@ -160,12 +160,12 @@ def test_the_fast_path_plays_as_the_engine_does():
         node, live = found
         search = claims._Search(rng.randrange(4), rng.choice(KINDS), 10)
         singles = table.options()[0]
-        assert {claims._real_card(c, live) for c in search.plain_moves(node)} <= set(engine.mask_cards(singles))
+        assert {claims._real_card(c, live) for c in search.plain.moves(node)} <= set(engine.mask_cards(singles))
         for card in engine.mask_cards(singles):
             general, completed, broken = search.child(table, (card,))
             renumbered = claims._squeeze(1 << card, live).bit_length() - 1
             assert claims._real_card(renumbered, live) == card
-            plain, plain_completed, plain_broken = search.plain_child(node, renumbered)
+            plain, plain_completed, plain_broken = search.plain.child(node, renumbered)
             expected = claims._to_plain(general)
             if expected is None:  # the deal ended
                 assert not any(plain[2])
