@@ -86,7 +86,8 @@ def test_two_decks_partnership_exposures_compare(capsys):
     assert (result["decks"], result["partnership"], result["exposures"]) == (2, True, "compare")
     assert result["bot_seats_exposing"] == 1
     with_, without = result["mean_normalized_per_deal"], result["without_exposures"]["mean_normalized_per_deal"]
-    assert result["exposure_gain"]["mean_normalized_per_deal"] == pytest.approx(with_ - without)
+    # each mean is rounded to the cent on its own, so their difference may be a cent off the rounded gain
+    assert result["exposure_gain"]["mean_normalized_per_deal"] == pytest.approx(with_ - without, abs=0.0101)
     # both ways of playing, four seats each, 26 cards per seat, one or two cards a play
     assert 2 * 2 * 4 * 13 <= result["decisions"] <= 2 * 2 * 4 * 26
 
