@@ -45,11 +45,17 @@ def seat_value(rules: Rules, raw: Sequence[int], seat: int) -> float:
 
 
 def heuristic_chooser(t: Table) -> Chooser:
-    """The baseline heuristic as a playout policy on table ``t`` (its trick and piles are live)."""
-    trick, captured = t.trick, t.captured
+    """The baseline heuristic as a playout policy on table ``t`` (its trick and history are live)."""
+    trick, history = t.trick, t.history
+    # the cards of the completed tricks, and how many tricks they cover
+    done = [0, 0]
 
     def choose(singles: int, pairs: int, others: Sequence[Play]) -> Play:
-        played = captured[0] | captured[1] | captured[2] | captured[3]
+        played, counted = done
+        if counted < len(history):
+            for finished in history[counted:]:
+                played |= finished.cards
+            done[0], done[1] = played, len(history)
         for play in trick:
             played |= 1 << play[0]
         doubles = [*[(c, c) for c in mask_cards(pairs)], *others] if pairs else others

@@ -100,7 +100,7 @@ TWO_CARD_PLAYS: tuple[tuple[Play, ...], ...] = tuple(
 _TWO_OF_POOL: dict[int, tuple[Play, ...]] = {}
 
 
-def _two_of(pool: int) -> tuple[Play, ...]:
+def two_of(pool: int) -> tuple[Play, ...]:
     """Every play of two different cards of the one-plane, one-suit ``pool``."""
     plays = _TWO_OF_POOL.get(pool)
     if plays is None:
@@ -131,7 +131,7 @@ def follow_pair_options(hand: int, held_exposed: int, suit: int, first_round: bo
         return pool >> PLANE, NO_PLAYS
     if pool & pool - 1:
         # two different cards of the suit (and no pair)
-        return 0, _two_of(pool)
+        return 0, two_of(pool)
     pool_cards = mask_cards(pool)
     suit_cards = bits_cards(in_suit)
     if len(suit_cards) >= PAIR:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from .cards import ONE_PLANE, PLANE, SEATS, SUIT_MASKS, SUIT_SIZE, Card, Play, count_of, remove_card
-from .moves import NO_PLAYS, follow_pair_options, play_options
+from .moves import NO_PLAYS, follow_pair_options, play_options, two_of
 from .state import Table, Trick, cards_of
 from .tricks import trick_winner
 
@@ -55,10 +55,15 @@ def advance(t: Table, choose: Chooser, limit: int = -1) -> None:  # noqa: C901, 
     The options handed to ``choose`` are ``moves.play_options``; the
     commonest cases (no exposed card held, no first-trick ban, no opening
     card: a lead, a follow to a single lead, a follow to a pair lead) skip
-    its dispatch: the first two are the expressions ``lead_options`` and
-    ``follow_single_mask`` reduce to there, computed inline; the third calls
-    ``follow_pair_options`` directly. tests/rules/test_options.py checks every
-    option set the loop hands out against ``play_options`` over random deals.
+    its dispatch: they are the expressions ``lead_options``,
+    ``follow_single_mask`` and ``follow_pair_options`` reduce to there,
+    computed inline (a pair follow's rarer cases call ``follow_pair_options``).
+    tests/rules/test_options.py checks every option set the loop hands out
+    against ``play_options`` over random deals.
+
+    While it runs, ``t.trick`` and ``t.history`` are live (a chooser may read
+    them); the other fields (hands, piles, seat, leader, …) are written back
+    when it returns.
     """
     seat = t.seat
     if seat is None:
@@ -71,6 +76,9 @@ def advance(t: Table, choose: Chooser, limit: int = -1) -> None:  # noqa: C901, 
     # (one deck: the hands are their first plane)
     ones = hands if one_deck else [h & ONE_PLANE for h in hands]
     twos = [0] * SEATS if one_deck else [h >> PLANE for h in hands]
+    # the piles the same way (one deck: the first plane is the pile; pile_twos is never used)
+    piles, pile_twos = (captured, twos) if one_deck else ([c & ONE_PLANE for c in captured],
+                                                          [c >> PLANE for c in captured])
     taken = cards_of(trick) if trick else 0
     trick_one, trick_two = taken & ONE_PLANE, taken >> PLANE
     lead = trick[0] if trick else None
@@ -89,8 +97,19 @@ def advance(t: Table, choose: Chooser, limit: int = -1) -> None:  # noqa: C901, 
             if special:
                 held = helds[seat]
                 if pair_lead and not (held or ban):
-                    # what play_options reduces to after a pair lead, with no exposed copy held and no ban
-                    move = choose(0, *follow_pair_options(hand | twos[seat] << PLANE, 0, lead_suit, first_round))
+                    # what play_options reduces to after a pair lead, with no exposed copy held and no ban:
+                    # follow_pair_options' first two cases (a pair of the suit; two different cards of it)
+                    # plane by plane, the rest through it
+                    pairs = twos[seat] & follow
+                    if pairs:
+                        move = choose(0, pairs, NO_PLAYS)
+                    else:
+                        suit = hand & follow
+                        if suit & suit - 1:
+                            move = choose(0, 0, two_of(suit))
+                        else:
+                            move = choose(0, *follow_pair_options(hand | twos[seat] << PLANE, 0, lead_suit,
+                                                                  first_round))
                 else:
                     move = choose(*play_options(hand | twos[seat] << PLANE, held, lead, suits_led, first_round,
                                                 opening, ban))
@@ -167,9 +186,9 @@ def advance(t: Table, choose: Chooser, limit: int = -1) -> None:  # noqa: C901, 
             else:
                 # merge_bits inlined: the winner's pile plus the trick's cards, plane by plane
                 taken = trick_one | trick_two << PLANE
-                pile = captured[winner]
-                pile_one = pile & ONE_PLANE
-                captured[winner] = pile_one | trick_one | (pile >> PLANE | trick_two | pile_one & trick_one) << PLANE
+                pile = piles[winner]
+                pile_twos[winner] |= trick_two | pile & trick_one
+                piles[winner] = pile | trick_one
             history.append(new_trick(Trick, (leader, tuple(trick), winner, taken)))
             trick_one = trick_two = 0
             trick.clear()
@@ -185,6 +204,7 @@ def advance(t: Table, choose: Chooser, limit: int = -1) -> None:  # noqa: C901, 
         if not one_deck:
             for s in range(SEATS):
                 hands[s] = ones[s] | twos[s] << PLANE
+                captured[s] = piles[s] | pile_twos[s] << PLANE
 
 
 SINGLE_PLAYS: tuple[Play, ...] = tuple((c,) for c in range(PLANE))

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .cards import DIAMONDS, SCORING_MASK, SEATS, SUIT_SIZE, SUITS, Card, Play
+from .cards import DECK_SIZE, DIAMONDS, SCORING_MASK, SEATS, SUIT_SIZE, SUITS, Card, Play
 from .deal import excess_copies
 from .errors import InvalidDeal, Problem
 from .messages import TRICK_LEAD, TRICK_PLAY_SIZE, TRICK_PLAYS
@@ -57,11 +57,24 @@ def trick_ranking(plays: Sequence[Play], leader: int) -> tuple[int, ...]:
     return tuple((leader + i) % SEATS for i in keyed)
 
 
+# _strength of every two-card play (a, b) after a pair lead in a's suit (DISCARD when b is of another suit)
+PAIR_STRENGTHS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(_strength((a, b), a // SUIT_SIZE, True) for b in range(DECK_SIZE)) for a in range(DECK_SIZE))
+
+
 def trick_winner(plays: Sequence[Play], leader: int) -> int:
     """The seat that wins ``plays`` (in play order from ``leader``): ``trick_ranking(...)[0]`` without the sort."""
     lead = plays[0]
     suit = lead[0] // SUIT_SIZE
     pair_lead = len(lead) == 2
+    if pair_lead:
+        # _strength by table (the play loop ranks every pair trick here)
+        best, at = PAIR_STRENGTHS[lead[0]][lead[1]], 0
+        for i in range(1, len(plays)):
+            a, b = plays[i]
+            if a // SUIT_SIZE == suit and PAIR_STRENGTHS[a][b] > best:
+                best, at = PAIR_STRENGTHS[a][b], i
+        return (leader + at) % SEATS
     best, at = _strength(lead, suit, pair_lead), 0
     for i in range(1, len(plays)):
         strength = _strength(plays[i], suit, pair_lead)
