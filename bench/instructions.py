@@ -4,15 +4,17 @@
 
 For one and two decks, prints the instructions of one random deal (deal,
 ``new_table``, ``advance`` with ``random_chooser``, ``table_raw_scores``) and of
-one ``replay`` with full validation of the finished deal ``bench/engine.py``
-times. Each figure is the difference of two runs (``--count`` and a fifth of it)
-over the difference in iterations, so the interpreter's start-up drops out.
+one ``replay`` with full validation of a finished deal (the mean over 20
+random deals). Each figure is the difference of two runs (``--count`` and a
+fifth of it) over the difference in iterations, so the interpreter's start-up
+drops out.
 ``--root`` measures another checkout (e.g. ``git archive <commit> | tar -x -C DIR``).
 Needs ``valgrind``.
 """
 from __future__ import annotations
 
 import argparse
+import inspect
 import random
 import re
 import subprocess
@@ -23,6 +25,18 @@ HERE = Path(__file__).resolve()
 COLLECTED = re.compile(rb"Collected : (\d+)")
 
 
+REPLAY_DEALS = 20
+
+
+def any_legal(rng: random.Random):
+    """Uniformly random legal plays, written here: the replayed deals are the same whatever ``--root``."""
+    def choose(singles, pairs, others):
+        options = [(c,) for c in range(52) if singles >> c & 1]
+        options += [(c, c) for c in range(52) if pairs >> c & 1]
+        return rng.choice(options + sorted(others))
+    return choose
+
+
 def inner(root: str, decks: int, count: int, what: str) -> None:
     sys.path.insert(0, root)
     from service.rules import Rules, advance, deal_hands, first_leader, random_chooser, replay
@@ -30,28 +44,36 @@ def inner(root: str, decks: int, count: int, what: str) -> None:
 
     rules = Rules(decks=decks)
     rng = random.Random(1)
-    choose = random_chooser(rng.random)
     if what == "deal":
+        # a checkout from before random_chooser took the Random itself takes its random method
+        takes_rng = "rng" in inspect.signature(random_chooser).parameters
+        choose = random_chooser(rng if takes_rng else rng.random)
         for _ in range(count):
             t = new_table(rules, deal_hands(rules, rng=rng))
             advance(t, choose)
             table_raw_scores(t)
         return
-    hands = deal_hands(rules, rng=rng)
-    plays = []
+    deals = []
+    for _ in range(REPLAY_DEALS):
+        hands = deal_hands(rules, rng=rng)
+        plays = []
+        pick = any_legal(rng)
 
-    def record(*options):
-        move = choose(*options)
-        plays.append(move)
-        return move
-    advance(new_table(rules, hands), record)
-    leader = first_leader(rules, hands)
+        def record(*options, pick=pick, plays=plays):
+            move = pick(*options)
+            plays.append(move)
+            return move
+        advance(new_table(rules, hands), record)
+        deals.append((hands, plays, first_leader(rules, hands)))
     for _ in range(count):
-        replay(rules, hands=hands, plays=plays, leader=leader)
+        for hands, plays, leader in deals:
+            replay(rules, hands=hands, plays=plays, leader=leader)
 
 
 def instructions(root: str, decks: int, count: int, what: str) -> int:
-    command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable, str(HERE),
+    # a fixed hash seed: set and dict orders, and so the counts, repeat exactly
+    command = ["env", "PYTHONHASHSEED=0", "valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
+               sys.executable, str(HERE),
                "--inner", "--root", root, "--decks", str(decks), "--count", str(count), "--what", what]
     found = COLLECTED.search(subprocess.run(command, capture_output=True, check=True).stderr)
     if found is None:
@@ -75,7 +97,9 @@ def main() -> None:
         for decks in (1, 2):
             many = instructions(args.root, decks, args.count, what)
             few = instructions(args.root, decks, small, what)
-            print(f"{decks} deck(s) {what}: {(many - few) // (args.count - small):,} instructions")
+            per = REPLAY_DEALS if what == "replay" else 1
+            print(f"{decks} deck(s) {what}: {(many - few) // ((args.count - small) * per):,} instructions"
+                  + (f" (a deal, mean of {REPLAY_DEALS} finished deals)" if per > 1 else ""))
 
 
 if __name__ == "__main__":

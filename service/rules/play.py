@@ -184,18 +184,21 @@ def _scripted(plays: Sequence[Sequence[Card]]) -> Chooser:
 
     def choose(singles: int, pairs: int, others: Sequence[Play]) -> Play:
         move = next_move()
-        # the option masks hold no bit at PLANE or above, so only a negative card needs a test
-        if len(move) == 1:
-            card = move[0]
-            if card >= 0 and singles >> card & 1:
-                return SINGLE_PLAYS[card]
-        elif len(move) == 2:
-            a, b = move
-            if a == b and a >= 0 and pairs >> a & 1:
-                return PAIR_PLAYS[a]
-            play = (a, b) if a < b else (b, a)
-            if play in others:
-                return play
+        # the option masks hold no bit at PLANE or above, and a negative card fails the shift
+        try:
+            if len(move) == 1:
+                card = move[0]
+                if singles >> card & 1:
+                    return SINGLE_PLAYS[card]
+            elif len(move) == 2:
+                a, b = move
+                if a == b and pairs >> a & 1:
+                    return PAIR_PLAYS[a]
+                play = (a, b) if a < b else (b, a)
+                if play in others:
+                    return play
+        except ValueError:
+            pass
         raise _Rejected
     return choose
 

@@ -30,5 +30,5 @@ table_raw_scores = Table.raw_scores
 def random_deal(rules: Rules, rng: _random.Random) -> tuple[Table, tuple[int, ...]]:
     """Deal, play every card by uniformly random legal plays, and score."""
     t = new_table(rules, deal_hands(rules, rng=rng))
-    advance(t, random_chooser(rng.random))
+    advance(t, random_chooser(rng))
     return t, t.raw_scores()

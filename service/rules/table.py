@@ -9,6 +9,7 @@ random/heuristic policy (simulation).
 """
 from __future__ import annotations
 
+import random as _random
 from collections.abc import Callable, Sequence
 
 from .cards import ONE_PLANE, PLANE, SEATS, SUIT_MASKS, SUIT_SIZE, Card, Play, count_of, remove_card
@@ -229,8 +230,15 @@ def nth_card(mask: int, k: int) -> Card:
     raise ValueError("no legal play to choose from")
 
 
-def random_chooser(random: Callable[[], float]) -> Chooser:
-    """Uniformly random legal plays, from a ``random.Random().random``."""
+# random_chooser draws an index below n as (a 32-bit draw × n) >> 32: every index gets ⌊2^32/n⌋ or
+# ⌈2^32/n⌉ of the draws, a bias below n/2^32 (2.5e-8 at the most options a seat can have)
+DRAW_BITS = 32
+
+
+def random_chooser(rng: _random.Random) -> Chooser:
+    """Uniformly random legal plays, drawn from ``rng`` (a ``random.Random``)."""
+    getrandbits = rng.getrandbits
+
     def choose(singles: int, pairs: int, others: Sequence[Play]) -> Play:
         if not (pairs or others):
             base = LOW_SUIT_BASES[(singles & -singles).bit_length()]
@@ -238,10 +246,10 @@ def random_chooser(random: Callable[[], float]) -> Chooser:
             if rest < SUIT_SUBSETS:
                 # every option is in one suit
                 ranks = SUIT_RANKS[rest]
-                return SINGLE_PLAYS[base + ranks[int(random() * len(ranks))]]
+                return SINGLE_PLAYS[base + ranks[getrandbits(DRAW_BITS) * len(ranks) >> DRAW_BITS]]
         n = singles.bit_count()
         p = pairs.bit_count()
-        k = int(random() * (n + p + len(others)))
+        k = getrandbits(DRAW_BITS) * (n + p + len(others)) >> DRAW_BITS
         if k < n:
             # nth_card inlined: the k-th single card, suit by suit
             for base in SUIT_BASES:
