@@ -81,7 +81,7 @@ def deal_hands(rules: Rules, seed: Seed | None = None, *,
         seeded_shuffle(cards, seed)
     else:
         shuffle(cards, rng or random.SystemRandom())
-    return tuple([tuple(cards[seat::SEATS]) for seat in range(SEATS)])
+    return tuple(cards[0::SEATS]), tuple(cards[1::SEATS]), tuple(cards[2::SEATS]), tuple(cards[3::SEATS])
 
 
 def first_leader(rules: Rules, hands: Sequence[Sequence[Card]]) -> int | None:
@@ -91,9 +91,13 @@ def first_leader(rules: Rules, hands: Sequence[Sequence[Card]]) -> int | None:
     position 4·k + s ("由系统判断谁先得到第一张").
     """
     opening = rules.opening
-    orders = [(SEATS * hand.index(opening) + seat, seat)
-              for seat, hand in enumerate(hands) if opening in hand]
-    return min(orders)[1] if orders else None
+    first = None
+    for seat, hand in enumerate(hands):
+        if opening in hand:
+            order = SEATS * hand.index(opening) + seat
+            if first is None or order < first:
+                first = order
+    return None if first is None else first % SEATS
 
 
 def deal_problems(rules: Rules, hands: Sequence[Sequence[Card]], bits: Sequence[int] | None = None) -> list[Problem]:

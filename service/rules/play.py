@@ -161,17 +161,19 @@ def initial_table(rules: Rules, hands: Sequence[Sequence[Card]], exposed: Sequen
     if leader is None:
         leader = first_leader(rules, hands)
         assert leader is not None, "nobody holds the opening card"
-    lists = [tuple(e) for e in exposed]
+    shown = NO_EXPOSURE
     held_exposed = [0] * SEATS
-    if any(lists):
+    if any(exposed):
+        lists = [tuple(e) for e in exposed]
         auto = automatic_exposure(rules, hands, lists)
         if auto is not None:
             lists[auto[0]] += (auto[1],)
         held_exposed = [hand_bits(e) for e in lists]
+        shown = tuple(lists)
     opening = rules.opening if first_deal and rules.must_lead_opening_card else None
     return Table(rules=rules, hands=list(bits) if bits is not None else [hand_bits(h) for h in hands],
                  held_exposed=held_exposed,
-                 exposed=tuple(lists), captured=[0] * SEATS, suits_led=0, first_round=False,
+                 exposed=shown, captured=[0] * SEATS, suits_led=0, first_round=False,
                  leader=leader, trick=[], seat=leader, opening_lead=opening, history=[])
 
 

@@ -23,6 +23,7 @@ from .cards import (
     SUIT_SIZE,
     TRANSFORMER,
     Card,
+    count_of,
     hand_bits,
 )
 from .deal import excess_copies
@@ -66,6 +67,14 @@ class ScoreSheet:
 # builds a SeatScore without the Python-level NamedTuple constructor (four a deal in simulations)
 new_score = tuple.__new__
 SCORING_BITS = SCORING_MASK | SCORING_MASK << PLANE
+# the copies of the pig, the sheep and the transformer (count_of) by the bits of them a pile holds
+SPECIALS = (PIG, SHEEP, TRANSFORMER)
+_SPECIAL_POSITIONS = tuple(c + plane for c in SPECIALS for plane in (0, PLANE))
+SPECIAL_BITS = sum(1 << b for b in _SPECIAL_POSITIONS)
+SPECIAL_COUNTS: dict[int, tuple[int, int, int]] = {}
+for _subset in range(1 << len(_SPECIAL_POSITIONS)):
+    _bits = sum(1 << b for i, b in enumerate(_SPECIAL_POSITIONS) if _subset >> i & 1)
+    SPECIAL_COUNTS[_bits] = (count_of(_bits, PIG), count_of(_bits, SHEEP), count_of(_bits, TRANSFORMER))
 NOTHING_TAKEN = SeatScore(hearts=0, pig=0, sheep=0, transformer_factor=1, all_hearts=False,
                           grand_slam=False, raw=0)
 
@@ -88,10 +97,7 @@ def seat_score(rules: Rules, taken: int, k: dict[Card, int]) -> SeatScore:
     h1 = taken >> HEART_SHIFT & SUIT_BITS
     h2 = taken >> (PLANE + HEART_SHIFT) & SUIT_BITS
     heart_count = h1.bit_count() + h2.bit_count()
-    # count_of, in place (four seats a deal): copies on the first plane plus on the second
-    pigs = (taken >> PIG & 1) + (taken >> (PIG + PLANE) & 1)
-    sheep_n = (taken >> SHEEP & 1) + (taken >> (SHEEP + PLANE) & 1)
-    tens = (taken >> TRANSFORMER & 1) + (taken >> (TRANSFORMER + PLANE) & 1)
+    pigs, sheep_n, tens = SPECIAL_COUNTS[taken & SPECIAL_BITS]
     all_hearts = heart_count == SUIT_SIZE * decks
     if all_hearts and pigs == sheep_n == tens == decks:
         return _grand_slam(decks, k)

@@ -91,6 +91,8 @@ def advance(t: Table, choose: Chooser, limit: int = -1) -> None:  # noqa: C901, 
     holding = any(helds)
     # whether play_options is needed whatever the seat holds: first-trick ban, pair lead, opening card, exposures
     special = ban or pair_lead or opening is not None or holding
+    # the exposed copies the seat to play holds; 0 whenever special is False (no seat holds one then)
+    held = 0
     next_seat = NEXT_SEATS
     try:
         while limit:   # counts down; the default -1 never reaches 0
@@ -115,10 +117,8 @@ def advance(t: Table, choose: Chooser, limit: int = -1) -> None:  # noqa: C901, 
                     move = choose(*play_options(hand | twos[seat] << PLANE, held, lead, suits_led, first_round,
                                                 opening, ban))
             elif lead is None:
-                held = 0
                 move = choose(hand, twos[seat], NO_PLAYS)
             else:
-                held = 0
                 move = choose(hand & follow or hand, 0, NO_PLAYS)
             card = move[0]
             if lead is None:
@@ -216,8 +216,6 @@ SUIT_RANKS: tuple[tuple[int, ...], ...] = tuple(
 SUIT_SUBSETS = len(SUIT_RANKS)
 SUIT_MASK = SUIT_SUBSETS - 1
 SUIT_BASES = tuple(range(0, PLANE, SUIT_SIZE))
-# by the bit length of a mask's lowest set bit (card + 1): the first card of that card's suit
-LOW_SUIT_BASES = (0, *(card - card % SUIT_SIZE for card in range(PLANE)))
 
 
 def nth_card(mask: int, k: int) -> Card:
@@ -235,18 +233,29 @@ def nth_card(mask: int, k: int) -> Card:
 DRAW_BITS = 32
 
 
+# every one-plane mask of cards of one suit -> its single-card plays (4 × 2^13 masks; built on first use)
+_ONE_SUIT_PLAYS: dict[int, tuple[Play, ...]] = {}
+
+
+def one_suit_plays() -> dict[int, tuple[Play, ...]]:
+    if not _ONE_SUIT_PLAYS:
+        for base in SUIT_BASES:
+            for rest, ranks in enumerate(SUIT_RANKS):
+                _ONE_SUIT_PLAYS[rest << base] = tuple(SINGLE_PLAYS[base + r] for r in ranks)
+    return _ONE_SUIT_PLAYS
+
+
 def random_chooser(rng: _random.Random) -> Chooser:
     """Uniformly random legal plays, drawn from ``rng`` (a ``random.Random``)."""
     getrandbits = rng.getrandbits
+    one_suit = one_suit_plays().get
 
     def choose(singles: int, pairs: int, others: Sequence[Play]) -> Play:
         if not (pairs or others):
-            base = LOW_SUIT_BASES[(singles & -singles).bit_length()]
-            rest = singles >> base
-            if rest < SUIT_SUBSETS:
+            plays = one_suit(singles)
+            if plays is not None:
                 # every option is in one suit
-                ranks = SUIT_RANKS[rest]
-                return SINGLE_PLAYS[base + ranks[getrandbits(DRAW_BITS) * len(ranks) >> DRAW_BITS]]
+                return plays[getrandbits(DRAW_BITS) * len(plays) >> DRAW_BITS]
         n = singles.bit_count()
         p = pairs.bit_count()
         k = getrandbits(DRAW_BITS) * (n + p + len(others)) >> DRAW_BITS
