@@ -216,6 +216,7 @@ SUIT_RANKS: tuple[tuple[int, ...], ...] = tuple(
 SUIT_SUBSETS = len(SUIT_RANKS)
 SUIT_MASK = SUIT_SUBSETS - 1
 SUIT_BASES = tuple(range(0, PLANE, SUIT_SIZE))
+TWO_SUITS = (1 << 2 * SUIT_SIZE) - 1
 
 
 def nth_card(mask: int, k: int) -> Card:
@@ -257,15 +258,20 @@ def random_chooser(rng: _random.Random) -> Chooser:
                 # every option is in one suit
                 return plays[getrandbits(DRAW_BITS) * len(plays) >> DRAW_BITS]
         n = singles.bit_count()
-        p = pairs.bit_count()
+        p = pairs.bit_count() if pairs else 0
         k = getrandbits(DRAW_BITS) * (n + p + len(others)) >> DRAW_BITS
         if k < n:
-            # nth_card inlined: the k-th single card, suit by suit
-            for base in SUIT_BASES:
-                ranks = SUIT_RANKS[singles >> base & SUIT_MASK]
-                if k < len(ranks):
-                    return SINGLE_PLAYS[base + ranks[k]]
-                k -= len(ranks)
+            # nth_card inlined: the half (spades and hearts, or diamonds and clubs) by its count, then the suit
+            low = singles & TWO_SUITS
+            in_low = low.bit_count()
+            if k < in_low:
+                base, half = 0, low
+            else:
+                base, half, k = 2 * SUIT_SIZE, singles >> 2 * SUIT_SIZE, k - in_low
+            ranks = SUIT_RANKS[half & SUIT_MASK]
+            if k < len(ranks):
+                return SINGLE_PLAYS[base + ranks[k]]
+            return SINGLE_PLAYS[base + SUIT_SIZE + SUIT_RANKS[half >> SUIT_SIZE][k - len(ranks)]]
         if k < n + p:
             return PAIR_PLAYS[nth_card(pairs, k - n)]
         return others[k - n - p]
