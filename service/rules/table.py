@@ -217,6 +217,8 @@ SUIT_SUBSETS = len(SUIT_RANKS)
 SUIT_MASK = SUIT_SUBSETS - 1
 SUIT_BASES = tuple(range(0, PLANE, SUIT_SIZE))
 TWO_SUITS = (1 << 2 * SUIT_SIZE) - 1
+# by the bit length of a mask's lowest set bit (card + 1): the first card of that card's suit
+LOW_SUIT_BASES = (0, *(card - card % SUIT_SIZE for card in range(PLANE)))
 
 
 def nth_card(mask: int, k: int) -> Card:
@@ -234,29 +236,18 @@ def nth_card(mask: int, k: int) -> Card:
 DRAW_BITS = 32
 
 
-# every one-plane mask of cards of one suit -> its single-card plays (4 × 2^13 masks; built on first use)
-_ONE_SUIT_PLAYS: dict[int, tuple[Play, ...]] = {}
-
-
-def one_suit_plays() -> dict[int, tuple[Play, ...]]:
-    if not _ONE_SUIT_PLAYS:
-        for base in SUIT_BASES:
-            for rest, ranks in enumerate(SUIT_RANKS):
-                _ONE_SUIT_PLAYS[rest << base] = tuple(SINGLE_PLAYS[base + r] for r in ranks)
-    return _ONE_SUIT_PLAYS
-
-
 def random_chooser(rng: _random.Random) -> Chooser:
     """Uniformly random legal plays, drawn from ``rng`` (a ``random.Random``)."""
     getrandbits = rng.getrandbits
-    one_suit = one_suit_plays().get
 
     def choose(singles: int, pairs: int, others: Sequence[Play]) -> Play:
         if not (pairs or others):
-            plays = one_suit(singles)
-            if plays is not None:
+            base = LOW_SUIT_BASES[(singles & -singles).bit_length()]
+            rest = singles >> base
+            if rest < SUIT_SUBSETS:
                 # every option is in one suit
-                return plays[getrandbits(DRAW_BITS) * len(plays) >> DRAW_BITS]
+                ranks = SUIT_RANKS[rest]
+                return SINGLE_PLAYS[base + ranks[getrandbits(DRAW_BITS) * len(ranks) >> DRAW_BITS]]
         n = singles.bit_count()
         p = pairs.bit_count() if pairs else 0
         k = getrandbits(DRAW_BITS) * (n + p + len(others)) >> DRAW_BITS

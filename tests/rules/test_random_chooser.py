@@ -1,15 +1,13 @@
 """The simulation chooser (``random_chooser``): only offered plays, each of them, uniformly.
 
-Its fast path looks a one-suit option set up in a table built once
-(``table.one_suit_plays``); the table is checked here against the set bits of
-every key, and the draws against the options of random option sets.
+Its two paths (an option set within one suit; any other) are checked against
+the options of random option sets of every shape the play loop hands out.
 """
 import random
 from collections import Counter
 
-from service.rules import SUIT_MASKS, mask_cards, random_chooser
+from service.rules import SUIT_MASKS, random_chooser
 from service.rules.moves import option_list
-from service.rules.table import one_suit_plays
 
 
 def random_options(rng: random.Random) -> tuple[int, int, list]:
@@ -29,14 +27,6 @@ def random_options(rng: random.Random) -> tuple[int, int, list]:
     return 0, rng.getrandbits(52) & rng.getrandbits(52), rng.sample(others, rng.randint(1, len(others)))
 
 
-def test_one_suit_table_lists_exactly_the_set_bits_of_every_key():
-    table = one_suit_plays()
-    assert len(table) == 4 * 2 ** 13 - 3   # the empty mask once, not once a suit
-    for mask, plays in table.items():
-        assert [c for (c,) in plays] == mask_cards(mask)
-        assert mask == 0 or any(mask & ~suit == 0 for suit in SUIT_MASKS)
-
-
 def test_random_chooser_draws_every_offered_play_and_nothing_else():
     rng = random.Random(11)
     choose = random_chooser(random.Random(12))
@@ -49,7 +39,7 @@ def test_random_chooser_draws_every_offered_play_and_nothing_else():
 
 def test_random_chooser_is_uniform_over_the_options():
     choose = random_chooser(random.Random(5))
-    one_suit = (SUIT_MASKS[2] & 0b1011011000101 << 26, 0, [])            # 6 diamonds: the table path
+    one_suit = (SUIT_MASKS[2] & 0b1011011000101 << 26, 0, [])            # 6 diamonds: the one-suit path
     mixed = (1 << 3 | 1 << 17 | 1 << 30 | 1 << 44, 1 << 17 | 1 << 44, [])  # 4 singles, 2 pairs: the other path
     for options in (one_suit, mixed):
         offered = option_list(options)
