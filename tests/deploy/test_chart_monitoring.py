@@ -46,7 +46,7 @@ def test_service_monitor_selects_the_service_and_scrapes_metrics(tools: Tools) -
     assert service["spec"]["ports"][0]["name"] == "http"
 
 
-@pytest.mark.parametrize("value", ["metrics.multiprocDir=/var/metrics", "metrics.serviceMonitor.interval=often"])
+@pytest.mark.parametrize("value", ["metrics.multiprocFolder=/var/metrics", "metrics.serviceMonitor.interval=often"])
 def test_schema_rejects_monitoring_mistakes(tools: Tools, value: str) -> None:
     result = run(tools.helm, "template", "gongzhu", CHART, "--set", value)
     assert result.returncode != 0

@@ -66,7 +66,7 @@ def test_findings_catch_each_pattern():
     assert len(list(findings("x.py", cited))) == 5
     assert list(findings("README.md", "run it > /tmp" + "/out.txt")) == [
         "README.md:1: a scratch file: run it > /tmp" + "/out.txt"]
-    assert list(findings("values.yaml", "multiprocDir: /tmp" + "/metrics")) == []
+    assert list(findings("deployment.yaml", "value: /tmp" + "/metrics")) == []
     assert list(findings("x.py", 'rules.md §3; spec["containers"]; issues; a seed' + " 0")) == []
 
 

@@ -81,3 +81,10 @@ Fewest pods the release runs with: autoscaling.minReplicas under an HPA, else re
 {{- .Values.replicaCount | int }}
 {{- end }}
 {{- end }}
+
+{{/*
+Where the pod's one writable volume (in memory) is mounted: gunicorn's heartbeat files and the metric files.
+*/}}
+{{- define "gongzhu-service.tmpDir" -}}
+/tmp
+{{- end }}
