@@ -9,7 +9,8 @@ Prints, for one and two decks: random deals per second on one core, the
 median and best of five rounds (deal,
 play every card by uniformly random legal plays, score), the median µs of
 ``legal_moves`` on a mid-deal state, and the µs of ``replay`` (full
-validation) of a finished deal: each of 20 deals' median, averaged. See docs/performance.md for recorded figures.
+validation) of a finished deal: each of 20 deals' median, averaged. See
+docs/performance.md for recorded figures.
 """
 from __future__ import annotations
 

@@ -68,13 +68,19 @@ class ScoreSheet:
 new_score = tuple.__new__
 SCORING_BITS = SCORING_MASK | SCORING_MASK << PLANE
 # the copies of the pig, the sheep and the transformer (count_of) by the bits of them a pile holds
-SPECIALS = (PIG, SHEEP, TRANSFORMER)
-_SPECIAL_POSITIONS = tuple(c + plane for c in SPECIALS for plane in (0, PLANE))
-SPECIAL_BITS = sum(1 << b for b in _SPECIAL_POSITIONS)
-SPECIAL_COUNTS: dict[int, tuple[int, int, int]] = {}
-for _subset in range(1 << len(_SPECIAL_POSITIONS)):
-    _bits = sum(1 << b for i, b in enumerate(_SPECIAL_POSITIONS) if _subset >> i & 1)
-    SPECIAL_COUNTS[_bits] = (count_of(_bits, PIG), count_of(_bits, SHEEP), count_of(_bits, TRANSFORMER))
+SPECIAL_POSITIONS = tuple(c + plane for c in (PIG, SHEEP, TRANSFORMER) for plane in (0, PLANE))
+SPECIAL_BITS = sum(1 << b for b in SPECIAL_POSITIONS)
+
+
+def _special_counts() -> dict[int, tuple[int, int, int]]:
+    counts = {}
+    for subset in range(1 << len(SPECIAL_POSITIONS)):
+        bits = sum(1 << b for i, b in enumerate(SPECIAL_POSITIONS) if subset >> i & 1)
+        counts[bits] = (count_of(bits, PIG), count_of(bits, SHEEP), count_of(bits, TRANSFORMER))
+    return counts
+
+
+SPECIAL_COUNTS = _special_counts()
 NOTHING_TAKEN = SeatScore(hearts=0, pig=0, sheep=0, transformer_factor=1, all_hearts=False,
                           grand_slam=False, raw=0)
 

@@ -215,20 +215,26 @@ SUIT_RANKS: tuple[tuple[int, ...], ...] = tuple(
     tuple(r for r in range(SUIT_SIZE) if m >> r & 1) for m in range(1 << SUIT_SIZE))
 SUIT_SUBSETS = len(SUIT_RANKS)
 SUIT_MASK = SUIT_SUBSETS - 1
-SUIT_BASES = tuple(range(0, PLANE, SUIT_SIZE))
 TWO_SUITS = (1 << 2 * SUIT_SIZE) - 1
 # by the bit length of a mask's lowest set bit (card + 1): the first card of that card's suit
 LOW_SUIT_BASES = (0, *(card - card % SUIT_SIZE for card in range(PLANE)))
 
 
 def nth_card(mask: int, k: int) -> Card:
-    """The ``k``-th (from 0) set bit of a one-plane ``mask``, by whole suits."""
-    for base in SUIT_BASES:
-        ranks = SUIT_RANKS[mask >> base & SUIT_MASK]
-        if k < len(ranks):
-            return base + ranks[k]
-        k -= len(ranks)
-    raise ValueError("no legal play to choose from")
+    """The ``k``-th (from 0) set bit of a one-plane ``mask`` (``k`` below its count).
+
+    The half (spades and hearts, or diamonds and clubs) by its count, then the suit.
+    """
+    low = mask & TWO_SUITS
+    in_low = low.bit_count()
+    if k < in_low:
+        base, half = 0, low
+    else:
+        base, half, k = 2 * SUIT_SIZE, mask >> 2 * SUIT_SIZE, k - in_low
+    ranks = SUIT_RANKS[half & SUIT_MASK]
+    if k < len(ranks):
+        return base + ranks[k]
+    return base + SUIT_SIZE + SUIT_RANKS[half >> SUIT_SIZE][k - len(ranks)]
 
 
 # random_chooser draws an index below n as (a 32-bit draw × n) >> 32: every index gets ⌊2^32/n⌋ or
@@ -252,17 +258,7 @@ def random_chooser(rng: _random.Random) -> Chooser:
         p = pairs.bit_count() if pairs else 0
         k = getrandbits(DRAW_BITS) * (n + p + len(others)) >> DRAW_BITS
         if k < n:
-            # nth_card inlined: the half (spades and hearts, or diamonds and clubs) by its count, then the suit
-            low = singles & TWO_SUITS
-            in_low = low.bit_count()
-            if k < in_low:
-                base, half = 0, low
-            else:
-                base, half, k = 2 * SUIT_SIZE, singles >> 2 * SUIT_SIZE, k - in_low
-            ranks = SUIT_RANKS[half & SUIT_MASK]
-            if k < len(ranks):
-                return SINGLE_PLAYS[base + ranks[k]]
-            return SINGLE_PLAYS[base + SUIT_SIZE + SUIT_RANKS[half >> SUIT_SIZE][k - len(ranks)]]
+            return SINGLE_PLAYS[nth_card(singles, k)]
         if k < n + p:
             return PAIR_PLAYS[nth_card(pairs, k - n)]
         return others[k - n - p]

@@ -72,8 +72,10 @@ def trick_winner(plays: Sequence[Play], leader: int) -> int:
         best, at = PAIR_STRENGTHS[lead[0]][lead[1]], 0
         for i in range(1, len(plays)):
             a, b = plays[i]
-            if a // SUIT_SIZE == suit and PAIR_STRENGTHS[a][b] > best:
-                best, at = PAIR_STRENGTHS[a][b], i
+            if a // SUIT_SIZE == suit:
+                strength = PAIR_STRENGTHS[a][b]
+                if strength > best:
+                    best, at = strength, i
         return (leader + at) % SEATS
     best, at = _strength(lead, suit, pair_lead), 0
     for i in range(1, len(plays)):
