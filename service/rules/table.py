@@ -237,13 +237,17 @@ def nth_card(mask: int, k: int) -> Card:
     return base + SUIT_SIZE + SUIT_RANKS[half >> SUIT_SIZE][k - len(ranks)]
 
 
-# random_chooser draws an index below n as (a 32-bit draw × n) >> 32: every index gets ⌊2^32/n⌋ or
-# ⌈2^32/n⌉ of the draws, a bias below n/2^32 (2.5e-8 at the most options a seat can have)
-DRAW_BITS = 32
+# the bits of a draw below n (n < 16: the one-suit path); small draws are cached ints, so a rejected
+# draw costs less than multiplying a wide one
+SPAN_BITS: tuple[int, ...] = tuple(n.bit_length() for n in range(SUIT_SIZE + 3))
 
 
 def random_chooser(rng: _random.Random) -> Chooser:
-    """Uniformly random legal plays, drawn from ``rng`` (a ``random.Random``)."""
+    """Uniformly random legal plays, drawn from ``rng`` (a ``random.Random``).
+
+    An index below n is drawn exactly: ``getrandbits`` of n's bit length,
+    drawn again while it is n or more. A single option takes no draw.
+    """
     getrandbits = rng.getrandbits
 
     def choose(singles: int, pairs: int, others: Sequence[Play]) -> Play:
@@ -253,10 +257,24 @@ def random_chooser(rng: _random.Random) -> Chooser:
             if rest < SUIT_SUBSETS:
                 # every option is in one suit
                 ranks = SUIT_RANKS[rest]
-                return SINGLE_PLAYS[base + ranks[getrandbits(DRAW_BITS) * len(ranks) >> DRAW_BITS]]
+                n = len(ranks)
+                if n == 1:
+                    return SINGLE_PLAYS[base + ranks[0]]
+                bits = SPAN_BITS[n]
+                k = getrandbits(bits)
+                while k >= n:
+                    k = getrandbits(bits)
+                return SINGLE_PLAYS[base + ranks[k]]
         n = singles.bit_count()
         p = pairs.bit_count() if pairs else 0
-        k = getrandbits(DRAW_BITS) * (n + p + len(others)) >> DRAW_BITS
+        total = n + p + len(others)
+        if total == 1:
+            k = 0
+        else:
+            bits = total.bit_length()
+            k = getrandbits(bits)
+            while k >= total:
+                k = getrandbits(bits)
         if k < n:
             return SINGLE_PLAYS[nth_card(singles, k)]
         if k < n + p:
