@@ -10,6 +10,8 @@ games bit ``c + PLANE`` means the second copy is held as well.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import reduce
+from operator import itemgetter, or_
 
 from .errors import RuleError
 from .messages import NOT_A_CARD
@@ -76,12 +78,19 @@ CARD_BITS = tuple(1 << c for c in range(DECK_SIZE))
 def hand_bits(cards: Iterable[Card]) -> int:
     """Bits of a card multiset (at most two copies of a card)."""
     row = cards if type(cards) is tuple else tuple(cards)
-    # a hand of two decks (26 cards) nearly always repeats a card: straight to the loop
-    if len(row) <= SUIT_SIZE:
-        bits = sum(map(CARD_BITS.__getitem__, row))
-        # a sum of powers of two keeps every bit only when no card repeats
-        if bits.bit_count() == len(row):
-            return bits
+    if len(row) < 2:  # noqa: PLR2004 - itemgetter of one card gives the value, not a tuple
+        return CARD_BITS[row[0]] if row else 0
+    values: tuple[int, ...] = itemgetter(*row)(CARD_BITS)
+    total: int = sum(values)
+    # a sum of powers of two keeps every bit only when no card repeats (a hand of two decks nearly always does)
+    if len(row) <= SUIT_SIZE and total.bit_count() == len(row):
+        return total
+    one: int = reduce(or_, values)
+    # with no card more than twice, total − one is the second copies; exactly then nothing carried,
+    # so the two planes' counts add up to the cards
+    two = total - one
+    if one.bit_count() + two.bit_count() == len(row):
+        return one | two << PLANE
     one = two = 0
     for c in row:
         bit = CARD_BITS[c]

@@ -46,3 +46,30 @@ def test_named_cards_and_suits():
     assert tuple(R.EXPOSABLE) == cs("SQ DJ C10 HA")
     assert [R.suit_of(card) for card in cs("SQ HA D2 C10")] == ["S", "H", "D", "C"]
     assert c("SQ") == 10
+
+
+def _bits_by_loop(cards):
+    """hand_bits as its definition: the first copy of a card on plane one, the second on plane two."""
+    one = two = 0
+    for card in cards:
+        if one >> card & 1:
+            two |= 1 << card
+        else:
+            one |= 1 << card
+    return one | two << 52
+
+
+def test_hand_bits_equals_its_definition_for_every_size_and_repeat():
+    import random
+    rng = random.Random(3)
+    for _ in range(3000):
+        size = rng.randrange(0, 30)
+        # up to three copies: hands of one deck, two decks, and input with a card too often
+        cards = [rng.randrange(52) for _ in range(size)]
+        cards += rng.sample(cards, min(len(cards), rng.randrange(0, 4)))
+        rng.shuffle(cards)
+        assert R.hand_bits(cards) == R.hand_bits(tuple(cards)) == _bits_by_loop(cards), cards
+    assert R.hand_bits([]) == 0
+    assert R.hand_bits([c("SQ")]) == 1 << c("SQ")
+    assert R.hand_bits(cs("SQ SQ")) == 1 << c("SQ") | 1 << (c("SQ") + 52)
+    assert R.hand_bits(cs("SQ SQ SQ")) == R.hand_bits(cs("SQ SQ"))
