@@ -120,6 +120,29 @@ def bits_cards(bits: int) -> tuple[Card, ...]:
     return tuple(c for card in one for c in ((card, card) if two >> card & 1 else (card,)))
 
 
+# the set ranks of every 13-bit suit mask, to pick a card of one suit in one step
+SUIT_RANKS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(r for r in range(SUIT_SIZE) if m >> r & 1) for m in range(1 << SUIT_SIZE))
+SUIT_SUBSETS = len(SUIT_RANKS)
+SUIT_MASK = SUIT_SUBSETS - 1
+TWO_SUITS = (1 << 2 * SUIT_SIZE) - 1
+def nth_card(mask: int, k: int) -> Card:
+    """The ``k``-th (from 0) set bit of a one-plane ``mask`` (``k`` below its count).
+
+    The half (spades and hearts, or diamonds and clubs) by its count, then the suit.
+    """
+    low = mask & TWO_SUITS
+    in_low = low.bit_count()
+    if k < in_low:
+        base, half = 0, low
+    else:
+        base, half, k = 2 * SUIT_SIZE, mask >> 2 * SUIT_SIZE, k - in_low
+    ranks = SUIT_RANKS[half & SUIT_MASK]
+    if k < len(ranks):
+        return base + ranks[k]
+    return base + SUIT_SIZE + SUIT_RANKS[half >> SUIT_SIZE][k - len(ranks)]
+
+
 def remove_card(bits: int, card: Card) -> int:
     """``bits`` less one copy of ``card`` (caller knows it is held)."""
     second = 1 << (card + PLANE)

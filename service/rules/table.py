@@ -12,7 +12,20 @@ from __future__ import annotations
 import random as _random
 from collections.abc import Callable, Sequence
 
-from .cards import ONE_PLANE, PLANE, SEATS, SUIT_MASKS, SUIT_SIZE, Card, Play, count_of, remove_card
+from .cards import (
+    ONE_PLANE,
+    PLANE,
+    SEATS,
+    SUIT_MASKS,
+    SUIT_RANKS,
+    SUIT_SIZE,
+    SUIT_SUBSETS,
+    Card,
+    Play,
+    count_of,
+    nth_card,
+    remove_card,
+)
 from .moves import NO_PLAYS, follow_pair_options, play_options, two_of
 from .state import Table, Trick, cards_of
 from .tricks import trick_winner
@@ -210,31 +223,8 @@ def advance(t: Table, choose: Chooser, limit: int = -1) -> None:  # noqa: C901, 
 
 SINGLE_PLAYS: tuple[Play, ...] = tuple((c,) for c in range(PLANE))
 PAIR_PLAYS: tuple[Play, ...] = tuple((c, c) for c in range(PLANE))
-# the set ranks of every 13-bit suit mask, to pick a card of one suit in one step
-SUIT_RANKS: tuple[tuple[int, ...], ...] = tuple(
-    tuple(r for r in range(SUIT_SIZE) if m >> r & 1) for m in range(1 << SUIT_SIZE))
-SUIT_SUBSETS = len(SUIT_RANKS)
-SUIT_MASK = SUIT_SUBSETS - 1
-TWO_SUITS = (1 << 2 * SUIT_SIZE) - 1
 # by the bit length of a mask's lowest set bit (card + 1): the first card of that card's suit
 LOW_SUIT_BASES = (0, *(card - card % SUIT_SIZE for card in range(PLANE)))
-
-
-def nth_card(mask: int, k: int) -> Card:
-    """The ``k``-th (from 0) set bit of a one-plane ``mask`` (``k`` below its count).
-
-    The half (spades and hearts, or diamonds and clubs) by its count, then the suit.
-    """
-    low = mask & TWO_SUITS
-    in_low = low.bit_count()
-    if k < in_low:
-        base, half = 0, low
-    else:
-        base, half, k = 2 * SUIT_SIZE, mask >> 2 * SUIT_SIZE, k - in_low
-    ranks = SUIT_RANKS[half & SUIT_MASK]
-    if k < len(ranks):
-        return base + ranks[k]
-    return base + SUIT_SIZE + SUIT_RANKS[half >> SUIT_SIZE][k - len(ranks)]
 
 
 # the bits of a draw below n (n < 16: the one-suit path); small draws are cached ints, so a rejected
