@@ -18,7 +18,7 @@ led only if it holds no unexposed card of it.
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from itertools import combinations
 
 from .cards import (
@@ -32,6 +32,7 @@ from .cards import (
     Play,
     bits_cards,
     mask_cards,
+    nth_card,
     remove_card,
 )
 
@@ -108,11 +109,77 @@ def two_of(pool: int) -> tuple[Play, ...]:
     return plays
 
 
-def _with_card(card: Card, others: int) -> tuple[int, list[Play]]:
-    """``card`` plus any one card of ``others`` (two-plane bits), as options."""
-    pairs = 1 << card if others >> card & 1 else 0
-    row = TWO_CARD_PLAYS[card]
-    return pairs, [row[c] for c in mask_cards(others & ONE_PLANE) if c != card]
+class TwoCardPlays(Sequence[Play]):
+    """The plays of two different cards a seat may make after a pair lead it cannot follow
+    with two cards of the suit: any two of the one-plane ``pool`` (``card`` None), or
+    ``card`` with any other card of ``pool``. Each play is ``(low, high)``, in
+    lexicographic order.
+
+    Up to 325 plays (two of 26 cards), so they are counted, tested and drawn by
+    index from the mask; the list is made only when a caller iterates.
+    """
+
+    __slots__ = ("card", "pool", "_plays")
+
+    def __init__(self, pool: int, card: Card | None = None) -> None:
+        self.pool = pool & ~(1 << card) if card is not None else pool
+        self.card = card
+        self._plays: list[Play] | None = None
+
+    def __len__(self) -> int:
+        n = self.pool.bit_count()
+        return n if self.card is not None else n * (n - 1) // 2
+
+    def __contains__(self, play: object) -> bool:
+        if type(play) is not tuple or len(play) != PAIR:
+            return False
+        a, b = play
+        if type(a) is not int or type(b) is not int or not 0 <= a < b < PLANE:
+            return False
+        pool, card = self.pool, self.card
+        if card is None:
+            return bool(pool >> a & pool >> b & 1)
+        return bool(a == card and pool >> b & 1 or b == card and pool >> a & 1)
+
+    def __getitem__(self, index):  # type: ignore[no-untyped-def]  # int -> Play, slice -> list
+        if not isinstance(index, int):
+            return self._list()[index]
+        size = len(self)
+        if index < 0:
+            index += size
+        if not 0 <= index < size:
+            raise IndexError(index)
+        pool, card = self.pool, self.card
+        if card is not None:
+            return TWO_CARD_PLAYS[card][nth_card(pool, index)]
+        # row a holds the plays (a-th card, a later card): n − 1 − a of them
+        row = pool.bit_count() - 1
+        a = 0
+        while index >= row:
+            index -= row
+            row -= 1
+            a += 1
+        return TWO_CARD_PLAYS[nth_card(pool, a)][nth_card(pool, a + 1 + index)]
+
+    def __iter__(self) -> Iterator[Play]:
+        return iter(self._list())
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Sequence) and not isinstance(other, str) and self._list() == list(other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"TwoCardPlays({self._list()!r})"
+
+    def _list(self) -> list[Play]:
+        if self._plays is None:
+            if self.card is None:
+                self._plays = list(combinations(mask_cards(self.pool), 2))
+            else:
+                row = TWO_CARD_PLAYS[self.card]
+                self._plays = [row[c] for c in mask_cards(self.pool)]
+        return self._plays
 
 
 def follow_pair_options(hand: int, held_exposed: int, suit: int, first_round: bool) -> tuple[int, Sequence[Play]]:
@@ -142,9 +209,9 @@ def follow_pair_options(hand: int, held_exposed: int, suit: int, first_round: bo
     if len(suit_cards) == 1:
         # that card plus any card (the play counts as a discard)
         card = suit_cards[0]
-        return _with_card(card, remove_card(hand, card))
-    cards = mask_cards(hand & ONE_PLANE)
-    return hand >> PLANE, list(combinations(cards, 2))
+        rest = remove_card(hand, card)
+        return (1 << card if rest >> card & 1 else 0), TwoCardPlays(rest & ONE_PLANE, card)
+    return hand >> PLANE, TwoCardPlays(hand & ONE_PLANE)
 
 
 def _without_banned(options: Options) -> Options:
