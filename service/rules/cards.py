@@ -126,6 +126,11 @@ SUIT_RANKS: tuple[tuple[int, ...], ...] = tuple(
 SUIT_SUBSETS = len(SUIT_RANKS)
 SUIT_MASK = SUIT_SUBSETS - 1
 TWO_SUITS = (1 << 2 * SUIT_SIZE) - 1
+# the bits of a random draw below n, for n up to the cards of two decks (the shuffle, the random chooser):
+# a draw of that many bits, drawn again while it is n or more, is exactly uniform
+SPAN_BITS: tuple[int, ...] = tuple(n.bit_length() for n in range(2 * DECK_SIZE + 1))
+
+
 def nth_card(mask: int, k: int) -> Card:
     """The ``k``-th (from 0) set bit of a one-plane ``mask`` (``k`` below its count).
 

@@ -23,7 +23,7 @@ import hashlib
 import random
 from collections.abc import Iterator, Sequence
 
-from .cards import CARD_NAMES, SEATS, Card, full_deck, hand_bits, merge_bits
+from .cards import CARD_NAMES, SEATS, SPAN_BITS, Card, full_deck, hand_bits, merge_bits
 from .errors import Problem
 from .messages import DEALT_HAND_COUNT, DUPLICATE_CARD, HAND_COUNT, SEAT_CARD_COUNT, VERBS
 from .variants import Rules
@@ -56,9 +56,6 @@ def seeded_shuffle(cards: list[Card], seed: Seed) -> None:
             word = next(words)
         j = word % span
         cards[i], cards[j] = cards[j], cards[i]
-
-
-SPAN_BITS = tuple(span.bit_length() for span in range(2 * 52 + 1))
 
 
 def shuffle(cards: list[Card], rng: random.Random) -> None:

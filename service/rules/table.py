@@ -16,6 +16,7 @@ from .cards import (
     ONE_PLANE,
     PLANE,
     SEATS,
+    SPAN_BITS,
     SUIT_MASKS,
     SUIT_RANKS,
     SUIT_SIZE,
@@ -227,16 +228,12 @@ PAIR_PLAYS: tuple[Play, ...] = tuple((c, c) for c in range(PLANE))
 LOW_SUIT_BASES = (0, *(card - card % SUIT_SIZE for card in range(PLANE)))
 
 
-# the bits of a draw below n (n < 16: the one-suit path); small draws are cached ints, so a rejected
-# draw costs less than multiplying a wide one
-SPAN_BITS: tuple[int, ...] = tuple(n.bit_length() for n in range(SUIT_SIZE + 3))
-
-
 def random_chooser(rng: _random.Random) -> Chooser:
     """Uniformly random legal plays, drawn from ``rng`` (a ``random.Random``).
 
     An index below n is drawn exactly: ``getrandbits`` of n's bit length,
-    drawn again while it is n or more. A single option takes no draw.
+    drawn again while it is n or more (small draws are cached ints: cheaper
+    than scaling a wide draw). A single option takes no draw.
     """
     getrandbits = rng.getrandbits
 
