@@ -48,14 +48,15 @@ def heuristic_chooser(t: Table) -> Chooser:
     """The baseline heuristic as a playout policy on table ``t`` (its trick and history are live)."""
     trick, history = t.trick, t.history
     # the cards of the completed tricks, and how many tricks they cover
-    done = [0, 0]
+    finished_cards, counted = 0, 0
 
     def choose(singles: int, pairs: int, others: Sequence[Play]) -> Play:
-        played, counted = done
+        nonlocal finished_cards, counted
         if counted < len(history):
             for finished in history[counted:]:
-                played |= finished.cards
-            done[0], done[1] = played, len(history)
+                finished_cards |= finished.cards
+            counted = len(history)
+        played = finished_cards
         for play in trick:
             played |= 1 << play[0]
         doubles = [*[(c, c) for c in mask_cards(pairs)], *others] if pairs else others
