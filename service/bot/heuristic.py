@@ -31,63 +31,98 @@ from service.rules import (
     TRANSFORMER,
     Card,
     Play,
-    mask_cards,
 )
 
 SPADE_KING = SPADES * SUIT_SIZE + 11
 SPADE_ACE = SPADES * SUIT_SIZE + 12
-PIG_GUARDS = (SPADE_KING, SPADE_ACE)
 # a heavy card kept out of a lead or a duck; any ordering above the rank range works
 AVOID = 100
+
+HEART_MASK = SUIT_MASKS[HEARTS]
+PIG_BIT, SHEEP_BIT, TRANSFORMER_BIT = 1 << PIG, 1 << SHEEP, 1 << TRANSFORMER
+GUARD_BITS = 1 << SPADE_KING | 1 << SPADE_ACE
+POINT_BITS = HEART_MASK | PIG_BIT | TRANSFORMER_BIT
+RANKS = (1 << SUIT_SIZE) - 1
+
+
+def _ranks(m: int) -> int:
+    """The ranks held in any suit of one-plane ``m``, as a 13-bit mask."""
+    return (m | m >> SUIT_SIZE | m >> 2 * SUIT_SIZE | m >> 3 * SUIT_SIZE) & RANKS
+
+
+def _lowest(m: int) -> Card:
+    """The card of the lowest rank in ``m``; of equal ranks, the first suit (lowest card)."""
+    ranks = _ranks(m)
+    rank = (ranks & -ranks).bit_length() - 1
+    card = rank
+    while not m >> card & 1:
+        card += SUIT_SIZE
+    return card
+
+
+def _highest(m: int) -> Card:
+    """The card of the highest rank in ``m``; of equal ranks, the last suit (highest card)."""
+    card = 3 * SUIT_SIZE + _ranks(m).bit_length() - 1
+    while not m >> card & 1:
+        card -= SUIT_SIZE
+    return card
+
+
+def _top(m: int) -> Card:
+    return m.bit_length() - 1
 
 
 def _winning_card(trick: Sequence[Play]) -> Card:
     """The highest card of the led suit in a single-card trick so far."""
-    suit = trick[0][0] // SUIT_SIZE
-    return max(p[0] for p in trick if p[0] // SUIT_SIZE == suit)
+    top = trick[0][0]
+    end = top - top % SUIT_SIZE + SUIT_SIZE
+    for play in trick:
+        card = play[0]
+        if top < card < end:
+            top = card
+    return top
 
 
 def _has_points(trick: Sequence[Play]) -> bool:
-    return any(c // SUIT_SIZE == HEARTS or c in (PIG, TRANSFORMER) for p in trick for c in p)
+    return any(1 << c & POINT_BITS for p in trick for c in p)
 
 
-def _lead(cards: list[Card], pig_out: bool) -> Card:
-    def cost(c: Card) -> int:
-        rank = c % SUIT_SIZE
-        if c in (PIG, SHEEP) or (pig_out and c in PIG_GUARDS):
-            return AVOID + rank
-        if c // SUIT_SIZE == HEARTS:
-            return AVOID // 2 + rank
-        return rank
-    return min(cards, key=cost)
-
-
-def _follow(cards: list[Card], trick: Sequence[Play], last: bool) -> Card:
-    top = _winning_card(trick)
-    under = [c for c in cards if c < top and c != SHEEP]
-    if PIG in cards and top > PIG:
-        return PIG
-    if SHEEP in cards and SHEEP > top and last and not _has_points(trick):
-        return SHEEP
-    if under:
-        return max(under)
-    safe = [c for c in cards if c != PIG] or cards
-    return max(safe) if last else min(safe)
-
-
-def _discard(cards: list[Card], pig_out: bool) -> Card:
-    if PIG in cards:
-        return PIG
-    hearts = [c for c in cards if c // SUIT_SIZE == HEARTS]
+def _lead(m: int, pig_out: bool) -> Card:
+    """Cost order: plain cards by rank, then hearts, then the pig, the sheep and (pig out) SA/SK."""
+    avoid = PIG_BIT | SHEEP_BIT | (GUARD_BITS if pig_out else 0)
+    plain = m & ~avoid & ~HEART_MASK
+    if plain:
+        return _lowest(plain)
+    hearts = m & HEART_MASK
     if hearts:
-        return max(hearts)
-    guards = [c for c in cards if pig_out and c in PIG_GUARDS]
-    if guards:
-        return max(guards)
-    if TRANSFORMER in cards:
+        return _lowest(hearts)
+    return _lowest(m)
+
+
+def _follow(m: int, trick: Sequence[Play], last: bool) -> Card:
+    top = _winning_card(trick)
+    if m & PIG_BIT and top > PIG:
+        return PIG
+    if m & SHEEP_BIT and SHEEP > top and last and not _has_points(trick):
+        return SHEEP
+    under = m & ((1 << top) - 1) & ~SHEEP_BIT
+    if under:
+        return _top(under)
+    safe = m & ~PIG_BIT or m
+    return _top(safe) if last else _top(safe & -safe)
+
+
+def _discard(m: int, pig_out: bool) -> Card:
+    if m & PIG_BIT:
+        return PIG
+    hearts = m & HEART_MASK
+    if hearts:
+        return _top(hearts)
+    if pig_out and m & GUARD_BITS:
+        return _top(m & GUARD_BITS)
+    if m & TRANSFORMER_BIT:
         return TRANSFORMER
-    rest = [c for c in cards if c != SHEEP] or cards
-    return max(rest, key=lambda c: (c % SUIT_SIZE, c))
+    return _highest(m & ~SHEEP_BIT or m)
 
 
 def _cost(move: Play) -> int:
@@ -102,11 +137,10 @@ def heuristic_play(hand: int, mask: int, doubles: Sequence[Play], trick: Sequenc
     """
     if doubles and (not mask or (trick and len(trick[0]) == 2)):
         return min(doubles, key=_cost)
-    cards = mask_cards(mask & ONE_PLANE)
+    m = mask & ONE_PLANE
     pig_out = not (played >> PIG & 1) and not (hand >> PIG & 1)
     if not trick:
-        return (_lead(cards, pig_out),)
-    suit = trick[0][0] // SUIT_SIZE
-    if all(SUIT_MASKS[suit] >> c & 1 for c in cards):
-        return (_follow(cards, trick, len(trick) == SEATS - 1),)
-    return (_discard(cards, pig_out),)
+        return (_lead(m, pig_out),)
+    if m & ~SUIT_MASKS[trick[0][0] // SUIT_SIZE]:
+        return (_discard(m, pig_out),)
+    return (_follow(m, trick, len(trick) == SEATS - 1),)
