@@ -14,14 +14,15 @@ from typing import NamedTuple
 
 from service.rules import Card, DealState, Play, legal_moves
 
+from .equivalence import distinct_plays
 from .heuristic import heuristic_play
-from .knowledge import knowledge
+from .knowledge import knowledge, pig_absent
 from .search import monte_carlo
 
 DEFAULT_BUDGET_MS = 100
 # playouts per millisecond of budget, by the number of decks, calibrated so a decision ends well
 # inside its budget (a two-deck playout plays 24-26 tricks of up to eight cards: it costs about three)
-PLAYOUTS_PER_MS = {1: 2, 2: 1}
+PLAYOUTS_PER_MS = {1: 4, 2: 2}
 # share of the budget after which the search stops even if playouts remain (no seed;
 # with a seed the clock never stops it, so the same state gives the same play under any load)
 DEADLINE_SHARE = 0.8
@@ -68,9 +69,13 @@ def suggest(state: DealState, *, budget_ms: int = DEFAULT_BUDGET_MS, seed: int |
     if len(moves) == 1:
         return Suggestion(move=moves[0], reason="only_move", samples=0)
     k = knowledge(state, plays)
+    moves = distinct_plays(k, state.trick, moves)
+    if len(moves) == 1:
+        return Suggestion(move=moves[0], reason="interchangeable", samples=0)
     rng = random.Random(seed)
     playouts = budget_ms * PLAYOUTS_PER_MS[state.rules.decks]
     deadline = start + budget_ms * MS * DEADLINE_SHARE if seed is None else math.inf
-    move, samples = monte_carlo(state, k, moves, playouts=playouts, deadline=deadline, rng=rng)
+    move, samples = monte_carlo(state, k, moves, playouts=playouts, deadline=deadline, rng=rng,
+                                absent=pig_absent(state))
     planned = max(1, playouts // len(moves)) * len(moves)
     return Suggestion(move=move, reason="monte_carlo", samples=samples, budget_cut=samples < planned)

@@ -1,6 +1,7 @@
 """Determinized Monte Carlo search: the stronger seat.
 
-Each round deals the unseen cards once (``service.rules.sample_hidden``),
+Each round deals the unseen cards once (``service.rules.sample_hidden``,
+honouring what the seat infers from the plays: ``knowledge.pig_absent``),
 then plays every legal move from that same deal to the end with fast
 playouts in which every seat plays the baseline heuristic
 (``service.rules.advance``) and adds the acting seat's exact normalized score
@@ -75,13 +76,16 @@ def playout_value(state: DealState, hands: list[int], move: Play) -> float:
 
 
 def monte_carlo(state: DealState, k: SeatView, moves: list[Play], *, playouts: int, deadline: float,
-                rng: random.Random) -> tuple[Play, int]:
-    """(best move, playouts made) within ``playouts`` and the ``deadline`` (perf_counter)."""
+                rng: random.Random, absent: tuple[int, ...] | None = None) -> tuple[Play, int]:
+    """(best move, playouts made) within ``playouts`` and the ``deadline`` (perf_counter).
+
+    ``absent``: cards each seat is believed not to hold, for the sampler.
+    """
     totals = [0.0] * len(moves)
     rounds = max(1, playouts // len(moves))
     done = 0
     for _ in range(rounds):
-        hands = sample_hidden(k, rng)
+        hands = sample_hidden(k, rng, absent)
         values = []
         for move in moves:
             # past the deadline the unfinished round is dropped, so every move has as many playouts

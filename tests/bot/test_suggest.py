@@ -6,6 +6,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from service.bot import advice, suggest
+from service.bot.equivalence import distinct_plays
 from service.rules import (
     Rules,
     apply_legal_move,
@@ -14,6 +15,7 @@ from service.rules import (
     legal_moves,
     parse_card,
     replay,
+    seat_view,
 )
 
 from .states import random_position, reshuffled
@@ -30,7 +32,7 @@ def test_one_deck_suggestion_is_legal(seed):
     p = random_position(seed, decks=1)
     s = suggest(p.state, budget_ms=ONE_ROUND_MS, seed=seed, plays=p.plays)
     assert is_legal_move(p.state, s.move)
-    assert s.reason in ("only_move", "monte_carlo")
+    assert s.reason in ("only_move", "interchangeable", "monte_carlo")
 
 
 @settings(max_examples=600, **FIXED)
@@ -39,7 +41,7 @@ def test_two_deck_suggestion_is_legal(seed):
     p = random_position(seed, decks=2)
     s = suggest(p.state, budget_ms=ONE_ROUND_MS, seed=seed)
     assert is_legal_move(p.state, s.move)
-    assert s.reason in ("only_move", "monte_carlo")
+    assert s.reason in ("only_move", "interchangeable", "monte_carlo")
 
 
 @settings(max_examples=400, **FIXED)
@@ -56,8 +58,9 @@ def test_suggestion_ignores_hidden_cards(seed, decks, with_history):
 def test_same_seed_same_search(monkeypatch):
     # no deadline: the playout count alone (budget × PLAYOUTS_PER_MS) bounds the search
     monkeypatch.setattr(advice, "DEADLINE_SHARE", 1e6)
-    p = next(p for p in map(random_position, range(100)) if len(legal_moves(p.state)) >= 3)
-    moves = legal_moves(p.state)
+    p = next(p for p in map(random_position, range(100))
+             if len(distinct_plays(seat_view(p.state), p.state.trick, legal_moves(p.state))) >= 3)
+    moves = distinct_plays(seat_view(p.state), p.state.trick, legal_moves(p.state))
     first = suggest(p.state, budget_ms=20, seed=3, plays=p.plays)
     assert first == suggest(p.state, budget_ms=20, seed=3, plays=p.plays)
     assert first.samples == (20 * advice.PLAYOUTS_PER_MS[1] // len(moves)) * len(moves)
