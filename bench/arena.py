@@ -154,14 +154,20 @@ def report(arena: Arena, results: list[DealResult], seconds: float, jobs: int) -
     return out
 
 
-def run(arena: Arena, seeds: range, jobs: int, progress: int) -> list[DealResult]:
-    """Every duplicate deal, over ``jobs`` processes (results in seed order)."""
+def run(arena: Arena, seeds: range, jobs: int, progress: int, out=None) -> list[DealResult]:
+    """Every duplicate deal, over ``jobs`` processes (results in seed order); ``out``: a file for one
+    JSON line per deal (seed, the bot's mean per way of playing, its exposing seats)."""
     work = partial(play_duplicate, arena)
     results: list[DealResult] = []
     began = time.perf_counter()
 
     def note(result: DealResult) -> None:
         results.append(result)
+        if out is not None:
+            out.write(json.dumps({"seed": result.seed, "means": {("exposed" if k else "plain"): v
+                                                                 for k, v in result.means.items()},
+                                  "exposing_seats": result.exposing_seats}) + "\n")
+            out.flush()
         if progress and len(results) % progress == 0:
             mean = statistics.fmean(r.means[EXPOSURE_MODES[arena.exposures][0]] for r in results)
             print(f"{len(results)} deals: mean {mean:.2f} ({time.perf_counter() - began:.0f} s)",
@@ -190,13 +196,16 @@ def main(argv=None) -> int:
                         help="bot: the bot's seat exposes per suggest_exposures; compare: both, same deals")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes over deals")
     parser.add_argument("--progress", type=int, default=100, help="print a running line every N deals")
+    parser.add_argument("--results", type=argparse.FileType("w"), default=None,
+                        help="write one JSON line per deal to this file (for paired comparisons)")
     args = parser.parse_args(argv)
     if args.deals < 1:
         parser.error("--deals must be at least 1")
     arena = Arena(decks=args.decks, partnership=args.partnership, opponent=args.opponent,
                   budget_ms=args.budget_ms, greedy_samples=args.greedy_samples, exposures=args.exposures)
     began = time.perf_counter()
-    results = run(arena, range(args.first_seed, args.first_seed + args.deals), args.jobs, args.progress)
+    results = run(arena, range(args.first_seed, args.first_seed + args.deals), args.jobs, args.progress,
+                  args.results)
     print(json.dumps(report(arena, results, time.perf_counter() - began, args.jobs)))
     return 0
 

@@ -16,7 +16,7 @@ from service.rules import Card, DealState, Play, legal_moves
 
 from .equivalence import distinct_plays
 from .heuristic import heuristic_play
-from .knowledge import knowledge, pig_absent
+from .knowledge import absent_cards, knowledge
 from .search import monte_carlo
 
 DEFAULT_BUDGET_MS = 100
@@ -76,6 +76,6 @@ def suggest(state: DealState, *, budget_ms: int = DEFAULT_BUDGET_MS, seed: int |
     playouts = budget_ms * PLAYOUTS_PER_MS[state.rules.decks]
     deadline = start + budget_ms * MS * DEADLINE_SHARE if seed is None else math.inf
     move, samples = monte_carlo(state, k, moves, playouts=playouts, deadline=deadline, rng=rng,
-                                absent=pig_absent(state))
+                                absent=absent_cards(state))
     planned = max(1, playouts // len(moves)) * len(moves)
     return Suggestion(move=move, reason="monte_carlo", samples=samples, budget_cut=samples < planned)

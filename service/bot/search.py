@@ -1,7 +1,7 @@
 """Determinized Monte Carlo search: the stronger seat.
 
 Each round deals the unseen cards once (``service.rules.sample_hidden``,
-honouring what the seat infers from the plays: ``knowledge.pig_absent``),
+honouring what the seat infers from the plays: ``knowledge.absent_cards``),
 then plays every legal move from that same deal to the end with fast
 playouts in which every seat plays the baseline heuristic
 (``service.rules.advance``) and adds the acting seat's exact normalized score

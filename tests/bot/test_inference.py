@@ -5,7 +5,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from service.bot.equivalence import distinct_plays
-from service.bot.knowledge import _kept_pig, pig_absent
+from service.bot.knowledge import _passed_up, absent_cards
 from service.rules import (
     PIG,
     Rules,
@@ -35,40 +35,50 @@ def test_seats_that_discarded_another_card_hold_no_pig():
     # trick 1: seat 2 (no clubs) discards D2; trick 2: seat 0 plays SA on S5 (the pig was not safe yet),
     # seat 1 (no spades) discards H2
     state = replay(Rules(), hands=HANDS, plays=PLAYS)
-    assert pig_absent(state) == (0, PIG_BIT, PIG_BIT, 0)
+    assert absent_cards(state) == (0, PIG_BIT, PIG_BIT, 0)
 
 
 def test_the_first_trick_says_nothing_under_the_first_trick_ban():
     state = replay(Rules(first_trick_ban=True), hands=HANDS, plays=PLAYS)
-    assert pig_absent(state) == (0, PIG_BIT, 0, 0)
+    assert absent_cards(state) == (0, PIG_BIT, 0, 0)
 
 
 def test_following_under_a_spade_king_without_the_pig():
     # seat 0 leads S5, seat 1 tops it with SK, seat 2 follows S3 where the pig would have been safe;
     # seat 3 plays SA: the pig was safe for it too
     plays = (cards("S5"), cards("SK"), cards("S3"), cards("SA"))
-    assert _kept_pig(0, plays, partnership=False) == 1 << 2 | 1 << 3
+    assert _passed_up(0, plays, partnership=False)[0] == 1 << 2 | 1 << 3
     # seat 1's SK was played on S5 (the pig would have won): nothing said of seat 1
-    assert _kept_pig(0, plays[:2], partnership=False) == 0
+    assert _passed_up(0, plays[:2], partnership=False)[0] == 0
 
 
 def test_partners_keep_the_pig_off_each_other():
     # seat 0 leads C5 and is winning when seat 2, its partner, discards D2
     plays = (cards("C5"), cards("C3"), cards("D2"), cards("C4"))
-    assert _kept_pig(0, plays, partnership=False) == 1 << 2
-    assert _kept_pig(0, plays, partnership=True) == 0
+    assert _passed_up(0, plays, partnership=False)[0] == 1 << 2
+    assert _passed_up(0, plays, partnership=True)[0] == 0
 
 
 def test_a_seat_that_dumps_the_pig_is_not_marked():
     plays = (cards("C5"), cards("SQ"), cards("C3"), cards("C4"))
-    assert _kept_pig(0, plays, partnership=False) == 0
+    assert _passed_up(0, plays, partnership=False)[0] == 0
+
+
+def test_the_last_seat_of_a_clean_diamond_trick_without_the_sheep():
+    # the sheep would have won D5 D7 D9 with no points in the trick: seat 3 played D10, so it has no sheep
+    assert _passed_up(0, (cards("D5"), cards("D7"), cards("D9"), cards("D10")), partnership=False)[1] == 1 << 3
+    # points in the trick (H2 discarded), or a DQ already on it, or not yet last: nothing said
+    assert _passed_up(0, (cards("D5"), cards("H2"), cards("D9"), cards("D10")), partnership=False)[1] == 0
+    assert _passed_up(0, (cards("D5"), cards("DQ"), cards("D9"), cards("D10")), partnership=False)[1] == 0
+    assert _passed_up(0, (cards("D5"), cards("D7"), cards("D9")), partnership=False)[1] == 0
+    assert _passed_up(0, (cards("D5"), cards("D7"), cards("D9"), cards("DJ")), partnership=False)[1] == 0
 
 
 def test_the_sampler_keeps_the_pig_from_seats_believed_without_it():
     # seen from seat 3: seat 1 is void in spades, seat 2 kept the pig off trick 1 (so it has none)
     state = replay(Rules(), hands=HANDS, plays=PLAYS)
     view = seat_view(state, 3)
-    absent = pig_absent(state)
+    absent = absent_cards(state)
     rng = random.Random(1)
     holders = {next(s for s, h in enumerate(sample_hidden(view, rng, absent)) if h >> PIG & 1) for _ in range(300)}
     assert holders == {0}
