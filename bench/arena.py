@@ -46,6 +46,8 @@ from service.rules import (
 from .opponents import DEFAULT_GREEDY_SAMPLES, OPPONENTS, make_opponent
 
 PERCENT = 100
+# seeds of a --player policy's random choices, apart from the opponents' (deal seed × 4 + seat)
+PLAYER_SEED = 1 << 40
 # --exposures: which ways each deal is played (True: the bot's seat exposes as suggest_exposures says)
 EXPOSURE_MODES = {"none": (False,), "bot": (True,), "compare": (True, False)}
 
@@ -60,6 +62,8 @@ class Arena:
     budget_ms: int
     greedy_samples: int
     exposures: str
+    # the policy in the measured seat: "bot" (suggest) or one of the opponents
+    player: str = "bot"
 
     @property
     def rules(self) -> Rules:
@@ -89,12 +93,17 @@ def play_deal(arena: Arena, deal_seed: int, bot_seat: int, expose: bool, times: 
     exposed = bot_exposures(rules, hands, bot_seat) if expose else ((),) * SEATS
     state = replay(rules, hands=hands, exposed=exposed)
     other = make_opponent(arena.opponent, deal_seed * SEATS + bot_seat, greedy_samples=arena.greedy_samples)
+    player = None if arena.player == "bot" else make_opponent(
+        arena.player, PLAYER_SEED + deal_seed * SEATS + bot_seat, greedy_samples=arena.greedy_samples)
     plays = []
     while not state.finished:
         if state.seat == bot_seat:
             start, cpu = time.perf_counter(), time.thread_time()
-            move = suggest(state, budget_ms=arena.budget_ms, seed=deal_seed * 1000 + state.plays_count,
-                           plays=plays).move
+            if player is None:
+                move = suggest(state, budget_ms=arena.budget_ms, seed=deal_seed * 1000 + state.plays_count,
+                               plays=plays).move
+            else:
+                move = player(state)
             times.append(((time.perf_counter() - start) * 1000, (time.thread_time() - cpu) * 1000))
         else:
             move = other(state)
@@ -133,9 +142,9 @@ def report(arena: Arena, results: list[DealResult], seconds: float, jobs: int) -
     wall, cpu = [w for w, _ in times], [c for _, c in times]
     main_mode = EXPOSURE_MODES[arena.exposures][0]
     out: dict[str, object] = {
-        "opponent": arena.opponent, "decks": arena.decks, "partnership": arena.partnership,
+        "player": arena.player, "opponent": arena.opponent, "decks": arena.decks, "partnership": arena.partnership,
         "exposures": arena.exposures,
-        "greedy_samples": arena.greedy_samples if arena.opponent == "greedy" else None,
+        "greedy_samples": arena.greedy_samples if "greedy" in (arena.opponent, arena.player) else None,
         "deals": len(results), "budget_ms": arena.budget_ms,
         **summary([r.means[main_mode] for r in results])}
     if arena.exposures != "none":
@@ -187,6 +196,9 @@ def main(argv=None) -> int:
     parser.add_argument("--deals", type=int, default=2000)
     parser.add_argument("--first-seed", type=int, default=0)
     parser.add_argument("--opponent", choices=OPPONENTS, default="random")
+    parser.add_argument("--player", choices=("bot", *OPPONENTS), default="bot",
+                        help="the policy in the measured seat: the bot (suggest), or an opponent policy "
+                             "(e.g. --player greedy --opponent heuristic: greedy's own lead)")
     parser.add_argument("--greedy-samples", type=int, default=DEFAULT_GREEDY_SAMPLES,
                         help="deals of the hidden cards per decision for --opponent greedy")
     parser.add_argument("--budget-ms", type=int, default=20)
@@ -202,7 +214,8 @@ def main(argv=None) -> int:
     if args.deals < 1:
         parser.error("--deals must be at least 1")
     arena = Arena(decks=args.decks, partnership=args.partnership, opponent=args.opponent,
-                  budget_ms=args.budget_ms, greedy_samples=args.greedy_samples, exposures=args.exposures)
+                  budget_ms=args.budget_ms, greedy_samples=args.greedy_samples, exposures=args.exposures,
+                  player=args.player)
     began = time.perf_counter()
     results = run(arena, range(args.first_seed, args.first_seed + args.deals), args.jobs, args.progress,
                   args.results)

@@ -2,31 +2,40 @@
 
 Two single cards of one suit are interchangeable when they score alike (no
 scoring card but hearts of one value; the pig, the sheep and the transformer
-are each unique) and no copy of any card from the lower to the higher one is
-in another seat's hand or in the current trick: every such card is played
-in an earlier trick or is the seat's own. Then
-each beats and loses to exactly the same cards, so the search plays one of
-them (the lowest) and spends the playouts of the others on the plays that
-differ. With two decks a card the seat holds twice is never merged: playing
-one copy would break a pair the other card leaves whole.
+stand alone) and no copy of any card from the lower to the higher one is in
+another seat's hand or in the current trick: every such card was played in
+an earlier trick or is the seat's own. Then each beats and loses to exactly
+the same cards, so the search plays one of them (the lowest) and spends the
+playouts of the others on the plays that differ. With two decks a card the
+seat holds twice stands alone too: playing one copy would break a pair. The
+runs are the engine's ``lowest_of_runs``, which the claims search uses for
+the same purpose (there without the points: a claim is about tricks).
 """
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from service.rules import HEARTS, ONE_PLANE, PIG, SHEEP, SUIT_SIZE, TRANSFORMER, Card, Play, SeatView
+from service.rules import (
+    HEART_VALUES,
+    HEARTS,
+    ONE_PLANE,
+    PIG,
+    SHEEP,
+    SUIT_MASKS,
+    SUIT_SIZE,
+    TRANSFORMER,
+    Play,
+    SeatView,
+    lowest_of_runs,
+)
 
 PLANE = ONE_PLANE.bit_length()
-
-# the points of each heart rank (2-4: 0; 5-10: 10; J 20, Q 30, K 40, A 50) as a class of equal value
-HEART_CLASSES = (0, 0, 0, 1, 1, 1, 1, 1, 1, 2, 3, 4, 5)
-UNIQUE = (PIG, SHEEP, TRANSFORMER)
-
-
-def _value_class(card: Card) -> int:
-    if card in UNIQUE:
-        return -1 - card
-    return HEART_CLASSES[card % SUIT_SIZE] if card // SUIT_SIZE == HEARTS else 0
+HEART_MASK = SUIT_MASKS[HEARTS]
+# the hearts of each value (2-4, 5-10, J, Q, K, A): runs never cross a value
+HEART_VALUE_MASKS = tuple(
+    sum(1 << HEARTS * SUIT_SIZE + r for r in range(SUIT_SIZE) if HEART_VALUES[r] == value)
+    for value in sorted(set(HEART_VALUES), reverse=True))
+ALONE = 1 << PIG | 1 << SHEEP | 1 << TRANSFORMER
 
 
 def out_mask(view: SeatView, trick: Sequence[Play]) -> int:
@@ -44,22 +53,18 @@ def out_mask(view: SeatView, trick: Sequence[Play]) -> int:
 
 
 def distinct_plays(view: SeatView, trick: Sequence[Play], moves: list[Play]) -> list[Play]:
-    """``moves`` less each single card interchangeable with the next lower single (order kept).
+    """``moves`` with one single card of each interchangeable run, the lowest (order kept).
 
     ``trick``: the current trick's plays (its cards still compete with the seat's).
     """
-    out = out_mask(view, trick)
-    # two decks: a card the seat holds twice stays apart (playing one copy breaks a pair)
-    twice = view.hand >> PLANE
-    singles = sorted(m[0] for m in moves if len(m) == 1 and not twice >> m[0] & 1)
-    dropped = {high for low, high in zip(singles, singles[1:]) if _same(low, high, out)}
-    if not dropped:
+    singles = sum(1 << m[0] for m in moves if len(m) == 1)
+    if singles & (singles - 1) == 0:
         return moves
-    return [m for m in moves if len(m) != 1 or m[0] not in dropped]
-
-
-def _same(low: Card, high: Card, out: int) -> bool:
-    if low // SUIT_SIZE != high // SUIT_SIZE or _value_class(low) != _value_class(high) or _value_class(low) < 0:
-        return False
-    between = (1 << high + 1) - (1 << low)
-    return not out & between
+    out, apart = out_mask(view, trick), view.hand >> PLANE | ALONE
+    kept = set(lowest_of_runs(singles & ~HEART_MASK, out, apart))
+    for hearts in HEART_VALUE_MASKS:
+        if singles & hearts:
+            kept.update(lowest_of_runs(singles & hearts, out, apart))
+    if len(kept) == singles.bit_count():
+        return moves
+    return [m for m in moves if len(m) != 1 or m[0] in kept]

@@ -22,6 +22,7 @@ from .cards import (
                     format_cards,
                     full_deck,
                     hand_bits,
+                    lowest_of_runs,
                     mask_cards,
                     parse_card,
                     suit_of,
@@ -34,7 +35,7 @@ from .information import SeatView, sample_hidden, seat_view
 from .messages import Message, Text, localized
 from .play import apply_legal_move, apply_move, check_move, freeze, is_legal_move, legal_moves, replay
 from .running import Running, hand_sizes, running_state, seated_plays, void_suits, winning_seat
-from .scoring import ScoreSheet, SeatScore, exposure_values, score_cards, score_state
+from .scoring import HEART_VALUES, ScoreSheet, SeatScore, exposure_values, score_cards, score_state
 from .settlement import Ingots, Transfer, base_scores, final_scores, normalize, partnership, settle_ingots
 from .simulate import new_table, random_deal, table_raw_scores
 from .state import DealState, Table, Trick
@@ -47,7 +48,7 @@ __all__ = [
     "CLAIM_KINDS", "ClaimVerdict", "claim_move", "claimed_captures", "decide_claim", "tricks_left",
     "CARD_BY_NAME", "CARD_NAMES", "DIAMONDS", "EXPOSABLE", "HEART_ACE", "HEARTS", "ONE_PLANE", "PIG", "SEATS",
     "SHEEP", "SPADES", "SUIT_MASKS", "SUIT_SIZE", "SUITS", "TRANSFORMER", "Card", "Play", "bits_cards",
-    "format_card", "format_cards", "full_deck", "hand_bits", "mask_cards", "parse_card", "suit_of",
+    "format_card", "format_cards", "full_deck", "hand_bits", "lowest_of_runs", "mask_cards", "parse_card", "suit_of",
     "deal_hands", "dealt_hand_problems", "first_leader", "seeded_shuffle",
     "IllegalMove", "InvalidDeal", "Problem", "RuleError",
     "deal_exposure_counts", "effective_exposure", "exposure_counts",
@@ -55,7 +56,7 @@ __all__ = [
     "Message", "Text", "localized",
     "freeze", "apply_legal_move", "apply_move", "check_move", "is_legal_move", "legal_moves", "replay",
     "Running", "hand_sizes", "running_state", "seated_plays", "void_suits", "winning_seat",
-    "ScoreSheet", "SeatScore", "exposure_values", "score_cards", "score_state",
+    "HEART_VALUES", "ScoreSheet", "SeatScore", "exposure_values", "score_cards", "score_state",
     "Ingots", "Transfer", "base_scores", "final_scores", "normalize", "partnership", "settle_ingots",
     "new_table", "random_deal", "table_raw_scores",
     "DealState", "Table", "Trick",

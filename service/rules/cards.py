@@ -131,6 +131,25 @@ TWO_SUITS = (1 << 2 * SUIT_SIZE) - 1
 SPAN_BITS: tuple[int, ...] = tuple(n.bit_length() for n in range(2 * DECK_SIZE + 1))
 
 
+def lowest_of_runs(cards: int, boundaries: int, apart: int = 0) -> list[Card]:
+    """The lowest card of each run of the one-plane ``cards``, ascending: a run is one suit's
+    cards with no card of ``boundaries`` ranked from one to the next (inclusive).
+
+    A card of ``apart`` stands alone (kept, and never joined to a neighbour). The claims
+    search and the bot use it to play one card of each set of interchangeable cards.
+    """
+    kept: list[Card] = []
+    previous = -1
+    for card in mask_cards(cards):
+        joins = not apart >> card & 1
+        if (joins and previous >= 0 and previous // SUIT_SIZE == card // SUIT_SIZE
+                and not boundaries & ((1 << (card + 1)) - (1 << previous))):
+            continue
+        kept.append(card)
+        previous = card if joins else -1
+    return kept
+
+
 def nth_card(mask: int, k: int) -> Card:
     """The ``k``-th (from 0) set bit of a one-plane ``mask`` (``k`` below its count).
 

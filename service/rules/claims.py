@@ -30,7 +30,19 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Generic, Literal, TypeVar
 
-from .cards import ONE_PLANE, PIG, PLANE, SEATS, SUIT_MASKS, SUIT_SIZE, TRANSFORMER, Card, Play, mask_cards
+from .cards import (
+    ONE_PLANE,
+    PIG,
+    PLANE,
+    SEATS,
+    SUIT_MASKS,
+    SUIT_SIZE,
+    TRANSFORMER,
+    Card,
+    Play,
+    lowest_of_runs,
+    mask_cards,
+)
 from .errors import IllegalMove
 from .messages import NOTHING_TO_CLAIM
 from .moves import follow_single_mask, lead_options
@@ -107,17 +119,7 @@ def _representatives(t: Table, seat: int, singles: int) -> list[int]:
     fixed = (fixed | fixed >> PLANE) & ONE_PLANE
     if not t.history and t.rules.first_trick_ban:
         fixed |= BANNED
-    live = _live_one_plane(t, seat)
-    kept: list[int] = []
-    previous = -1
-    for card in mask_cards(singles):
-        mergeable = not (doubles >> card & 1) and not (fixed >> card & 1)
-        if (mergeable and previous >= 0 and previous // SUIT_SIZE == card // SUIT_SIZE
-                and not live & ((1 << (card + 1)) - (1 << previous))):
-            continue
-        kept.append(card)
-        previous = card if mergeable else -1
-    return kept
+    return lowest_of_runs(singles, _live_one_plane(t, seat), doubles | fixed)
 
 
 def _plain(t: Table) -> bool:
@@ -133,20 +135,6 @@ def _by_suit(cards: int, keep_high: bool) -> list[int]:
         suit = cards & mask
         if suit:
             kept.append(suit.bit_length() - 1 if keep_high else (suit & -suit).bit_length() - 1)
-    return kept
-
-
-def _classes(cards: int, boundaries: int) -> list[int]:
-    """The lowest card of each run of ``cards`` (one suit at a time) with no card of
-    ``boundaries`` ranked between (inclusive)."""
-    kept: list[int] = []
-    previous = -1
-    for card in mask_cards(cards):
-        if previous >= 0 and previous // SUIT_SIZE == card // SUIT_SIZE \
-                and not boundaries & ((1 << (card + 1)) - (1 << previous)):
-            continue
-        kept.append(card)
-        previous = card
     return kept
 
 
@@ -205,7 +193,7 @@ def _dominated(t: Table, seat: int, claimant: int, wants_all: bool, singles: int
         for play_seat, play in zip(t.trick_seats(), t.trick):
             if play_seat == claimant:
                 claimant_cards |= 1 << play[0]
-        return _classes(follow, claimant_cards)
+        return lowest_of_runs(follow, claimant_cards)
     if seat == claimant and not wants_all and not follow:
         return _by_suit(singles, keep_high=True)
     return None
@@ -482,13 +470,13 @@ class _PlainSearch(_AndOr[Plain, Plain, int]):
                 for i, card in enumerate(trick):
                     if (pos[1] + i) % SEATS == claimant:
                         mine |= 1 << card
-                cards = _classes(options, mine)
+                cards = lowest_of_runs(options, mine)
         elif seat == claimant and not self.wants_all and not follows:
             cards = _by_suit(options, keep_high=True)
         elif seat == claimant and not self.wants_all and trick:
             cards = self.follows(pos, options)
         else:
-            cards = _classes(options, _plain_live(pos))
+            cards = lowest_of_runs(options, _plain_live(pos))
         if not trick and seat != claimant and not self.wants_all:
             cards.sort(key=self.lead_order(hands))
             return cards
@@ -523,7 +511,7 @@ class _PlainSearch(_AndOr[Plain, Plain, int]):
         kept = [ducks.bit_length() - 1] if ducks else []
         if len(pos[3]) == SEATS - 1:
             return kept or [(options & -options).bit_length() - 1]
-        return kept + _classes(options & ~ducks, _plain_live(pos))
+        return kept + lowest_of_runs(options & ~ducks, _plain_live(pos))
 
     def child(self, pos: Plain, move: int) -> tuple[Plain, bool, bool]:
         seat, leader, hands, trick = pos

@@ -12,7 +12,7 @@ from .states import random_position, reshuffled
 
 FEW_SAMPLES = 2
 POSITIONS = range(40)
-REPORT_FIELDS = {"opponent", "decks", "partnership", "exposures", "greedy_samples", "deals", "budget_ms",
+REPORT_FIELDS = {"player", "opponent", "decks", "partnership", "exposures", "greedy_samples", "deals", "budget_ms",
                  "mean_normalized_per_deal", "standard_error", "margin_in_se", "decisions",
                  "decision_ms_p50", "decision_ms_p95", "decision_cpu_ms_p50", "decision_cpu_ms_p95"}
 
@@ -99,6 +99,22 @@ def test_exposures_bot_and_greedy_runs_are_reproducible(capsys):
     assert (first["exposures"], first["bot_seats_exposing"]) == ("bot", 1)
     assert (first["mean_normalized_per_deal"], first["standard_error"]) == \
         (again["mean_normalized_per_deal"], again["standard_error"])
+
+
+@pytest.mark.parametrize("name", ["heuristic", "rules2"])
+def test_a_deterministic_policy_against_itself_scores_exactly_zero(capsys, name):
+    # the same policy in every seat plays each deal the same way whichever seat is measured
+    result = run_arena(capsys, "--player", name, "--opponent", name)
+    assert (result["player"], result["mean_normalized_per_deal"], result["standard_error"]) == (name, 0.0, 0.0)
+
+
+def test_results_has_one_line_per_deal(capsys, tmp_path):
+    path = tmp_path / "deals.jsonl"
+    result = run_arena(capsys, "--opponent", "rules2", "--first-seed", "5", "--results", str(path))
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    assert [line["seed"] for line in lines] == [5, 6]
+    mean = sum(line["means"]["plain"] for line in lines) / 2
+    assert round(mean, 2) == result["mean_normalized_per_deal"]
 
 
 def test_jobs_give_the_same_result_as_one_process(capsys):

@@ -6,7 +6,16 @@ from collections import Counter
 import pytest
 
 import service.rules as R
-from service.rules import CARD_BY_NAME, CARD_NAMES, RuleError, format_card, format_cards, full_deck, parse_card
+from service.rules import (
+    CARD_BY_NAME,
+    CARD_NAMES,
+    RuleError,
+    format_card,
+    format_cards,
+    full_deck,
+    lowest_of_runs,
+    parse_card,
+)
 
 from .helpers import CARD, NAMES, c, cs
 
@@ -73,3 +82,18 @@ def test_hand_bits_equals_its_definition_for_every_size_and_repeat():
     assert R.hand_bits([c("SQ")]) == 1 << c("SQ")
     assert R.hand_bits(cs("SQ SQ")) == 1 << c("SQ") | 1 << (c("SQ") + 52)
     assert R.hand_bits(cs("SQ SQ SQ")) == R.hand_bits(cs("SQ SQ"))
+
+
+def test_lowest_of_runs_keeps_one_card_per_run():
+    def bits(text):
+        return sum(1 << parse_card(name) for name in text.split())
+
+    def names(cards):
+        return [format_card(c) for c in cards]
+    # D2 D3 touch; D5 is apart from them by the D4 another seat holds; C2 is another suit
+    assert names(lowest_of_runs(bits("D2 D3 D5 C2"), bits("D4"))) == ["D2", "D5", "C2"]
+    # a boundary card in the run itself (two decks: the other copy is out) ends it there
+    assert names(lowest_of_runs(bits("D2 D3 D5"), bits("D3"))) == ["D2", "D3", "D5"]
+    # a card apart stands alone and does not join its neighbours either
+    assert names(lowest_of_runs(bits("D2 D3 D5"), 0, bits("D3"))) == ["D2", "D3", "D5"]
+    assert names(lowest_of_runs(bits("S9 S10 SJ SQ SK"), 0, bits("SQ"))) == ["S9", "SQ", "SK"]
