@@ -22,14 +22,11 @@ from collections.abc import Iterable, Sequence
 
 from service.rules import (
     DIAMONDS,
-    HEARTS,
     PIG,
     SEATS,
     SHEEP,
     SPADES,
-    SUIT_MASKS,
     SUIT_SIZE,
-    TRANSFORMER,
     Card,
     DealState,
     Play,
@@ -37,10 +34,9 @@ from service.rules import (
     seat_view,
 )
 
+from .heuristic import PIG_BIT, POINT_BITS, SHEEP_BIT
+
 Knowledge = SeatView
-PIG_BIT, SHEEP_BIT = 1 << PIG, 1 << SHEEP
-# the cards that score in a trick (the sheep aside)
-POINT_BITS = SUIT_MASKS[HEARTS] | PIG_BIT | 1 << TRANSFORMER
 
 
 def knowledge(state: DealState, plays: Sequence[Iterable[Card]] | None = None) -> Knowledge:

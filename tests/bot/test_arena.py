@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from bench import arena, opponents
+from bench import arena, arena_results, opponents
 from bench.opponents import OPPONENTS, greedy_play, make_opponent, rules2_play
 from service.rules import Rules, apply_legal_move, deal_hands, is_legal_move, legal_moves, parse_card, replay
 
@@ -115,6 +115,23 @@ def test_results_has_one_line_per_deal(capsys, tmp_path):
     assert [line["seed"] for line in lines] == [5, 6]
     mean = sum(line["means"]["plain"] for line in lines) / 2
     assert round(mean, 2) == result["mean_normalized_per_deal"]
+
+
+def test_parts_of_a_run_add_up_to_the_whole_run(capsys, tmp_path):
+    whole, first, second = (tmp_path / name for name in ("whole.jsonl", "first.jsonl", "second.jsonl"))
+    run_arena(capsys, "--opponent", "rules2", "--deals", "4", "--results", str(whole))
+    run_arena(capsys, "--opponent", "rules2", "--deals", "2", "--results", str(first))
+    run_arena(capsys, "--opponent", "rules2", "--deals", "2", "--first-seed", "2", "--results", str(second))
+    assert arena_results.main([str(first), str(second)]) == 0
+    parts = json.loads(capsys.readouterr().out)
+    assert arena_results.main([str(whole)]) == 0
+    assert parts == json.loads(capsys.readouterr().out)
+    assert (parts["deals"], parts["contiguous"]) == (4, True)
+    assert arena_results.main(["--paired", str(whole), str(first)]) == 0
+    same = json.loads(capsys.readouterr().out)
+    assert (same["deals"], same["difference"]["mean_normalized_per_deal"]) == (2, 0.0)
+    with pytest.raises(SystemExit):
+        arena_results.main([str(whole), str(first)])
 
 
 def test_jobs_give_the_same_result_as_one_process(capsys):

@@ -1,0 +1,89 @@
+"""Bot playouts per CPU second: the heuristic policy playing mid-deal positions to the end.
+
+    python bench/playouts.py [--seconds 2]
+    python bench/playouts.py --base DIR [--rounds 6] [--seconds 2]
+
+A playout is ``service.bot.search.playout_value``: a copy of the state's
+table, one legal move, then the baseline heuristic in every seat to the end
+of the deal, scored. Positions: 40 seeded random positions per deck count,
+each with a seeded deal of the hidden cards. Times are this process's CPU
+time. ``--base DIR`` (another checkout, e.g. ``git archive <commit> | tar -x
+-C DIR``) alternates child processes of this checkout and of DIR, round by
+round, and prints the median ratio of their rates (load cancels).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent.parent
+POSITIONS = 40
+
+
+def positions(decks: int) -> list:
+    from service.rules import Rules, apply_legal_move, deal_hands, legal_moves, replay, sample_hidden, seat_view
+    rules = Rules(decks=decks)
+    found = []
+    seed = 0
+    while len(found) < POSITIONS:
+        rng = random.Random(seed)
+        seed += 1
+        state = replay(rules, hands=deal_hands(rules, rng=rng))
+        for _ in range(rng.randrange(rules.hand_size * 4 // 2)):
+            state = apply_legal_move(state, rng.choice(legal_moves(state)))
+        moves = legal_moves(state)
+        found.append((state, sample_hidden(seat_view(state), rng), moves[rng.randrange(len(moves))]))
+    return found
+
+
+def rate(decks: int, seconds: float) -> float:
+    """Playouts per CPU second over the positions, repeated for ``seconds``."""
+    from service.bot.search import playout_value
+    work = positions(decks)
+    done, start = 0, time.process_time()
+    while time.process_time() - start < seconds:
+        for state, hands, move in work:
+            playout_value(state, hands, move)
+        done += len(work)
+    return done / (time.process_time() - start)
+
+
+def child(root: Path, seconds: float) -> dict[str, float]:
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    out = subprocess.run([sys.executable, str(HERE / "bench" / "playouts.py"), "--seconds", str(seconds), "--json"],
+                         env=env, cwd=root, check=True, capture_output=True, text=True).stdout
+    return json.loads(out)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=2.0)
+    parser.add_argument("--base", type=Path, default=None)
+    parser.add_argument("--rounds", type=int, default=6)
+    parser.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.base is None:
+        rates = {f"{decks}_deck": round(rate(decks, args.seconds)) for decks in (1, 2)}
+        print(json.dumps(rates) if args.json else
+              "\n".join(f"{k.replace('_', ' ')}: {v:,} playouts per CPU second" for k, v in rates.items()))
+        return 0
+    ratios: dict[str, list[float]] = {"1_deck": [], "2_deck": []}
+    for _ in range(args.rounds):
+        new, old = child(HERE, args.seconds), child(args.base.resolve(), args.seconds)
+        for key in ratios:
+            ratios[key].append(new[key] / old[key])
+    for key, values in ratios.items():
+        print(f"{key.replace('_', ' ')}: this checkout / base = {statistics.median(values):.2f} "
+              f"(median of {len(values)} rounds; {min(values):.2f}–{max(values):.2f})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
