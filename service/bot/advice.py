@@ -21,7 +21,8 @@ from .search import monte_carlo
 
 DEFAULT_BUDGET_MS = 100
 # playouts per millisecond of budget, by the number of decks, calibrated so a decision ends well
-# inside its budget (a two-deck playout plays 24-26 tricks of up to eight cards: it costs about three)
+# inside its budget (a two-deck playout plays 24-26 tricks of up to eight cards: it costs about two
+# one-deck playouts, bench/playouts.py)
 PLAYOUTS_PER_MS = {1: 4, 2: 2}
 # share of the budget after which the search stops even if playouts remain (no seed;
 # with a seed the clock never stops it, so the same state gives the same play under any load)
@@ -55,7 +56,10 @@ def suggest(state: DealState, *, budget_ms: int = DEFAULT_BUDGET_MS, seed: int |
     """A legal play for ``state.seat``, from what that seat may know only.
 
     The state keeps the deal's history, so the search knows which seats are
-    void in which suits; ``plays`` (optional) is checked to be that history
+    void in which suits and which passed up a safe pig or sheep
+    (``knowledge.absent_cards``); interchangeable single cards are searched
+    once (``equivalence.distinct_plays``, ``reason: interchangeable`` when one
+    play is left); ``plays`` (optional) is checked to be that history
     (``ValueError`` if not). Without a seed the search stops at 80 % of
     ``budget_ms`` of wall-clock time; with a seed it always makes its
     ``budget_ms`` × ``PLAYOUTS_PER_MS[decks]`` playouts, so the answer is the same under
