@@ -14,7 +14,8 @@ time).
 
 ``--exposures bot``: before play the bot's seat exposes what
 ``service.bot.suggest_exposures`` says (the other seats expose nothing);
-``compare`` plays every deal both ways and also reports the paired gain.
+``compare`` plays every deal both ways and also reports the paired gain (a seat
+that exposes nothing is played once: both ways are the same deal).
 
     python -m bench.arena --deals 2000 --opponent random --budget-ms 20
     python -m bench.arena --deals 2000 --opponent heuristic --budget-ms 20
@@ -112,15 +113,35 @@ def play_deal(arena: Arena, deal_seed: int, bot_seat: int, expose: bool, times: 
     return base_scores(rules, score_state(state).raw)[bot_seat], any(exposed[bot_seat])
 
 
+def exposes(arena: Arena, deal_seed: int, bot_seat: int) -> bool:
+    """Whether the bot in ``bot_seat`` exposes anything in this deal."""
+    rules = arena.rules
+    return any(bot_exposures(rules, deal_hands(rules, seed=deal_seed), bot_seat)[bot_seat])
+
+
 def play_duplicate(arena: Arena, deal_seed: int) -> DealResult:
-    """The deal four times, the bot in each seat, once per way of playing its exposures."""
+    """The deal four times, the bot in each seat, once per way of playing its exposures.
+
+    With ``compare`` a seat where the bot exposes nothing is not played a second time: with no
+    exposure the deal, the seeds and so every play are those of the plain way, so its score is reused.
+    """
     times: list[tuple[float, float]] = []
-    means, exposing = {}, 0
-    for expose in EXPOSURE_MODES[arena.exposures]:
-        seats = [play_deal(arena, deal_seed, seat, expose, times) for seat in range(SEATS)]
-        means[expose] = sum(score for score, _ in seats) / SEATS
-        if expose:
-            exposing = sum(shown for _, shown in seats)
+    ways = EXPOSURE_MODES[arena.exposures]
+    plain = [play_deal(arena, deal_seed, seat, False, times)[0] for seat in range(SEATS)] if False in ways else []
+    scores_by_way = {False: plain}
+    exposing = 0
+    if True in ways:
+        scores: list[int] = []
+        for seat in range(SEATS):
+            if plain and not exposes(arena, deal_seed, seat):
+                scores.append(plain[seat])
+                continue
+            score, shown = play_deal(arena, deal_seed, seat, True, times)
+            scores.append(score)
+            exposing += shown
+        scores_by_way[True] = scores
+    # the main way first (the order of EXPOSURE_MODES)
+    means = {way: sum(scores_by_way[way]) / SEATS for way in ways}
     return DealResult(seed=deal_seed, means=means, exposing_seats=exposing, times=times)
 
 

@@ -88,8 +88,21 @@ def test_two_decks_partnership_exposures_compare(capsys):
     with_, without = result["mean_normalized_per_deal"], result["without_exposures"]["mean_normalized_per_deal"]
     # each mean is rounded to the cent on its own, so their difference may be a cent off the rounded gain
     assert result["exposure_gain"]["mean_normalized_per_deal"] == pytest.approx(with_ - without, abs=0.0101)
-    # both ways of playing, four seats each, 26 cards per seat, one or two cards a play
-    assert 2 * 2 * 4 * 13 <= result["decisions"] <= 2 * 2 * 4 * 26
+    # the plain way in four seats a deal, the exposed way only where the bot exposed (one seat);
+    # 26 cards per seat, one or two cards a play
+    assert (2 * 4 + 1) * 13 <= result["decisions"] <= (2 * 4 + 1) * 26
+
+
+def test_compare_gives_exactly_the_bot_and_none_runs(capsys):
+    # deal 1: the bot exposes in seat 0 only, deal 2: nowhere; compare plays seat 0 of deal 1 again
+    # and reuses the plain score elsewhere, which must be what a full run of each way gives
+    args = ("--opponent", "rules2", "--first-seed", "1")
+    compare = run_arena(capsys, *args, "--exposures", "compare")
+    bot, none = run_arena(capsys, *args, "--exposures", "bot"), run_arena(capsys, *args)
+    assert (compare["bot_seats_exposing"], bot["bot_seats_exposing"]) == (1, 1)
+    assert compare["mean_normalized_per_deal"] == bot["mean_normalized_per_deal"]
+    assert compare["without_exposures"]["mean_normalized_per_deal"] == none["mean_normalized_per_deal"]
+    assert compare["decisions"] == none["decisions"] + 13
 
 
 def test_exposures_bot_and_greedy_runs_are_reproducible(capsys):
