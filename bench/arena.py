@@ -51,6 +51,8 @@ PERCENT = 100
 PLAYER_SEED = 1 << 40
 # --exposures: which ways each deal is played (True: the bot's seat exposes as suggest_exposures says)
 EXPOSURE_MODES = {"none": (False,), "bot": (True,), "compare": (True, False)}
+# the ways' names in --results files
+WAY_NAMES = {False: "plain", True: "exposed"}
 
 
 @dataclass(frozen=True)
@@ -79,6 +81,9 @@ class DealResult:
     means: dict[bool, float]
     exposing_seats: int
     times: list[tuple[float, float]]
+    # each way's four seat scores, and why the bot exposed in each seat (None: nothing shown)
+    seat_scores: dict[bool, list[int]]
+    reasons: list[str | None]
 
 
 def bot_exposures(rules: Rules, hands, bot_seat: int) -> tuple[tuple[int, ...], ...]:
@@ -113,10 +118,11 @@ def play_deal(arena: Arena, deal_seed: int, bot_seat: int, expose: bool, times: 
     return base_scores(rules, score_state(state).raw)[bot_seat], any(exposed[bot_seat])
 
 
-def exposes(arena: Arena, deal_seed: int, bot_seat: int) -> bool:
-    """Whether the bot in ``bot_seat`` exposes anything in this deal."""
+def exposure_reason(arena: Arena, deal_seed: int, bot_seat: int) -> str | None:
+    """Why the bot in ``bot_seat`` exposes in this deal (``suggest_exposures``' reason), None if it shows nothing."""
     rules = arena.rules
-    return any(bot_exposures(rules, deal_hands(rules, seed=deal_seed), bot_seat)[bot_seat])
+    shown, reason = suggest_exposures(rules, deal_hands(rules, seed=deal_seed)[bot_seat])
+    return reason if shown else None
 
 
 def play_duplicate(arena: Arena, deal_seed: int) -> DealResult:
@@ -129,11 +135,12 @@ def play_duplicate(arena: Arena, deal_seed: int) -> DealResult:
     ways = EXPOSURE_MODES[arena.exposures]
     plain = [play_deal(arena, deal_seed, seat, False, times)[0] for seat in range(SEATS)] if False in ways else []
     scores_by_way = {False: plain}
-    exposing = 0
+    exposing, reasons = 0, [None] * SEATS
     if True in ways:
+        reasons = [exposure_reason(arena, deal_seed, seat) for seat in range(SEATS)]
         scores: list[int] = []
         for seat in range(SEATS):
-            if plain and not exposes(arena, deal_seed, seat):
+            if plain and reasons[seat] is None:
                 scores.append(plain[seat])
                 continue
             score, shown = play_deal(arena, deal_seed, seat, True, times)
@@ -142,7 +149,8 @@ def play_duplicate(arena: Arena, deal_seed: int) -> DealResult:
         scores_by_way[True] = scores
     # the main way first (the order of EXPOSURE_MODES)
     means = {way: sum(scores_by_way[way]) / SEATS for way in ways}
-    return DealResult(seed=deal_seed, means=means, exposing_seats=exposing, times=times)
+    return DealResult(seed=deal_seed, means=means, exposing_seats=exposing, times=times,
+                      seat_scores={way: scores_by_way[way] for way in ways}, reasons=reasons)
 
 
 def percentile(values: list[float], p: int) -> float:
@@ -184,9 +192,21 @@ def report(arena: Arena, results: list[DealResult], seconds: float, jobs: int) -
     return out
 
 
+def deal_line(arena: Arena, result: DealResult) -> dict[str, object]:
+    """The --results line of one duplicate deal."""
+    line: dict[str, object] = {
+        "seed": result.seed, "means": {WAY_NAMES[way]: v for way, v in result.means.items()},
+        "exposing_seats": result.exposing_seats,
+        "seats": {WAY_NAMES[way]: v for way, v in result.seat_scores.items()}}
+    if arena.exposures != "none":
+        line["reasons"] = result.reasons
+    return line
+
+
 def run(arena: Arena, seeds: range, jobs: int, progress: int, out=None) -> list[DealResult]:
     """Every duplicate deal, over ``jobs`` processes (results in seed order); ``out``: a file for one
-    JSON line per deal (seed, the bot's mean per way of playing, its exposing seats)."""
+    JSON line per deal (seed, the bot's mean and four seat scores per way of playing, its exposing
+    seats and, with exposures, why each seat exposed)."""
     work = partial(play_duplicate, arena)
     results: list[DealResult] = []
     began = time.perf_counter()
@@ -194,9 +214,7 @@ def run(arena: Arena, seeds: range, jobs: int, progress: int, out=None) -> list[
     def note(result: DealResult) -> None:
         results.append(result)
         if out is not None:
-            out.write(json.dumps({"seed": result.seed, "means": {("exposed" if k else "plain"): v
-                                                                 for k, v in result.means.items()},
-                                  "exposing_seats": result.exposing_seats}) + "\n")
+            out.write(json.dumps(deal_line(arena, result)) + "\n")
             out.flush()
         if progress and len(results) % progress == 0:
             mean = statistics.fmean(r.means[EXPOSURE_MODES[arena.exposures][0]] for r in results)

@@ -41,7 +41,22 @@ def report(deals: dict[int, dict]) -> dict[str, object]:
         out[way] = summary([deals[s]["means"][way] for s in seeds])
     if {"plain", "exposed"} <= ways:
         out["exposure_gain"] = summary([deals[s]["means"]["exposed"] - deals[s]["means"]["plain"] for s in seeds])
+        if all("reasons" in deals[s] for s in seeds):
+            out["exposure_gain_by_reason"] = by_reason([deals[s] for s in seeds])
     return out
+
+
+def by_reason(deals: list[dict]) -> dict[str, dict]:
+    """Per exposure reason: the seats that exposed for it and the mean gain of one such seat
+    (its score exposing − not exposing, same deal and seat; with one seat in four exposing, a
+    seat's gain is four times the deal's)."""
+    gains: dict[str, list[float]] = {}
+    for deal in deals:
+        plain, exposed = deal["seats"]["plain"], deal["seats"]["exposed"]
+        for seat, reason in enumerate(deal["reasons"]):
+            if reason is not None:
+                gains.setdefault(reason, []).append(exposed[seat] - plain[seat])
+    return {reason: {"seats": len(g), **summary(g)} for reason, g in sorted(gains.items())}
 
 
 def paired(new: dict[int, dict], old: dict[int, dict]) -> dict[str, object]:

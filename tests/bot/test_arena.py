@@ -105,6 +105,28 @@ def test_compare_gives_exactly_the_bot_and_none_runs(capsys):
     assert compare["decisions"] == none["decisions"] + 13
 
 
+def test_results_give_the_exposure_gain_by_reason(capsys, tmp_path):
+    # deal 1: the bot exposes in seat 0 only (the pig: pig_protected), deal 2: nowhere
+    path = tmp_path / "deals.jsonl"
+    result = run_arena(capsys, "--opponent", "rules2", "--first-seed", "1", "--exposures", "compare",
+                       "--results", str(path))
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    assert [line["reasons"] for line in lines] == [["pig_protected", None, None, None], [None] * 4]
+    for line in lines:
+        assert sum(line["seats"]["plain"]) / 4 == line["means"]["plain"]
+        assert sum(line["seats"]["exposed"]) / 4 == line["means"]["exposed"]
+    assert lines[1]["seats"]["plain"] == lines[1]["seats"]["exposed"]
+    assert arena_results.main([str(path)]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    seat_gain = lines[0]["seats"]["exposed"][0] - lines[0]["seats"]["plain"][0]
+    assert summary["exposure_gain_by_reason"] == {
+        "pig_protected": {"seats": 1, "mean_normalized_per_deal": round(seat_gain, 2), "standard_error": 0.0,
+                          "margin_in_se": None}}
+    # the deals' mean gain: seat 0's gain over four seats, over two deals
+    assert seat_gain != 0
+    assert result["exposure_gain"]["mean_normalized_per_deal"] == round(seat_gain / 4 / 2, 2)
+
+
 def test_exposures_bot_and_greedy_runs_are_reproducible(capsys):
     # deal 1: the bot exposes in seat 0 only; deal 2: nowhere
     args = ("--opponent", "greedy", "--exposures", "bot", "--first-seed", "1")
