@@ -15,6 +15,7 @@ Standard library only, raw sockets on 127.0.0.1, every wait bounded:
 from __future__ import annotations
 
 import http.client
+import json
 import socket
 import statistics
 import threading
@@ -108,12 +109,14 @@ class SlowHeaders(threading.Thread):
 
 
 class BotFlood(threading.Thread):
-    """Loops POST /suggest on a kept-alive connection: (status, seconds, Retry-After)."""
+    """Loops POST /suggest on a kept-alive connection: (status, seconds, Retry-After), and each
+    200 answer's (move, samples, budget_cut) in ``suggestions``."""
 
     def __init__(self, port: int, body: bytes, stop: threading.Event, timeout: float = 30.0):
         super().__init__(daemon=True)
         self.port, self.body, self.stop, self.timeout = port, body, stop, timeout
         self.answers: list[tuple[int, float, str | None]] = []
+        self.suggestions: list[tuple[tuple[str, ...], int, bool]] = []
 
     def run(self) -> None:
         conn = http.client.HTTPConnection(HOST, self.port, timeout=self.timeout)
@@ -123,8 +126,11 @@ class BotFlood(threading.Thread):
                 conn.request("POST", "/suggest", body=self.body,
                              headers={"Content-Type": "application/json"})
                 r = conn.getresponse()
-                r.read()
+                data = r.read()
                 self.answers.append((r.status, time.monotonic() - t0, r.getheader("Retry-After")))
+                if r.status == 200:
+                    answer = json.loads(data)
+                    self.suggestions.append((tuple(answer["move"]), answer["samples"], answer["budget_cut"]))
                 if r.status == 503:  # as a client honouring Retry-After would, but briefly
                     self.stop.wait(0.05)
             except (OSError, http.client.HTTPException):

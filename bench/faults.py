@@ -36,7 +36,10 @@ slow-headers  ``--slow-headers`` (16) clients sending a request head a byte a se
               (the server answers 408 after GUNICORN_REQUEST_TIMEOUT; they reconnect).
 bot-flood     ``--flood`` (8) clients looping POST /suggest at ``--budget`` (2000 ms,
               the largest) on kept-alive connections; also reports the /suggest answers
-              (200, 503 with Retry-After) and the slowest of them.
+              (200, 503 with Retry-After), the slowest of them and the distinct suggestions
+              (move, samples, cut). ``--seed N`` sends a seed: the searches then ignore the
+              clock, so every 200 must be the same suggestion, and the slowest answer shows
+              how long a seeded search holds a slot under load.
 
 bot-budget    one client alone calls /suggest ``--calls`` times at each budget_ms (100 …
               2000) on a server without a cap (GONGZHU_MAX_BUDGET_MS=2000): wall time
@@ -391,8 +394,10 @@ def slow_headers(args, wrk) -> dict:
 
 def bot_flood(args, wrk) -> dict:
     state = json.loads(_server.bodies()["legal-moves-1deck"][1])
-    body = json.dumps({"hands": state["hands"], "plays": state["plays"],
-                       "budget_ms": args.budget}).encode()
+    request = {"hands": state["hands"], "plays": state["plays"], "budget_ms": args.budget}
+    if args.seed is not None:
+        request["seed"] = args.seed
+    body = json.dumps(request).encode()
 
     def start(srv):
         stop = threading.Event()
@@ -409,17 +414,23 @@ def bot_flood(args, wrk) -> dict:
         answers = [a for c in clients for a in c.answers]
         statuses = Counter(a[0] for a in answers)
         ok = sorted(a[1] for a in answers if a[0] == 200)
+        suggestions = Counter(s for c in clients for s in c.suggestions)
         out = {"statuses": dict(statuses),
+               # (move, samples, budget_cut) of the 200 answers: one with a seed, whatever the load
+               "suggestions": {f"{' '.join(m)} samples {n}{' cut' if cut else ''}": k
+                               for (m, n, cut), k in suggestions.most_common()},
                "busy_without_retry_after": sum(1 for a in answers if a[0] == 503 and not a[2]),
                "slowest_s": round(max(a[1] for a in answers), 3) if answers else None,
                "ok_p50_s": round(ok[len(ok) // 2], 3) if ok else None,
                "ok_max_s": round(ok[-1], 3) if ok else None}
         print(f"  /suggest answers: {out['statuses']}, 503 without Retry-After "
               f"{out['busy_without_retry_after']}; 200 p50 {out['ok_p50_s']} s, slowest answer "
-              f"{out['slowest_s']} s (4 x budget = {4 * args.budget / 1000:g} s)", flush=True)
+              f"{out['slowest_s']} s (4 x budget = {4 * args.budget / 1000:g} s); suggestions "
+              f"{out['suggestions']}", flush=True)
         return out
     return _serving_drill(args, wrk, "bot-flood",
-                          f"{args.flood} clients looping /suggest at budget_ms {args.budget}",
+                          f"{args.flood} clients looping /suggest at budget_ms {args.budget}"
+                          + ("" if args.seed is None else f", seed {args.seed}"),
                           start, finish)
 
 
@@ -544,6 +555,8 @@ def main() -> None:
     ap.add_argument("--slow-headers", type=int, default=16, help="slow-headers: clients")
     ap.add_argument("--flood", type=int, default=8, help="bot-flood: /suggest clients")
     ap.add_argument("--budget", type=int, default=2000, help="bot-flood: budget_ms")
+    ap.add_argument("--seed", type=int, default=None,
+                    help="bot-flood: send this seed (the search then ignores the clock: same answer under load)")
     ap.add_argument("--hostile", type=int, default=2, help="hostile-memory: clients of the first run")
     ap.add_argument("--calls", type=int, default=5, help="bot-budget: calls per budget")
     ap.add_argument("--json", type=Path)
