@@ -37,9 +37,9 @@ slow-headers  ``--slow-headers`` (16) clients sending a request head a byte a se
 bot-flood     ``--flood`` (8) clients looping POST /suggest at ``--budget`` (2000 ms,
               the largest) on kept-alive connections; also reports the /suggest answers
               (200, 503 with Retry-After), the slowest of them and the distinct suggestions
-              (move, samples, cut). ``--seed N`` sends a seed: the searches then ignore the
-              clock, so every 200 must be the same suggestion, and the slowest answer shows
-              how long a seeded search holds a slot under load.
+              (move, samples, cut). ``--seed 1`` (any number) sends that seed: the searches
+              ignore the clock, so every 200 must be the same suggestion, and the slowest
+              answer shows how long a seeded search holds a slot under load.
 
 bot-budget    one client alone calls /suggest ``--calls`` times at each budget_ms (100 …
               2000) on a server without a cap (GONGZHU_MAX_BUDGET_MS=2000): wall time
