@@ -29,7 +29,7 @@ import json
 import statistics
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 from multiprocessing import Pool
 
@@ -40,6 +40,7 @@ from service.rules import (
     apply_legal_move,
     base_scores,
     deal_hands,
+    legal_moves,
     replay,
     score_state,
 )
@@ -74,6 +75,15 @@ class Arena:
 
 
 @dataclass
+class Searches:
+    """Playouts per search: the bot's (``samples`` of each Monte Carlo answer) and the greedy
+    opponents' (samples × legal plays, where there is a choice)."""
+
+    bot: list[int] = field(default_factory=list)
+    greedy: list[int] = field(default_factory=list)
+
+
+@dataclass
 class DealResult:
     """One duplicate deal: the bot's mean over its four seats per way of playing, and its decision times."""
 
@@ -84,6 +94,7 @@ class DealResult:
     # each way's four seat scores, and why the bot exposed in each seat (None: nothing shown)
     seat_scores: dict[bool, list[int]]
     reasons: list[str | None]
+    searches: Searches
 
 
 def bot_exposures(rules: Rules, hands, bot_seat: int) -> tuple[tuple[int, ...], ...]:
@@ -92,8 +103,13 @@ def bot_exposures(rules: Rules, hands, bot_seat: int) -> tuple[tuple[int, ...], 
     return tuple(shown if seat == bot_seat else () for seat in range(SEATS))
 
 
-def play_deal(arena: Arena, deal_seed: int, bot_seat: int, expose: bool, times: list) -> tuple[int, bool]:
-    """One deal with the bot in ``bot_seat``: (the bot's score, whether it exposed anything)."""
+def play_deal(arena: Arena, deal_seed: int, bot_seat: int, expose: bool, times: list,
+              searches: Searches | None = None) -> tuple[int, bool]:
+    """One deal with the bot in ``bot_seat``: (the bot's score, whether it exposed anything).
+
+    ``times`` gets the bot's decision times; ``searches`` the playouts of each search.
+    """
+    searches = searches if searches is not None else Searches()
     rules = arena.rules
     hands = deal_hands(rules, seed=deal_seed)
     exposed = bot_exposures(rules, hands, bot_seat) if expose else ((),) * SEATS
@@ -106,12 +122,19 @@ def play_deal(arena: Arena, deal_seed: int, bot_seat: int, expose: bool, times: 
         if state.seat == bot_seat:
             start, cpu = time.perf_counter(), time.thread_time()
             if player is None:
-                move = suggest(state, budget_ms=arena.budget_ms, seed=deal_seed * 1000 + state.plays_count,
-                               plays=plays).move
+                suggestion = suggest(state, budget_ms=arena.budget_ms, seed=deal_seed * 1000 + state.plays_count,
+                                     plays=plays)
+                move = suggestion.move
+                if suggestion.reason == "monte_carlo":
+                    searches.bot.append(suggestion.samples)
             else:
                 move = player(state)
             times.append(((time.perf_counter() - start) * 1000, (time.thread_time() - cpu) * 1000))
         else:
+            if arena.opponent == "greedy":
+                options = len(legal_moves(state))
+                if options > 1:
+                    searches.greedy.append(arena.greedy_samples * options)
             move = other(state)
         plays.append(move)
         state = apply_legal_move(state, move)
@@ -132,8 +155,10 @@ def play_duplicate(arena: Arena, deal_seed: int) -> DealResult:
     exposure the deal, the seeds and so every play are those of the plain way, so its score is reused.
     """
     times: list[tuple[float, float]] = []
+    searches = Searches()
     ways = EXPOSURE_MODES[arena.exposures]
-    plain = [play_deal(arena, deal_seed, seat, False, times)[0] for seat in range(SEATS)] if False in ways else []
+    plain = [play_deal(arena, deal_seed, seat, False, times, searches)[0]
+             for seat in range(SEATS)] if False in ways else []
     scores_by_way = {False: plain}
     exposing, reasons = 0, [None] * SEATS
     if True in ways:
@@ -143,14 +168,14 @@ def play_duplicate(arena: Arena, deal_seed: int) -> DealResult:
             if plain and reasons[seat] is None:
                 scores.append(plain[seat])
                 continue
-            score, shown = play_deal(arena, deal_seed, seat, True, times)
+            score, shown = play_deal(arena, deal_seed, seat, True, times, searches)
             scores.append(score)
             exposing += shown
         scores_by_way[True] = scores
     # the main way first (the order of EXPOSURE_MODES)
     means = {way: sum(scores_by_way[way]) / SEATS for way in ways}
     return DealResult(seed=deal_seed, means=means, exposing_seats=exposing, times=times,
-                      seat_scores={way: scores_by_way[way] for way in ways}, reasons=reasons)
+                      seat_scores={way: scores_by_way[way] for way in ways}, reasons=reasons, searches=searches)
 
 
 def percentile(values: list[float], p: int) -> float:
@@ -188,8 +213,14 @@ def report(arena: Arena, results: list[DealResult], seconds: float, jobs: int) -
             "decision_ms_p95": round(percentile(wall, 95), 2),
             "decision_cpu_ms_p50": round(percentile(cpu, 50), 2),
             "decision_cpu_ms_p95": round(percentile(cpu, 95), 2),
+            "bot_playouts_per_search": mean_or_none([n for r in results for n in r.searches.bot]),
+            "greedy_playouts_per_search": mean_or_none([n for r in results for n in r.searches.greedy]),
             "jobs": jobs, "seconds": round(seconds)}
     return out
+
+
+def mean_or_none(values: list[int]) -> float | None:
+    return round(statistics.fmean(values), 1) if values else None
 
 
 def deal_line(arena: Arena, result: DealResult) -> dict[str, object]:

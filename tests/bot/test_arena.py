@@ -14,7 +14,8 @@ FEW_SAMPLES = 2
 POSITIONS = range(40)
 REPORT_FIELDS = {"player", "opponent", "decks", "partnership", "exposures", "greedy_samples", "deals", "budget_ms",
                  "mean_normalized_per_deal", "standard_error", "margin_in_se", "decisions",
-                 "decision_ms_p50", "decision_ms_p95", "decision_cpu_ms_p50", "decision_cpu_ms_p95"}
+                 "decision_ms_p50", "decision_ms_p95", "decision_cpu_ms_p50", "decision_cpu_ms_p95",
+                 "bot_playouts_per_search", "greedy_playouts_per_search"}
 
 
 def opponent(name, seed=0):
@@ -76,6 +77,13 @@ def test_a_two_deal_arena_reports_every_field(capsys, name):
         (name, 1, False, "none", 2)
     assert result["greedy_samples"] == (FEW_SAMPLES if name == "greedy" else None)
     assert result["decisions"] == 2 * 4 * 13
+    # budget 2 ms = 8 playouts, in whole rounds of the n distinct plays (n <= 13): 5 to 13 a search
+    assert 5 <= result["bot_playouts_per_search"] <= 13
+    # greedy: its samples times the legal plays (2 to 13) where it has a choice
+    if name == "greedy":
+        assert 2 * FEW_SAMPLES <= result["greedy_playouts_per_search"] <= 13 * FEW_SAMPLES
+    else:
+        assert result["greedy_playouts_per_search"] is None
 
 
 def test_two_decks_partnership_exposures_compare(capsys):
