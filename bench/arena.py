@@ -85,16 +85,23 @@ class Searches:
 
 @dataclass
 class DealResult:
-    """One duplicate deal: the bot's mean over its four seats per way of playing, and its decision times."""
+    """One duplicate deal: the bot's four seat scores per way of playing (the main way first), why it
+    exposed in each seat (None: nothing shown), its decision times and its searches."""
 
     seed: int
-    means: dict[bool, float]
-    exposing_seats: int
-    times: list[tuple[float, float]]
-    # each way's four seat scores, and why the bot exposed in each seat (None: nothing shown)
     seat_scores: dict[bool, list[int]]
     reasons: list[str | None]
+    times: list[tuple[float, float]]
     searches: Searches
+
+    @property
+    def means(self) -> dict[bool, float]:
+        """The bot's mean over its four seats, per way of playing."""
+        return {way: sum(scores) / SEATS for way, scores in self.seat_scores.items()}
+
+    @property
+    def exposing_seats(self) -> int:
+        return sum(reason is not None for reason in self.reasons)
 
 
 def bot_exposures(rules: Rules, hands, bot_seat: int) -> tuple[tuple[int, ...], ...]:
@@ -103,13 +110,11 @@ def bot_exposures(rules: Rules, hands, bot_seat: int) -> tuple[tuple[int, ...], 
     return tuple(shown if seat == bot_seat else () for seat in range(SEATS))
 
 
-def play_deal(arena: Arena, deal_seed: int, bot_seat: int, expose: bool, times: list,
-              searches: Searches | None = None) -> tuple[int, bool]:
-    """One deal with the bot in ``bot_seat``: (the bot's score, whether it exposed anything).
+def play_deal(arena: Arena, deal_seed: int, bot_seat: int, expose: bool, times: list, searches: Searches) -> int:
+    """One deal with the bot in ``bot_seat``: the bot's score.
 
     ``times`` gets the bot's decision times; ``searches`` the playouts of each search.
     """
-    searches = searches if searches is not None else Searches()
     rules = arena.rules
     hands = deal_hands(rules, seed=deal_seed)
     exposed = bot_exposures(rules, hands, bot_seat) if expose else ((),) * SEATS
@@ -138,7 +143,7 @@ def play_deal(arena: Arena, deal_seed: int, bot_seat: int, expose: bool, times: 
             move = other(state)
         plays.append(move)
         state = apply_legal_move(state, move)
-    return base_scores(rules, score_state(state).raw)[bot_seat], any(exposed[bot_seat])
+    return base_scores(rules, score_state(state).raw)[bot_seat]
 
 
 def exposure_reason(arena: Arena, deal_seed: int, bot_seat: int) -> str | None:
@@ -157,25 +162,18 @@ def play_duplicate(arena: Arena, deal_seed: int) -> DealResult:
     times: list[tuple[float, float]] = []
     searches = Searches()
     ways = EXPOSURE_MODES[arena.exposures]
-    plain = [play_deal(arena, deal_seed, seat, False, times, searches)[0]
+    plain = [play_deal(arena, deal_seed, seat, False, times, searches)
              for seat in range(SEATS)] if False in ways else []
     scores_by_way = {False: plain}
-    exposing, reasons = 0, [None] * SEATS
+    reasons: list[str | None] = [None] * SEATS
     if True in ways:
         reasons = [exposure_reason(arena, deal_seed, seat) for seat in range(SEATS)]
-        scores: list[int] = []
-        for seat in range(SEATS):
-            if plain and reasons[seat] is None:
-                scores.append(plain[seat])
-                continue
-            score, shown = play_deal(arena, deal_seed, seat, True, times, searches)
-            scores.append(score)
-            exposing += shown
-        scores_by_way[True] = scores
+        scores_by_way[True] = [plain[seat] if plain and reasons[seat] is None
+                               else play_deal(arena, deal_seed, seat, True, times, searches)
+                               for seat in range(SEATS)]
     # the main way first (the order of EXPOSURE_MODES)
-    means = {way: sum(scores_by_way[way]) / SEATS for way in ways}
-    return DealResult(seed=deal_seed, means=means, exposing_seats=exposing, times=times,
-                      seat_scores={way: scores_by_way[way] for way in ways}, reasons=reasons, searches=searches)
+    return DealResult(seed=deal_seed, seat_scores={way: scores_by_way[way] for way in ways}, reasons=reasons,
+                      times=times, searches=searches)
 
 
 def percentile(values: list[float], p: int) -> float:
