@@ -34,7 +34,7 @@ RUN set -eu; \
     python3 -m venv --without-pip /opt/venv; \
     /opt/build-venv/bin/pip --python /opt/venv/bin/python install \
         --no-index --find-links /wheels --no-deps /wheels/*.whl; \
-    /opt/venv/bin/python -c "import service.wsgi, service.gunicorn_conf"
+    /opt/venv/bin/python -c "import gongzhu.wsgi, gongzhu.gunicorn_conf"
 
 FROM ${BASE_IMAGE} AS runtime
 LABEL org.opencontainers.image.title="gongzhu-service" \
@@ -56,4 +56,4 @@ EXPOSE 8080
 # No curl in the image: the venv's Python asks /healthz itself.
 HEALTHCHECK --interval=30s --timeout=3s --start-period=5s --retries=3 \
     CMD ["python3", "-c", "import os, urllib.request; urllib.request.urlopen('http://127.0.0.1:%s/healthz' % os.environ.get('PORT', '8080'), timeout=2)"]
-CMD ["gunicorn", "-c", "python:service.gunicorn_conf", "service.wsgi:app"]
+CMD ["gunicorn", "-c", "python:gongzhu.gunicorn_conf", "gongzhu.wsgi:app"]

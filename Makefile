@@ -37,7 +37,7 @@ $(NODE_TOOLS)/node_modules/.stamp: $(NODE_TOOLS)/package-lock.json
 venv: $(VENV)/.stamp-test
 
 run: $(VENV)/.stamp-run
-	PORT=$(PORT) exec $(BIN)/gunicorn -c python:service.gunicorn_conf service.wsgi:app
+	PORT=$(PORT) exec $(BIN)/gunicorn -c python:gongzhu.gunicorn_conf gongzhu.wsgi:app
 
 test: $(VENV)/.stamp-test $(NODE_TOOLS)/node_modules/.stamp
 	$(BIN)/python -m pytest $(PYTEST_ARGS)

@@ -6,7 +6,7 @@
 - ``ensure_wrk()`` finds wrk, installs it with apt-get when running as root, or
   exits telling the one command to run.
 - ``Server`` starts gunicorn exactly as ``make run`` does
-  (``gunicorn -c python:service.gunicorn_conf service.wsgi:app``, ``PORT``,
+  (``gunicorn -c python:gongzhu.gunicorn_conf gongzhu.wsgi:app``, ``PORT``,
   ``WEB_CONCURRENCY``), bound to 127.0.0.1 on a free port, and reads its workers
   and their memory from /proc.
 - ``bodies()`` are the request bodies the benchmarks send, built with the engine.
@@ -133,8 +133,8 @@ class Server:
 
     @property
     def command(self) -> list[str]:
-        return [str(ROOT / ".venv" / "bin" / "gunicorn"), "-c", "python:service.gunicorn_conf",
-                "service.wsgi:app"]
+        return [str(ROOT / ".venv" / "bin" / "gunicorn"), "-c", "python:gongzhu.gunicorn_conf",
+                "gongzhu.wsgi:app"]
 
     def start(self, timeout: float = 30.0) -> Server:
         env = {**os.environ, "PORT": str(self.port), "HOST": HOST,
@@ -205,7 +205,7 @@ class Server:
 # --------------------------------------------------------------------------- bodies
 
 def _state(decks: int, seed: int, plays: int, **rules) -> dict:
-    from service import rules as engine
+    from gongzhu import rules as engine
     r = engine.Rules(decks=decks, **rules)
     hands = engine.deal_hands(r, seed)
     leader = engine.first_leader(r, hands)
@@ -226,7 +226,7 @@ def bodies() -> dict[str, tuple[str, bytes]]:
     one = _state(1, 7, 26)      # one deck, mid-deal: trick 7 of 13, lead to play
     two = _state(2, 7, 50)      # two decks, mid-deal: trick 13 of 26
     play = dict(one)
-    from service import rules as engine
+    from gongzhu import rules as engine
     st = engine.replay(engine.Rules(), hands=[[engine.CARD_BY_NAME[c] for c in h] for h in one["hands"]],
                        plays=[[engine.CARD_BY_NAME[c] for c in p] for p in one["plays"]],
                        leader=one["leader"])

@@ -13,7 +13,7 @@ processes' load on a shared machine stretches the wall clock, not the CPU
 time).
 
 ``--exposures bot``: before play the bot's seat exposes what
-``service.bot.suggest_exposures`` says (the other seats expose nothing);
+``gongzhu.bot.suggest_exposures`` says (the other seats expose nothing);
 ``compare`` plays every deal both ways and also reports the paired gain (a seat
 that exposes nothing is played once: both ways are the same deal).
 
@@ -33,8 +33,8 @@ from dataclasses import dataclass, field
 from functools import partial
 from multiprocessing import Pool
 
-from service.bot import suggest, suggest_exposures
-from service.rules import (
+from gongzhu.bot import suggest, suggest_exposures
+from gongzhu.rules import (
     SEATS,
     Rules,
     apply_legal_move,

@@ -1,4 +1,4 @@
-"""How long the exact claims search (声称, ``service/rules/claims.py``) takes to decide, by
+"""How long the exact claims search (声称, ``service/gongzhu/rules/claims.py``) takes to decide, by
 tricks left, one and two decks.
 
     python3 bench/claims.py                       # 12 states per row, every seat and kind
@@ -23,7 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from service import rules as engine  # noqa: E402
+from gongzhu import rules as engine  # noqa: E402
 
 KINDS = ("all_tricks", "no_tricks")
 

@@ -25,7 +25,7 @@ from collections.abc import Sequence
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from service.rules import Play, Rules, advance, deal_hands, first_leader, legal_moves, new_table, random_chooser, replay  # noqa: E402
+from gongzhu.rules import Play, Rules, advance, deal_hands, first_leader, legal_moves, new_table, random_chooser, replay  # noqa: E402
 
 SAMPLES = 2000
 ROUNDS = 5

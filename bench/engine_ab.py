@@ -3,7 +3,7 @@
     python bench/engine_ab.py --base DIR [--seconds 60] [--batch 50]
 
 ``DIR`` is another checkout (e.g. ``git archive <commit> | tar -x -C DIR``). Its
-``service/rules`` and this checkout's are loaded side by side as two packages
+``service/gongzhu/rules`` and this checkout's are loaded side by side as two packages
 (the engine imports only the standard library and itself), and batches of
 random deals (deal, ``new_table``, ``advance`` with ``random_chooser``,
 ``table_raw_scores``) and of replays with full validation (20 finished deals)
@@ -24,13 +24,15 @@ import tempfile
 import time
 from pathlib import Path
 
+from _checkout import package_dir  # bench/ is this script's folder, first on sys.path
+
 HERE = Path(__file__).resolve().parent.parent
 REPLAY_DEALS = 20
 
 
 def load(root: Path, name: str, into: Path):
     """``root``'s engine as the top-level package ``name``."""
-    shutil.copytree(root / "service" / "rules", into / name)
+    shutil.copytree(package_dir(root) / "rules", into / name)
     return importlib.import_module(name)
 
 

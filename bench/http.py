@@ -7,8 +7,8 @@ One command from a fresh clone (bootstraps .venv with ``make venv``, installs wr
     python3 bench/http.py --profile-only       # only the in-process per-stage breakdown
     python3 bench/http.py --keepalive-only     # only keep-alive against connection-per-request
 
-gunicorn starts exactly as ``make run`` does (``gunicorn -c python:service.gunicorn_conf
-service.wsgi:app``, ``WEB_CONCURRENCY`` workers) on 127.0.0.1:<free port>. For each
+gunicorn starts exactly as ``make run`` does (``gunicorn -c python:gongzhu.gunicorn_conf
+gongzhu.wsgi:app``, ``WEB_CONCURRENCY`` workers) on 127.0.0.1:<free port>. For each
 endpoint body (``/legal-moves`` one-deck mid-deal, ``/legal-moves`` two-deck mid-deal,
 ``/score``, ``/play``) it alternates short wrk rounds of /healthz and of the endpoint
 (ABBA order), so background load hits both sides alike and the ratio is fair. Figures:
@@ -184,14 +184,14 @@ def profile(n: int) -> dict:
 
     Each stage runs alone in a loop on the request's own data (process CPU time, best of
     3 passes, so other processes' load counts little), in the order the request pipeline
-    (``service/api/pipeline.py``) runs them: ``json_parse`` (strict UTF-8 JSON with the
+    (``service/gongzhu/api/pipeline.py``) runs them: ``json_parse`` (strict UTF-8 JSON with the
     duplicate-key check), ``validate`` (the jsonschema-rs validator compiled from
     openapi.yaml, ``is_valid``), ``convert`` (marshmallow fields: JSON to engine values),
     ``answer`` (the operation: engine call and answer dict), ``serialize`` (JSON bytes).
     Then the whole WSGI call of the same request (``wsgi_request``) and of /healthz
     (``wsgi_healthz``, served by Flask); ``rest`` = request − stages (routing, body read,
     WSGI glue)."""
-    from service.api import create_app, operations, pipeline
+    from gongzhu.api import create_app, operations, pipeline
 
     def cpu_us(fn) -> float:
         return _cpu_us(fn, n)

@@ -38,9 +38,12 @@ def any_legal(rng: random.Random):
 
 
 def inner(root: str, decks: int, count: int, what: str) -> None:
-    sys.path.insert(0, root)
-    from service.rules import Rules, advance, deal_hands, first_leader, random_chooser, replay
-    from service.rules.simulate import new_table, table_raw_scores
+    from _checkout import import_from  # bench/ is this script's folder, first on sys.path
+
+    engine, simulate = import_from(Path(root), "rules"), import_from(Path(root), "rules.simulate")
+    Rules, advance, deal_hands, first_leader = engine.Rules, engine.advance, engine.deal_hands, engine.first_leader
+    random_chooser, replay = engine.random_chooser, engine.replay
+    new_table, table_raw_scores = simulate.new_table, simulate.table_raw_scores
 
     rules = Rules(decks=decks)
     rng = random.Random(1)

@@ -1,10 +1,10 @@
 """Opponent policies for the arena (bench/arena.py): each maps a deal state to a legal play.
 
-Every policy reads only what the seat to act may know (``service.rules.seat_view``)
+Every policy reads only what the seat to act may know (``gongzhu.rules.seat_view``)
 plus the current trick, never the other hands the state carries.
 
 - ``random``: a uniformly random legal play.
-- ``heuristic``: the bot's baseline heuristic (``service.bot.heuristic_suggestion``).
+- ``heuristic``: the bot's baseline heuristic (``gongzhu.bot.heuristic_suggestion``).
 - ``greedy``: flat Monte Carlo over the legal plays (``greedy_policy``).
 - ``rules2``: a second rule-based seat, written apart from the baseline (``rules2_play``).
 """
@@ -14,9 +14,9 @@ import random
 from collections.abc import Callable
 from functools import partial
 
-from service.bot import heuristic_suggestion
-from service.bot.search import playout_value
-from service.rules import (
+from gongzhu.bot import heuristic_suggestion
+from gongzhu.bot.search import playout_value
+from gongzhu.rules import (
     DIAMONDS,
     HEARTS,
     PIG,
@@ -69,9 +69,9 @@ def greedy_play(state: DealState, *, samples: int, seed: int) -> Play:
     """The legal play with the best mean playout value over ``samples`` deals of the hidden cards.
 
     Each sample deals the unseen cards consistently with the seat's information
-    set (``service.rules.sample_hidden``: hand sizes, exposed copies, voids);
+    set (``gongzhu.rules.sample_hidden``: hand sizes, exposed copies, voids);
     every legal play is played out on that same deal, all four seats then
-    following the baseline heuristic (``service.bot.search.playout_value``). The
+    following the baseline heuristic (``gongzhu.bot.search.playout_value``). The
     value is the seat's exact normalized score (partnership: its side's). Ties go
     to the earlier play in ``legal_moves`` order. The random stream is seeded
     from ``seed`` and the number of plays made, so a decision depends on the

@@ -3,7 +3,7 @@
     python bench/playouts.py [--seconds 2]
     python bench/playouts.py --base DIR [--rounds 6] [--seconds 2]
 
-A playout is ``service.bot.search.playout_value``: a copy of the state's
+A playout is ``gongzhu.bot.search.playout_value``: a copy of the state's
 table, one legal move, then the baseline heuristic in every seat to the end
 of the deal, scored. Positions: 40 seeded random positions per deck count,
 each with a seeded deal of the hidden cards. Times are this process's CPU
@@ -27,8 +27,18 @@ HERE = Path(__file__).resolve().parent.parent
 POSITIONS = 40
 
 
+def under_test() -> Path:
+    """The checkout measured: this one, or the one a --base round's child was started for."""
+    return Path(os.environ.get("BENCH_CHECKOUT", HERE))
+
+
 def positions(decks: int) -> list:
-    from service.rules import Rules, apply_legal_move, deal_hands, legal_moves, replay, sample_hidden, seat_view
+    from _checkout import import_from  # bench/ is this script's folder, first on sys.path
+
+    engine = import_from(under_test(), "rules")
+    Rules, apply_legal_move, deal_hands, legal_moves = engine.Rules, engine.apply_legal_move, engine.deal_hands, \
+        engine.legal_moves
+    replay, sample_hidden, seat_view = engine.replay, engine.sample_hidden, engine.seat_view
     rules = Rules(decks=decks)
     found = []
     seed = 0
@@ -45,7 +55,9 @@ def positions(decks: int) -> list:
 
 def rate(decks: int, seconds: float) -> float:
     """Playouts per CPU second over the positions, repeated for ``seconds``."""
-    from service.bot.search import playout_value
+    from _checkout import import_from
+
+    playout_value = import_from(under_test(), "bot.search").playout_value
     work = positions(decks)
     done, start = 0, time.process_time()
     while time.process_time() - start < seconds:
@@ -56,7 +68,7 @@ def rate(decks: int, seconds: float) -> float:
 
 
 def child(root: Path, seconds: float) -> dict[str, float]:
-    env = {**os.environ, "PYTHONPATH": str(root)}
+    env = {**os.environ, "BENCH_CHECKOUT": str(root)}
     out = subprocess.run([sys.executable, str(HERE / "bench" / "playouts.py"), "--seconds", str(seconds), "--json"],
                          env=env, cwd=root, check=True, capture_output=True, text=True).stdout
     return json.loads(out)

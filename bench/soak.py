@@ -124,7 +124,7 @@ class Sampler(threading.Thread):
         super().__init__(daemon=True)
         from openapi_core import Config, OpenAPI
         config = Config(extra_media_type_deserializers={"application/problem+json": json.loads})
-        self.openapi = OpenAPI.from_file_path(str(_server.ROOT / "service" / "openapi.yaml"),
+        self.openapi = OpenAPI.from_file_path(str(_server.ROOT / "service" / "gongzhu" / "openapi.yaml"),
                                               config=config)
         self.base, self.stop, self.period = base, stop, period
         big = b'{"hands": [' + b'"SQ",' * 60_000 + b'"SQ"]}'  # ~300 KB > the 256 KiB limit

@@ -118,8 +118,8 @@ def in_process(calls: int) -> dict[str, dict[str, float]]:
     os.environ.setdefault("PROMETHEUS_MULTIPROC_DIR", tempfile.mkdtemp(prefix="gongzhu-metrics-"))
     from werkzeug.test import EnvironBuilder
 
-    from service.api import create_app
-    from service.logs import ACCESS_LOGGER, JsonFormatter
+    from gongzhu.api import create_app
+    from gongzhu.logs import ACCESS_LOGGER, JsonFormatter
 
     sink = open(os.devnull, "w")  # noqa: SIM115 — closed below
     handler = logging.StreamHandler(sink)

@@ -1,7 +1,7 @@
 """Shared fixtures: the Flask app and test client, and a live gunicorn server.
 
-The live server runs the real entry point (``service.wsgi:app`` with
-``service.gunicorn_conf``) on a free loopback port and is stopped after the
+The live server runs the real entry point (``gongzhu.wsgi:app`` with
+``gongzhu.gunicorn_conf``) on a free loopback port and is stopped after the
 session. Tests that use it are marked ``live``.
 """
 from __future__ import annotations
@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from service.api import create_app
+from gongzhu.api import create_app
 from tests.servers import free_port, start, stop
 
 ROOT = Path(__file__).resolve().parent.parent
-CONTRACT = ROOT / "service" / "openapi.yaml"
+CONTRACT = ROOT / "service" / "gongzhu" / "openapi.yaml"
 
 
 @pytest.fixture(scope="session")
@@ -34,7 +34,7 @@ def live_server(tmp_path_factory):
     port = free_port()
     log = tmp_path_factory.mktemp("gunicorn") / "gunicorn.log"
     base = f"http://127.0.0.1:{port}"
-    proc = start([sys.executable, "-m", "gunicorn", "-c", "python:service.gunicorn_conf", "service.wsgi:app"],
+    proc = start([sys.executable, "-m", "gunicorn", "-c", "python:gongzhu.gunicorn_conf", "gongzhu.wsgi:app"],
                  log, f"{base}/readyz", {"PORT": str(port), "HOST": "127.0.0.1", "WEB_CONCURRENCY": "2"})
     try:
         yield base

@@ -63,7 +63,7 @@ def test_claim_problems(client):
 
 
 def test_a_claim_is_503_busy_when_every_bot_slot_is_taken(client):
-    from service.api import slots
+    from gongzhu.api import slots
 
     state = late_state(client, 14, 10)
     with slots.BOT.slot(1500):

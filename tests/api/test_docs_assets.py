@@ -7,8 +7,8 @@ import re
 
 import pytest
 
-from service.api.contract import load_contract
-from service.api.meta import ASSET_VERSION, SWAGGER_DIST
+from gongzhu.api.contract import load_contract
+from gongzhu.api.meta import ASSET_VERSION, SWAGGER_DIST
 
 
 def test_docs_has_a_csp_that_allows_its_own_inline_script_only(client):

@@ -7,7 +7,7 @@ import logging
 
 import pytest
 
-from service.api import create_app
+from gongzhu.api import create_app
 
 from .deals import FULL_PLAYS, SEED1, X, Y, Z
 from .problems import assert_problem

@@ -1,5 +1,5 @@
 """/exposures checks the hands form a deal before judging exposures (every problem reported)."""
-from service.api import create_app
+from gongzhu.api import create_app
 
 
 def test_exposures_rejects_hands_that_are_not_a_deal():

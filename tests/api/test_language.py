@@ -9,14 +9,14 @@ from pathlib import Path
 import pytest
 import yaml
 
-import service.api.messages as api_messages
-import service.rules.messages as rule_messages
-from service.api.language import negotiate
-from service.rules import Text
+import gongzhu.api.messages as api_messages
+import gongzhu.rules.messages as rule_messages
+from gongzhu.api.language import negotiate
+from gongzhu.rules import Text
 
 from .deals import SEED1
 
-CONTRACT = yaml.safe_load((Path(__file__).resolve().parents[2] / "service" / "openapi.yaml").read_text("utf-8"))
+CONTRACT = yaml.safe_load((Path(__file__).resolve().parents[2] / "openapi.yaml").read_text("utf-8"))
 CJK = re.compile(r"[\u4e00-\u9fff]")
 CJK_OR_PUNCTUATION = re.compile(r"[\u4e00-\u9fff\u3000-\u303f\uff00-\uffef]")
 

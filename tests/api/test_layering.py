@@ -8,7 +8,7 @@ import inspect
 import sys
 from pathlib import Path
 
-from service.api import operations
+from gongzhu.api import operations
 
 ROOT = Path(__file__).resolve().parents[2]
 MAX_VIEW_LINES = 15
@@ -25,28 +25,28 @@ def imported_modules(path: Path) -> set[str]:
 
 
 def test_engine_imports_only_the_standard_library_and_itself():
-    for path in sorted((ROOT / "service" / "rules").glob("*.py")):
+    for path in sorted((ROOT / "service" / "gongzhu" / "rules").glob("*.py")):
         for name in imported_modules(path):
             top = name.split(".")[0]
-            assert top in sys.stdlib_module_names or name.startswith("service.rules"), (path.name, name)
+            assert top in sys.stdlib_module_names or name.startswith("gongzhu.rules"), (path.name, name)
 
 
 def test_api_reaches_the_engine_only_through_its_package():
-    for path in sorted((ROOT / "service" / "api").glob("*.py")):
+    for path in sorted((ROOT / "service" / "gongzhu" / "api").glob("*.py")):
         for name in imported_modules(path):
-            assert not name.startswith("service.rules."), (path.name, name)
+            assert not name.startswith("gongzhu.rules."), (path.name, name)
 
 
 def test_bot_uses_the_standard_library_and_the_engine_package_only():
-    import service.rules as engine
+    import gongzhu.rules as engine
 
-    for path in sorted((ROOT / "service" / "bot").glob("*.py")):
+    for path in sorted((ROOT / "service" / "gongzhu" / "bot").glob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for name in imported_modules(path):
             top = name.split(".")[0]
-            assert top in sys.stdlib_module_names or name == "service.rules", (path.name, name)
+            assert top in sys.stdlib_module_names or name == "gongzhu.rules", (path.name, name)
         for node in ast.walk(tree):
-            if isinstance(node, ast.ImportFrom) and node.module == "service.rules":
+            if isinstance(node, ast.ImportFrom) and node.module == "gongzhu.rules":
                 for alias in node.names:
                     assert alias.name in engine.__all__, (path.name, alias.name)
 

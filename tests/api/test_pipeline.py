@@ -11,14 +11,14 @@ from pathlib import Path
 import pytest
 import yaml
 
-from service.api import PIPELINE_KEY, create_app, schemas
-from service.api.pipeline import Pipeline
-from service.rules import Rules
+from gongzhu.api import PIPELINE_KEY, create_app, schemas
+from gongzhu.api.pipeline import Pipeline
+from gongzhu.rules import Rules
 
 from .deals import SEED1
 from .problems import assert_problem
 
-CONTRACT = yaml.safe_load((Path(__file__).resolve().parents[2] / "service" / "openapi.yaml").read_text("utf-8"))
+CONTRACT = yaml.safe_load((Path(__file__).resolve().parents[2] / "openapi.yaml").read_text("utf-8"))
 MAX_ANSWER = 64 * 1024
 
 

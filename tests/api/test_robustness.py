@@ -13,9 +13,9 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from service.rules import CARD_NAMES
+from gongzhu.rules import CARD_NAMES
 
-CONTRACT = yaml.safe_load((Path(__file__).resolve().parents[2] / "service" / "openapi.yaml").read_text("utf-8"))
+CONTRACT = yaml.safe_load((Path(__file__).resolve().parents[2] / "openapi.yaml").read_text("utf-8"))
 CARDS = st.sampled_from(CARD_NAMES)
 NOT_CARDS = st.sampled_from(["sq", "10C", "S1", "", "HA ", "X"])
 SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-3, 6), st.floats(allow_nan=False, allow_infinity=False),

@@ -16,8 +16,8 @@ from collections import Counter
 
 import pytest
 
-import service.rules as R
-from service.api.results import view_out
+import gongzhu.rules as R
+from gongzhu.api.results import view_out
 from tests.rules import oracle as O
 from tests.rules.invariants import random_spec
 

@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from service.api import slots
-from service.api.slots import BotSlots, Busy
-from service.bot import advice
+from gongzhu.api import slots
+from gongzhu.api.slots import BotSlots, Busy
+from gongzhu.bot import advice
 from tests.api.problems import assert_problem
 
 DEAL_STATE = {

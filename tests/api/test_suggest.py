@@ -5,8 +5,8 @@ import random
 
 import pytest
 
-from service.api import create_app
-from service.rules import format_cards, is_legal_move, parse_card
+from gongzhu.api import create_app
+from gongzhu.rules import format_cards, is_legal_move, parse_card
 from tests.bot.states import random_position, reshuffled_deal
 
 # one Monte Carlo round (the first always completes), so no deadline can change the answer

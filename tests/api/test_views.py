@@ -8,8 +8,8 @@ from collections import Counter
 
 import pytest
 
-from service.api import contract, create_app
-from service.rules import CARD_NAMES
+from gongzhu.api import contract, create_app
+from gongzhu.rules import CARD_NAMES
 
 from .deals import FULL_PLAYS, SEED1
 from .problems import assert_problem
@@ -151,7 +151,7 @@ def test_not_ready_with_a_contract_that_is_not_valid_openapi(monkeypatch):
 
 
 def test_contract_is_served_as_packaged(client):
-    from service.api.contract import load_contract
+    from gongzhu.api.contract import load_contract
 
     response = client.get("/openapi.yaml")
     assert response.status_code == 200

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from service.rules import (
+from gongzhu.rules import (
     EXPOSABLE,
     InvalidDeal,
     Rules,

@@ -6,7 +6,7 @@ import pytest
 
 from bench import arena, arena_results, opponents
 from bench.opponents import OPPONENTS, greedy_play, make_opponent, rules2_play
-from service.rules import Rules, apply_legal_move, deal_hands, is_legal_move, legal_moves, parse_card, replay
+from gongzhu.rules import Rules, apply_legal_move, deal_hands, is_legal_move, legal_moves, parse_card, replay
 
 from .states import random_position, reshuffled
 

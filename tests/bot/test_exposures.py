@@ -4,8 +4,8 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from service.bot import suggest_exposures
-from service.rules import EXPOSABLE, Rules, deal_hands, parse_card, replay
+from gongzhu.bot import suggest_exposures
+from gongzhu.rules import EXPOSABLE, Rules, deal_hands, parse_card, replay
 
 FIXED = {"derandomize": True, "deadline": None, "database": None, "suppress_health_check": list(HealthCheck)}
 

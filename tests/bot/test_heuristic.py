@@ -1,7 +1,7 @@
 """The baseline heuristic seat on hand-made tricks (one deck)."""
-from service.bot import heuristic_play
-from service.rules import parse_card
-from service.rules.cards import hand_bits
+from gongzhu.bot import heuristic_play
+from gongzhu.rules import parse_card
+from gongzhu.rules.cards import hand_bits
 
 
 def cards(text):

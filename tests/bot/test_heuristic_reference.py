@@ -11,9 +11,9 @@ from unittest.mock import patch
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from service.bot import heuristic_play, search
-from service.bot.search import heuristic_chooser
-from service.rules import (
+from gongzhu.bot import heuristic_play, search
+from gongzhu.bot.search import heuristic_chooser
+from gongzhu.rules import (
     HEART_ACE,
     HEARTS,
     ONE_PLANE,

@@ -4,9 +4,9 @@ import random
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from service.bot.equivalence import distinct_plays
-from service.bot.knowledge import _passed_up, absent_cards
-from service.rules import (
+from gongzhu.bot.equivalence import distinct_plays
+from gongzhu.bot.knowledge import _passed_up, absent_cards
+from gongzhu.rules import (
     PIG,
     Rules,
     apply_legal_move,

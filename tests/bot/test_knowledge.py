@@ -6,9 +6,9 @@ from collections import Counter
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from service.bot import knowledge
-from service.rules import Rules, apply_legal_move, bits_cards, parse_card, replay
-from service.rules import sample_hidden as deal_unseen
+from gongzhu.bot import knowledge
+from gongzhu.rules import Rules, apply_legal_move, bits_cards, parse_card, replay
+from gongzhu.rules import sample_hidden as deal_unseen
 
 from .states import random_position
 

@@ -5,9 +5,9 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from service.bot import advice, suggest
-from service.bot.equivalence import distinct_plays
-from service.rules import (
+from gongzhu.bot import advice, suggest
+from gongzhu.bot.equivalence import distinct_plays
+from gongzhu.rules import (
     Rules,
     apply_legal_move,
     deal_hands,

@@ -18,9 +18,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis_jsonschema import from_schema
 
-from service.api import create_app
+from gongzhu.api import create_app
 
-CONTRACT = yaml.safe_load((Path(__file__).resolve().parents[2] / "service" / "openapi.yaml").read_text("utf-8"))
+CONTRACT = yaml.safe_load((Path(__file__).resolve().parents[2] / "openapi.yaml").read_text("utf-8"))
 EXAMPLES = 80
 # A value of another JSON type than the schema asks for, for each type.
 WRONG_TYPE = {"object": "text", "array": {"a": 1}, "string": 7, "integer": "7", "number": [1],

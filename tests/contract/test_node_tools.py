@@ -19,7 +19,7 @@ import requests
 
 NODE_DIR = Path(__file__).resolve().parent / "node"
 BIN = NODE_DIR / "node_modules" / ".bin"
-CONTRACT = Path(__file__).resolve().parents[2] / "service" / "openapi.yaml"
+CONTRACT = Path(__file__).resolve().parents[2] / "service" / "gongzhu" / "openapi.yaml"
 TIMEOUT = 300
 
 

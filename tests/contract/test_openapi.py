@@ -27,12 +27,12 @@ from openapi_spec_validator import validate
 from referencing import Registry
 from referencing.jsonschema import DRAFT202012
 
-from service.api import PIPELINE_KEY, create_app, schemas
-from service.api import operations as handlers
-from service.api.pipeline import Pipeline
+from gongzhu.api import PIPELINE_KEY, create_app, schemas
+from gongzhu.api import operations as handlers
+from gongzhu.api.pipeline import Pipeline
 
 ROOT = Path(__file__).resolve().parents[2]
-CONTRACT_PATH = ROOT / "service" / "openapi.yaml"
+CONTRACT_PATH = ROOT / "service" / "gongzhu" / "openapi.yaml"
 CONTRACT = yaml.safe_load(CONTRACT_PATH.read_text(encoding="utf-8"))
 BASE_URL = "http://localhost:8080"
 METHODS = {"get", "post", "put", "delete", "patch"}

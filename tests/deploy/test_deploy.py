@@ -321,7 +321,7 @@ def test_dockerfile_is_multistage_non_root_and_exec_form() -> None:
     assert re.search(r"^COPY --from=build /opt/venv /opt/venv$", runtime, re.M)
     cmd = [line for line in instructions if line.startswith("CMD ")][-1]
     assert json.loads(cmd.removeprefix("CMD ")) == [
-        "gunicorn", "-c", "python:service.gunicorn_conf", "service.wsgi:app",
+        "gunicorn", "-c", "python:gongzhu.gunicorn_conf", "gongzhu.wsgi:app",
     ]
     healthcheck = runtime.split("HEALTHCHECK", 1)[1].split("\nCMD [\"gunicorn\"", 1)[0]
     assert "/healthz" in healthcheck

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from service import rules as engine
+from gongzhu import rules as engine
 from tests.faults.test_faults import gunicorn  # noqa: F401 — the fixture
 
 pytestmark = pytest.mark.faults

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from flask.testing import FlaskClient
 
-from service.api import create_app
+from gongzhu.api import create_app
 
 
 class ClosingClient(FlaskClient):

@@ -8,16 +8,16 @@ from pathlib import Path
 import pytest
 import requests
 
-from service import __version__, cli
+from gongzhu import __version__, cli
 from tests.servers import ROOT, free_port, start, stop
 
 
 def test_the_command_line_is_make_runs():
     makefile = (ROOT / "Makefile").read_text()
     run = re.search(r"^run:.*\n\t(.*)$", makefile, flags=re.M).group(1)
-    assert "-c python:service.gunicorn_conf service.wsgi:app" in run
-    assert cli.argv([]) == ["gunicorn", "-c", "python:service.gunicorn_conf", "service.wsgi:app"]
-    assert cli.argv(["--workers", "3"])[-3:] == ["--workers", "3", "service.wsgi:app"]
+    assert "-c python:gongzhu.gunicorn_conf gongzhu.wsgi:app" in run
+    assert cli.argv([]) == ["gunicorn", "-c", "python:gongzhu.gunicorn_conf", "gongzhu.wsgi:app"]
+    assert cli.argv(["--workers", "3"])[-3:] == ["--workers", "3", "gongzhu.wsgi:app"]
 
 
 @pytest.mark.live

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from service.api import cors, create_app
+from gongzhu.api import cors, create_app
 
 from .conftest import ClosingClient
 from .deals import SEED1

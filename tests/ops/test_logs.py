@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from service import logs
+from gongzhu import logs
 
 
 def record(message="hello", **extra) -> logging.LogRecord:
@@ -60,7 +60,7 @@ def test_the_setting_picks_the_formatter(monkeypatch, setting, formatter):
     else:
         monkeypatch.setenv(logs.LOG_FORMAT_ENV, setting)
     config = logs.logconfig()
-    assert config["formatters"]["gongzhu"]["()"] == f"service.logs.{formatter}"
+    assert config["formatters"]["gongzhu"]["()"] == f"gongzhu.logs.{formatter}"
     assert config["handlers"]["stdout"]["stream"] == "ext://sys.stdout"
 
 
@@ -68,7 +68,7 @@ def test_gunicorn_access_log_is_off():
     from gunicorn.config import Config
 
     cfg = Config()
-    cfg.set("logger_class", "service.logs.GunicornLogger")
+    cfg.set("logger_class", "gongzhu.logs.GunicornLogger")
     logger = logs.GunicornLogger(cfg)
     try:
         assert logger.access_log_enabled is False

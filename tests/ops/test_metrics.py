@@ -63,7 +63,7 @@ def test_bot_decisions_and_samples(client):
 
 
 def test_shed_bot_requests_are_counted(client):
-    from service.api import metrics
+    from gongzhu.api import metrics
 
     before = value(scrape(client), "gongzhu_bot_shed_total")
     metrics.count_bot_shed()
@@ -71,7 +71,7 @@ def test_shed_bot_requests_are_counted(client):
 
 
 def test_metrics_can_be_switched_off_for_measurement(monkeypatch):
-    from service.api import create_app
+    from gongzhu.api import create_app
 
     monkeypatch.setenv("GONGZHU_METRICS", "off")
     app = create_app()

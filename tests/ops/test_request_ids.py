@@ -9,9 +9,9 @@ import re
 
 import pytest
 
-from service.api import create_app, telemetry
-from service.api import operations as handlers
-from service.logs import ACCESS_LOGGER, JsonFormatter
+from gongzhu.api import create_app, telemetry
+from gongzhu.api import operations as handlers
+from gongzhu.logs import ACCESS_LOGGER, JsonFormatter
 
 from .deals import SEED1
 
@@ -139,7 +139,7 @@ def test_operation_of(method, path, operation):
 
 
 def test_no_request_id_outlives_its_request(app):
-    from service.logs import REQUEST_ID
+    from gongzhu.logs import REQUEST_ID
 
     client = app.test_client()
     response = client.get("/healthz", buffered=False)  # answer neither read nor closed
@@ -149,7 +149,7 @@ def test_no_request_id_outlives_its_request(app):
 
 
 def test_a_request_the_app_fails_to_answer_is_still_counted(caplog):
-    from service.api.telemetry import Telemetry
+    from gongzhu.api.telemetry import Telemetry
 
     def broken(environ, start_response):
         raise RuntimeError("no answer")

@@ -9,7 +9,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from service.api import create_app, tracing
+from gongzhu.api import create_app, tracing
 
 from .conftest import ClosingClient
 from .deals import SEED1

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import yaml
 
-from service import __version__
+from gongzhu import __version__
 
 ROOT = Path(__file__).resolve().parents[2]
 VERSION = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
@@ -32,7 +32,7 @@ def test_version_endpoint(client):
 
 
 def test_commit_from_the_environment(monkeypatch):
-    from service.api import ops
+    from gongzhu.api import ops
 
     ops.git_commit.cache_clear()
     monkeypatch.setenv("GIT_COMMIT", "abc123")
@@ -43,7 +43,7 @@ def test_commit_from_the_environment(monkeypatch):
 
 
 def test_the_contract_version_is_the_service_version():
-    contract = yaml.safe_load((ROOT / "service" / "openapi.yaml").read_text(encoding="utf-8"))
+    contract = yaml.safe_load((ROOT / "service" / "gongzhu" / "openapi.yaml").read_text(encoding="utf-8"))
     assert contract["info"]["version"] == VERSION
 
 

@@ -11,7 +11,7 @@ import random
 from collections import Counter
 from dataclasses import dataclass
 
-import service.rules as R
+import gongzhu.rules as R
 
 from . import oracle as O
 

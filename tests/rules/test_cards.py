@@ -5,8 +5,8 @@ from collections import Counter
 
 import pytest
 
-import service.rules as R
-from service.rules import (
+import gongzhu.rules as R
+from gongzhu.rules import (
     CARD_BY_NAME,
     CARD_NAMES,
     RuleError,

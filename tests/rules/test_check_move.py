@@ -3,8 +3,8 @@ its specific code (docs/engine-api.md errors)."""
 
 import pytest
 
-import service.rules as R
-from service.rules import IllegalMove, Rules, apply_move, check_move, is_legal_move, replay
+import gongzhu.rules as R
+from gongzhu.rules import IllegalMove, Rules, apply_move, check_move, is_legal_move, replay
 
 from .helpers import build_hands, cs
 

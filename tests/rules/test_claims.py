@@ -8,9 +8,9 @@ import random
 
 import pytest
 
-from service import rules as engine
-from service.rules import claims
-from service.rules.claims import ClaimVerdict, claim_move, decide_claim, tricks_left
+from gongzhu import rules as engine
+from gongzhu.rules import claims
+from gongzhu.rules.claims import ClaimVerdict, claim_move, decide_claim, tricks_left
 
 KINDS = ("all_tricks", "no_tricks")
 EXPOSABLE = (engine.PIG, engine.SHEEP, engine.TRANSFORMER, engine.HEART_ACE)

@@ -5,8 +5,8 @@ from collections import Counter
 
 import pytest
 
-import service.rules as R
-from service.rules import InvalidDeal, Rules, deal_hands, first_leader, legal_moves, replay
+import gongzhu.rules as R
+from gongzhu.rules import InvalidDeal, Rules, deal_hands, first_leader, legal_moves, replay
 
 from .helpers import advance, build_hands, c, cs, normalized_moves, singles
 

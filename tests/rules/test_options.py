@@ -9,8 +9,8 @@ import random
 
 import pytest
 
-from service.rules import EXPOSABLE, Rules, advance, deal_hands, legal_moves, new_table
-from service.rules.moves import is_option, option_list, play_options
+from gongzhu.rules import EXPOSABLE, Rules, advance, deal_hands, legal_moves, new_table
+from gongzhu.rules.moves import is_option, option_list, play_options
 
 DEALS = 150
 

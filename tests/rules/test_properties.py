@@ -8,7 +8,7 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from service.rules import Rules, deal_hands, normalize, partnership, settle_ingots
+from gongzhu.rules import Rules, deal_hands, normalize, partnership, settle_ingots
 
 from . import oracle as O
 from .invariants import Checker, check_deal, check_settlement, random_spec

@@ -6,8 +6,8 @@ the options of random option sets of every shape the play loop hands out.
 import random
 from collections import Counter
 
-from service.rules import SUIT_MASKS, random_chooser
-from service.rules.moves import option_list
+from gongzhu.rules import SUIT_MASKS, random_chooser
+from gongzhu.rules.moves import option_list
 
 
 def random_options(rng: random.Random) -> tuple[int, int, list]:

@@ -3,8 +3,8 @@ stable code and a JSON pointer (docs/engine-api.md, rules.md §7 errors)."""
 
 import pytest
 
-import service.rules as R
-from service.rules import InvalidDeal, Rules, replay
+import gongzhu.rules as R
+from gongzhu.rules import InvalidDeal, Rules, replay
 
 from .helpers import build_hands, c, cs
 

@@ -4,7 +4,7 @@ the wrong shape (`/plays/<i>`)."""
 
 import pytest
 
-from service.rules import InvalidDeal, RuleError, Rules, deal_hands, format_cards, rank_trick
+from gongzhu.rules import InvalidDeal, RuleError, Rules, deal_hands, format_cards, rank_trick
 
 from .helpers import cs
 

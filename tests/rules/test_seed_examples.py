@@ -3,8 +3,8 @@ in docs/rules.md), each as a test named after it."""
 
 import pytest
 
-import service.rules as R
-from service.rules import Rules, final_scores, legal_moves, normalize, rank_trick, replay, score_cards, settle_ingots
+import gongzhu.rules as R
+from gongzhu.rules import Rules, final_scores, legal_moves, normalize, rank_trick, replay, score_cards, settle_ingots
 
 from .helpers import build_hands, c, cs
 

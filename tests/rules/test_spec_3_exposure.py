@@ -1,8 +1,8 @@
 """rules.md §3 (亮牌): the exposure restriction, examples 3.1–3.6 (numbered by
 the test names), and the per-copy rule of two-deck games (R: "如果 Q 只亮过一张 …")."""
 
-import service.rules as R
-from service.rules import Rules, legal_moves, replay
+import gongzhu.rules as R
+from gongzhu.rules import Rules, legal_moves, replay
 
 from .helpers import advance, build_hands, c, cs, normalized_moves, singles
 

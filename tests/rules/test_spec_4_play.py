@@ -2,8 +2,8 @@
 of a trick (examples 4.1–4.4, numbered by the test names; R's restored
 sentence on pairs vs singles)."""
 
-import service.rules as R
-from service.rules import Rules, legal_moves, rank_trick, replay
+import gongzhu.rules as R
+from gongzhu.rules import Rules, legal_moves, rank_trick, replay
 
 from .helpers import build_hands, c, cs, normalized_moves, singles
 

@@ -3,7 +3,7 @@ and two decks, examples 5.1–5.18 (numbered by the test names), via score_cards
 
 import pytest
 
-from service.rules import Rules, score_cards
+from gongzhu.rules import Rules, score_cards
 
 from .helpers import cs
 

@@ -6,7 +6,7 @@ from itertools import combinations
 
 import pytest
 
-from service.rules.moves import TwoCardPlays
+from gongzhu.rules.moves import TwoCardPlays
 
 
 def written_out(pool: int, card: int | None) -> list[tuple[int, int]]:

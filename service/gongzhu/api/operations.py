@@ -10,8 +10,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from service import bot
-from service import rules as engine
+from gongzhu import bot
+from gongzhu import rules as engine
 
 from . import messages as text
 from . import metrics

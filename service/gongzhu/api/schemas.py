@@ -14,7 +14,7 @@ from typing import Any
 
 from marshmallow import Schema, fields, missing
 
-from service.rules import CARD_BY_NAME, CARD_NAMES, Rules
+from gongzhu.rules import CARD_BY_NAME, CARD_NAMES, Rules
 
 DEFAULT_RULES = Rules()
 NO_EXPOSURE: tuple[tuple[int, ...], ...] = ((), (), (), ())

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from service.rules import (
+from gongzhu.rules import (
     HEART_ACE,
     HEARTS,
     ONE_PLANE,

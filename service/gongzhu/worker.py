@@ -25,7 +25,7 @@ thread, which already accepts connections and watches idle kept-alive ones):
   bad chunked framing, …) are RFC 9457 problems (``application/problem+json``) with a
   stable code, like the application's, instead of gunicorn's HTML pages.
 
-Set it with ``worker_class = "service.worker.BufferedThreadWorker"`` (gunicorn_conf.py).
+Set it with ``worker_class = "gongzhu.worker.BufferedThreadWorker"`` (gunicorn_conf.py).
 """
 from __future__ import annotations
 

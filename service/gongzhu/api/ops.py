@@ -16,7 +16,7 @@ from pathlib import Path
 import yaml
 from flask import Blueprint, Response, current_app, has_app_context
 
-from service import __version__
+from gongzhu import __version__
 
 from . import metrics as metric_values
 from .contract import load_contract

@@ -57,7 +57,7 @@ class Tracing:
             self._tracer = None
         else:
             self._propagator = TraceContextTextMapPropagator()
-            self._tracer = provider.get_tracer("service.api")
+            self._tracer = provider.get_tracer("gongzhu.api")
         self._pid = os.getpid()
 
     def start(self, environ, operation: str):

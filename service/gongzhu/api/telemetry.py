@@ -8,15 +8,15 @@ a problem, a CORS preflight.
 - **Request id.** ``X-Request-ID`` from the client when it is 1–128 printable ASCII
   characters, else a new random one; put in ``environ["gongzhu.request_id"]`` (problem
   bodies carry it), echoed in the ``X-Request-ID`` response header and on every log
-  line the application writes while it handles the request (``service.logs.REQUEST_ID``).
+  line the application writes while it handles the request (``gongzhu.logs.REQUEST_ID``).
 - **Trace context.** A well-formed W3C ``traceparent`` is parsed; its trace id and
   parent id go into the access line (and parent the span when tracing is on).
 - **Operation.** Method and path mapped to the contract's ``operationId`` by reading
   ``paths`` of openapi.yaml; ``none`` for anything the contract does not have, so
   metric labels stay a small fixed set whatever clients send.
 - **Metrics and access line** once the answer's last byte is handed to the server
-  (the response iterable is closed): status, duration, bytes (``service.api.metrics``,
-  ``service.logs``).
+  (the response iterable is closed): status, duration, bytes (``gongzhu.api.metrics``,
+  ``gongzhu.logs``).
 
 ``GONGZHU_METRICS=off`` and ``GONGZHU_ACCESS_LOG=off`` switch the counting and the
 access lines off; they exist to measure what each costs (``bench/telemetry.py``).
@@ -32,7 +32,7 @@ from functools import lru_cache
 
 import yaml
 
-from service.logs import ACCESS_LOGGER, REQUEST_ID
+from gongzhu.logs import ACCESS_LOGGER, REQUEST_ID
 
 from . import metrics, tracing
 from .contract import load_contract

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from service.rules import (
+from gongzhu.rules import (
     HEART_VALUES,
     HEARTS,
     ONE_PLANE,

@@ -23,7 +23,7 @@ from .telemetry import Telemetry
 
 DEFAULT_MAX_BODY = 256 * 1024
 MAX_BODY_ENV = "GONGZHU_MAX_BODY"
-LOG = logging.getLogger("service.api")
+LOG = logging.getLogger("gongzhu.api")
 PIPELINE_KEY = "gongzhu.pipeline"
 
 

@@ -1,6 +1,6 @@
 """What the acting seat may know (its information set), and what it infers from the plays.
 
-The engine builds the information set (``service.rules.seat_view``) from the
+The engine builds the information set (``gongzhu.rules.seat_view``) from the
 deal state's history without reading any other seat's hand; ``knowledge``
 also accepts the play history a caller sent, and checks it is the state's own.
 
@@ -14,13 +14,13 @@ last on a diamond trick without points that the sheep (DJ) would have won,
 and followed with another diamond, holds no sheep. A seat that exposed the
 card is left out (an exposed copy may not have been playable). The sampler
 treats these as beliefs, not facts: a deal that cannot honour them drops
-them (``service.rules.sample_hidden``).
+them (``gongzhu.rules.sample_hidden``).
 """
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from service.rules import (
+from gongzhu.rules import (
     DIAMONDS,
     PIG,
     SEATS,

@@ -1,10 +1,10 @@
 """Determinized Monte Carlo search: the stronger seat.
 
-Each round deals the unseen cards once (``service.rules.sample_hidden``,
+Each round deals the unseen cards once (``gongzhu.rules.sample_hidden``,
 honouring what the seat infers from the plays: ``knowledge.absent_cards``),
 then plays every legal move from that same deal to the end with fast
 playouts in which every seat plays the baseline heuristic
-(``service.rules.advance``) and adds the acting seat's exact normalized score
+(``gongzhu.rules.advance``) and adds the acting seat's exact normalized score
 (raw − mean of the others; partnership: side − other side). Sharing the
 deal across moves cancels most of its luck. The move with the best mean
 wins; ties go to the first move in ``legal_moves`` order.
@@ -19,7 +19,7 @@ import random
 import time
 from collections.abc import Sequence
 
-from service.rules import (
+from gongzhu.rules import (
     SEATS,
     Chooser,
     DealState,

@@ -13,7 +13,7 @@ Names and labels:
   ``gongzhu_bot_shed_total`` (bot requests refused because the bot was busy).
 
 Under gunicorn prometheus_client runs in multiprocess mode
-(``service/gunicorn_hooks.py``) and ``render()`` sums every worker's files;
+(``service/gongzhu/gunicorn_hooks.py``) and ``render()`` sums every worker's files;
 elsewhere (tests, a plain WSGI server) it reports this process's registry.
 Label children are cached here: ``labels()`` takes a lock and builds a key on
 every call, and the hot path should not pay for that twice per request.

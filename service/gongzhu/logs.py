@@ -4,11 +4,11 @@
 carries the time (UTC), level, logger, message and the worker's pid; a line logged
 while a request is served also carries that request's id (``request_id``), so an
 error line can be matched with its access line. Access lines (logger
-``gongzhu.access``, written by ``service.api.telemetry``) add method, path,
+``gongzhu.access``, written by ``gongzhu.api.telemetry``) add method, path,
 operation, status, duration_ms, bytes and, when the client sent a W3C
 ``traceparent``, its trace_id and parent_id.
 
-``GunicornLogger`` is gunicorn's ``logger_class`` (``service/gunicorn_conf.py``): it
+``GunicornLogger`` is gunicorn's ``logger_class`` (``service/gongzhu/gunicorn_conf.py``): it
 installs ``logconfig()`` so gunicorn's own error log and the application's loggers
 go through the same formatter, and turns gunicorn's access log off (the access
 lines are ours, and gunicorn would otherwise format its own for every request).

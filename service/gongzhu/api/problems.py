@@ -22,7 +22,7 @@ from http import HTTPStatus
 from flask import Flask, Response, has_request_context, request
 from werkzeug.exceptions import HTTPException
 
-from service.rules import RuleError, localized
+from gongzhu.rules import RuleError, localized
 
 from . import messages as text
 from .language import CONTENT_LANGUAGE, ENGLISH, negotiate
@@ -32,7 +32,7 @@ from .validation import MAX_ERRORS, SchemaViolation
 
 PROBLEM_JSON = "application/problem+json"
 TYPE_PREFIX = "urn:gongzhu:problem:"
-LOG = logging.getLogger("service.api")
+LOG = logging.getLogger("gongzhu.api")
 
 # Codes for the HTTP-level errors (the engine's codes come with its errors).
 HTTP_CODES = {

@@ -1,5 +1,5 @@
-"""gongzhu-service: the rules of 拱猪 (Gong Zhu) as a pure engine (``service.rules``)
-and a stateless REST API over it (``service.api``). See docs/rules.md and openapi.yaml.
+"""gongzhu-service: the rules of 拱猪 (Gong Zhu) as a pure engine (``gongzhu.rules``)
+and a stateless REST API over it (``gongzhu.api``). See docs/rules.md and openapi.yaml.
 
 The version is pyproject.toml's, read from the installed package's metadata.
 """

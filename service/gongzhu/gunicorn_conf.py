@@ -3,10 +3,10 @@
 ``PORT`` (default 8080) and ``WEB_CONCURRENCY`` (workers; default 2 × cores + 1)
 are the platform conventions; every log line (access lines included, written by
 the app) goes to stdout as JSON, or text with ``GONGZHU_LOG_FORMAT=text``
-(service/logs.py). Metrics are summed across workers (service/gunicorn_hooks.py).
-Use: ``gunicorn -c python:service.gunicorn_conf service.wsgi:app``.
+(service/gongzhu/logs.py). Metrics are summed across workers (service/gongzhu/gunicorn_hooks.py).
+Use: ``gunicorn -c python:gongzhu.gunicorn_conf gongzhu.wsgi:app``.
 
-The worker is ``service.worker.BufferedThreadWorker``: gthread (HTTP/1.1 keep-alive,
+The worker is ``gongzhu.worker.BufferedThreadWorker``: gthread (HTTP/1.1 keep-alive,
 a bounded pool of request threads per worker) whose event loop reads every request
 before a thread serves it, so idle and slow connections hold no thread, and whose
 probes have a thread of their own. Sizing and the measurements behind each default:
@@ -15,7 +15,7 @@ docs/deployment.md.
 import multiprocessing
 import os
 
-from service import gunicorn_hooks
+from gongzhu import gunicorn_hooks
 
 
 def _env_int(name: str, default: int) -> int:
@@ -24,17 +24,17 @@ def _env_int(name: str, default: int) -> int:
 
 bind = f"{os.environ.get('HOST', '0.0.0.0')}:{_env_int('PORT', 8080)}"
 workers = _env_int("WEB_CONCURRENCY", multiprocessing.cpu_count() * 2 + 1)
-worker_class = os.environ.get("GUNICORN_WORKER_CLASS", "service.worker.BufferedThreadWorker")
+worker_class = os.environ.get("GUNICORN_WORKER_CLASS", "gongzhu.worker.BufferedThreadWorker")
 # Request threads per worker. Requests are CPU-bound Python: one process runs one at a
 # time (the GIL), so more threads add queueing, not throughput; 4 leave room for a bot
-# call (service/api/slots.py) while others answer.
+# call (service/gongzhu/api/slots.py) while others answer.
 threads = _env_int("GUNICORN_THREADS", 4)
 # Open connections per worker (idle, kept alive, being read, in a thread); past it the
 # worker stops accepting until one closes.
 worker_connections = _env_int("GUNICORN_WORKER_CONNECTIONS", 1000)
 # Seconds an idle connection (new or between requests) is kept before it is closed.
 keepalive = _env_int("GUNICORN_KEEPALIVE", 10)
-# Read by the worker itself (service/worker.py): GUNICORN_REQUEST_TIMEOUT (10 s: a
+# Read by the worker itself (service/gongzhu/worker.py): GUNICORN_REQUEST_TIMEOUT (10 s: a
 # started request must arrive whole within it, else 408 problem and close),
 # GUNICORN_READ_BUFFER_MIB (8: unfinished requests' bytes per worker, else 503) and
 # GUNICORN_SWITCH_INTERVAL_MS (1: the GIL switch interval).
@@ -54,12 +54,12 @@ preload_app = True
 accesslog = None
 errorlog = "-"
 loglevel = os.environ.get("LOG_LEVEL", "info")
-logger_class = "service.logs.GunicornLogger"
+logger_class = "gongzhu.logs.GunicornLogger"
 # Before the app is loaded: prometheus_client reads it when first imported.
 gunicorn_hooks.prepare_metrics_dir()
 child_exit = gunicorn_hooks.child_exit
 on_exit = gunicorn_hooks.on_exit
-# gunicorn answers an over-long request line itself (a 414 problem, service/worker.py):
+# gunicorn answers an over-long request line itself (a 414 problem, service/gongzhu/worker.py):
 # allow its maximum, far beyond any URL of this API (/ranks/{points}).
 limit_request_line = 8190
 # At most 32 header fields of at most 8 KiB each (431 problem beyond).

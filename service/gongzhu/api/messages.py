@@ -1,9 +1,9 @@
 """The messages the HTTP layer writes, in English and in Chinese (see
-``service.rules.messages`` for how a ``Text`` is written and rendered), and the
+``gongzhu.rules.messages`` for how a ``Text`` is written and rendered), and the
 problem titles by status."""
 from __future__ import annotations
 
-from service.rules import Text
+from gongzhu.rules import Text
 
 # the body and its framing
 NOT_UTF8 = Text("the body is not UTF-8: byte {at} cannot be decoded", "请求体不是 UTF-8：第 {at} 字节无法解码")

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from service.rules import (
+from gongzhu.rules import (
     DIAMONDS,
     HEART_ACE,
     HEARTS,

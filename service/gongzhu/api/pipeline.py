@@ -35,7 +35,7 @@ COMPACT = (",", ":")
 # is refused as it is parsed, before it costs memory and a report (a server limit, like
 # the body size).
 MAX_OBJECT_KEYS = 64
-LOG = logging.getLogger("service.api")
+LOG = logging.getLogger("gongzhu.api")
 TEMPLATE_PARAMETER = re.compile(r"\{([^{}/]+)\}")
 
 

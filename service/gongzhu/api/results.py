@@ -8,7 +8,7 @@ from __future__ import annotations
 import time
 from collections import Counter
 
-from service import rules as engine
+from gongzhu import rules as engine
 
 from . import metrics
 from .schemas import card_lists, cards, rules_out, trick_out

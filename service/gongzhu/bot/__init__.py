@@ -1,7 +1,7 @@
 """Auto-play (托管) for the seat to act: a heuristic seat and a Monte Carlo one.
 
 Pure, stdlib only, reads only what the acting seat may know, and uses the
-engine only through ``service.rules``' public names. See docs/bot.md.
+engine only through ``gongzhu.rules``' public names. See docs/bot.md.
 """
 from .advice import Suggestion, heuristic_suggestion, suggest
 from .exposures import suggest_exposures

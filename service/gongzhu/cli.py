@@ -1,7 +1,7 @@
 """The ``gongzhu-service`` command: gunicorn as ``make run`` starts it.
 
 ``gongzhu-service [gunicorn options]`` runs
-``gunicorn -c python:service.gunicorn_conf service.wsgi:app`` in this process
+``gunicorn -c python:gongzhu.gunicorn_conf gongzhu.wsgi:app`` in this process
 (``PORT``, ``WEB_CONCURRENCY`` and every other setting as for ``make run``); extra
 options go to gunicorn, e.g. ``gongzhu-service --workers 4``.
 """
@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import sys
 
-CONFIG = "python:service.gunicorn_conf"
-APP = "service.wsgi:app"
+CONFIG = "python:gongzhu.gunicorn_conf"
+APP = "gongzhu.wsgi:app"
 
 
 def argv(extra: list[str]) -> list[str]:

@@ -12,7 +12,7 @@ import time
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
-from service.rules import Card, DealState, Play, legal_moves
+from gongzhu.rules import Card, DealState, Play, legal_moves
 
 from .equivalence import distinct_plays
 from .heuristic import heuristic_play

@@ -1,4 +1,4 @@
-"""The hand-written contract, ``service/openapi.yaml`` (package data): read,
+"""The hand-written contract, ``service/gongzhu/openapi.yaml`` (package data): read,
 checked with openapi-spec-validator and indexed by operation, once at start-up.
 
 The contract drives the HTTP layer: its operations are the routes, its request
@@ -60,7 +60,7 @@ def _operation(path: str, method: str, spec: dict[str, Any]) -> Operation:
 
 def load_contract() -> bytes:
     """The bytes of openapi.yaml as shipped in the package."""
-    return resources.files("service").joinpath(CONTRACT_FILE).read_bytes()
+    return resources.files("gongzhu").joinpath(CONTRACT_FILE).read_bytes()
 
 
 def read_contract() -> Contract:
