@@ -2,7 +2,6 @@
 import random
 
 import pytest
-
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 

@@ -6,7 +6,6 @@ settlement invariants of rules.md §6 over arbitrary raw scores."""
 import random
 
 import pytest
-
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
