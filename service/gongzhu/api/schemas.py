@@ -14,7 +14,7 @@ from typing import Any
 
 from marshmallow import Schema, fields, missing
 
-from gongzhu.rules import CARD_BY_NAME, CARD_NAMES, DealRecord, Rules
+from gongzhu.rules import CARD_BY_NAME, CARD_NAMES, MATCH_TARGET, PIG_TAKER, DealRecord, Rules
 
 DEFAULT_RULES = Rules()
 NO_EXPOSURE: tuple[tuple[int, ...], ...] = ((), (), (), ())
@@ -201,8 +201,8 @@ class DealRecords(fields.Field):
 
 class MatchSchema(ConvertingSchema):
     rules = _rules()
-    target = Integer(load_default=1000)
-    leader_rule = Plain(load_default="pig_taker")
+    target = Integer(load_default=MATCH_TARGET)
+    leader_rule = Plain(load_default=PIG_TAKER)
     multiplier = Integer(load_default=1)
     fee = Integer(load_default=0)
     deals = DealRecords()

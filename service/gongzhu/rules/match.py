@@ -39,7 +39,7 @@ PIG_TAKER = "pig_taker"
 ROTATION = "rotation"
 LEADER_RULES = (PIG_TAKER, ROTATION)
 # P: "一般某人得到正一千分或负一千分"
-DEFAULT_TARGET = 1000
+MATCH_TARGET = 1000
 NOTHING: tuple[int, ...] = (0,) * SEATS
 
 
@@ -172,7 +172,7 @@ def _standings(totals: Sequence[int]) -> tuple[Standing, ...]:
                  for seat in order)
 
 
-def score_match(rules: Rules, deals: Sequence[DealRecord], *, target: int = DEFAULT_TARGET,
+def score_match(rules: Rules, deals: Sequence[DealRecord], *, target: int = MATCH_TARGET,
                 leader_rule: str = PIG_TAKER, multiplier: int = 1, fee: int = 0) -> Match:
     """Replay and settle a match's deals in order.
 
