@@ -125,3 +125,14 @@ def test_at_most_200_deals(client):
     answer = client.post("/match", json={"deals": [record] * 201}).get_json()
     assert answer["code"] == "schema_violation"
     assert [(e["pointer"], e["keyword"]) for e in answer["errors"]] == [("/deals", "maxItems")]
+
+
+def test_play_answers_a_record_only_when_the_deal_ends(client):
+    record = random_match(Rules(), 2, max_deals=1).records[0]
+    body = {**record_body(record), "first_deal": True}
+    move = body["plays"].pop()
+    before = body["plays"].pop()
+    middle = client.post("/play", json={**body, "move": before}).get_json()
+    assert "record" not in middle and middle["score"] is None
+    last = client.post("/play", json={**middle["state"], "move": move}).get_json()
+    assert last["record"] == {"first_deal": True, "leader": 0, **record_body(record)}
