@@ -71,7 +71,7 @@ GENERATED = settings(max_examples=EXAMPLES, deadline=None, derandomize=True,
 
 
 def test_every_body_operation_is_covered():
-    assert len(OPERATIONS) == 11
+    assert len(OPERATIONS) == 12
 
 
 @pytest.mark.parametrize("path, schema", OPERATIONS)
