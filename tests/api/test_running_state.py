@@ -111,7 +111,7 @@ def test_play_next_is_the_turn_legal_moves_gives(client, random_states):
         move = names(R.legal_moves(state)[0])
         after = client.post("/play", json={**body, "move": move}).get_json()
         turn = client.post("/legal-moves", json=after["state"]).get_json()
-        assert after["next"] == turn
+        assert after["turn"] == turn
 
 
 # ---- /view: what one seat may see --------------------------------------------------------------

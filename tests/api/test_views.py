@@ -80,7 +80,7 @@ def test_a_whole_deal_by_feeding_state_back(client):
         if answer["trick"]:
             tricks.append(answer["trick"])
     assert len(tricks) == 13
-    turn = answer["next"]
+    turn = answer["turn"]
     assert (turn["seat"], turn["moves"], turn["finished"], turn["hand_sizes"]) == (None, [], True, [0, 0, 0, 0])
     score = answer["score"]
     assert turn["points"] == score["raw"]

@@ -47,16 +47,16 @@ def test_generated_client_plays_a_whole_seeded_deal(generated, live_server):
     from gongzhu_client.api.rules import exposures, score, settle_ingots
     from gongzhu_client.models import (
         DealRequest,
-        DealResult,
         DealScore,
         DealState,
+        ExposureSheet,
         ExposuresRequest,
-        ExposuresResult,
         IngotsRequest,
         IngotsResult,
         LegalMoves,
+        NewDeal,
+        PlayOutcome,
         PlayRequest,
-        PlayResult,
         ScoreRequest,
         ScoreSheet,
     )
@@ -64,7 +64,7 @@ def test_generated_client_plays_a_whole_seeded_deal(generated, live_server):
     client = Client(base_url=live_server, raise_on_unexpected_status=True)
 
     dealt = deal.sync(client=client, body=DealRequest(seed=1))
-    assert isinstance(dealt, DealResult)
+    assert isinstance(dealt, NewDeal)
     hands = dealt.hands
     assert sorted(len(h) for h in hands) == [13, 13, 13, 13]
     assert dealt.leader == next(s for s in range(4) if "C2" in hands[s])
@@ -73,7 +73,7 @@ def test_generated_client_plays_a_whole_seeded_deal(generated, live_server):
     pig_seat = next(s for s in range(4) if "SQ" in hands[s])
     exposed = [["SQ"] if s == pig_seat else [] for s in range(4)]
     shown = exposures.sync(client=client, body=ExposuresRequest(hands=hands, exposed=exposed))
-    assert isinstance(shown, ExposuresResult)
+    assert isinstance(shown, ExposureSheet)
     assert shown.exposed == exposed and shown.automatic == []
     assert shown.values.sq == -200
 
@@ -89,14 +89,14 @@ def test_generated_client_plays_a_whole_seeded_deal(generated, live_server):
         result = play.sync(client=client, body=PlayRequest(hands=hands, exposed=exposed,
                                                            plays=plays, move=move,
                                                            seat=options.seat))
-        assert isinstance(result, PlayResult), result
+        assert isinstance(result, PlayOutcome), result
         assert result.state.plays == plays + [move]
         plays = result.state.plays
         if result.trick is not None:
             captured[result.trick.winner] += [c for p in result.trick.plays for c in p]
         if number < 51:
             assert result.score is None
-            assert isinstance(result.next_.seat, int) and result.next_.moves
+            assert isinstance(result.turn.seat, int) and result.turn.moves
         else:
             final = result.score
     assert isinstance(final, DealScore)

@@ -106,7 +106,7 @@ def play_out(body: dict, after: engine.DealState) -> dict:
         "state": state,
         "trick": trick_out(completed) if completed else None,
         "score": score,
-        "next": legal_moves_out(after, engine.legal_moves(after)),
+        "turn": legal_moves_out(after, engine.legal_moves(after)),
     }
 
 
