@@ -8,13 +8,14 @@ BIN    := $(VENV)/bin
 PORT   ?= 8080
 PYTEST_ARGS ?=
 
-.PHONY: run test test-fast lint lint-contract schemathesis venv clean help bench-engine bench-http soak faults properties arena
+.PHONY: run test test-fast lint lint-contract sdk schemathesis venv clean help bench-engine bench-http soak faults properties arena
 
 help:
 	@echo "make run    serve the API with gunicorn on :$(PORT) (PORT, WEB_CONCURRENCY override)"
 	@echo "make test   install test extras and run every test (pytest)"
 	@echo "make test-fast   every test but the live-server ones"
-	@echo "make lint   ruff over service/, tests/, bench/ and mypy over service/ (settings in pyproject.toml)"
+	@echo "make lint   ruff over service/, tests/, bench/, sdk/ and mypy over service/ (settings in pyproject.toml)"
+	@echo "make sdk    build the Python and TypeScript SDKs from the contract into build/sdk (sdk/README.md)"
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -43,13 +44,17 @@ test: $(VENV)/.stamp-test $(NODE_TOOLS)/node_modules/.stamp
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 lint: $(VENV)/.stamp-test
-	$(BIN)/ruff check service tests bench
+	$(BIN)/ruff check service tests bench sdk
 	$(BIN)/mypy
 
 test-fast: $(VENV)/.stamp-test $(NODE_TOOLS)/node_modules/.stamp
 	$(BIN)/python -m pytest -m "not live and not faults" $(PYTEST_ARGS)
 
-# Spectral and Redocly on openapi.yaml (also run by make test).
+# The Python and TypeScript SDKs, generated from openapi.yaml into build/sdk (tests/sdk checks them).
+sdk: $(VENV)/.stamp-test $(NODE_TOOLS)/node_modules/.stamp
+	$(BIN)/python sdk/build.py
+
+# Spectral and Redocly on openapi.yaml, zero errors and zero warnings (also run by make test).
 lint-contract: $(NODE_TOOLS)/node_modules/.stamp
 	cd $(NODE_TOOLS) && npm run --silent lint
 
