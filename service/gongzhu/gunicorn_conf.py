@@ -70,3 +70,6 @@ forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
 # No runtime control socket (gunicorn ≥ 24): one fixed path per user would be shared
 # by every server on the host, and a read-only root filesystem has nowhere to put it.
 control_socket_disable = True
+# Answers are written to memory and sent by the worker's event loop (service/gongzhu/worker.py):
+# never straight from a file to the socket by a request thread.
+sendfile = False

@@ -1,29 +1,37 @@
-"""The gunicorn worker: gthread whose threads only ever run requests that have arrived.
+"""The gunicorn worker: gthread whose threads never wait on a client.
 
 gunicorn's ``gthread`` worker keeps HTTP/1.1 connections alive between requests, but a
-pool thread reads each request itself, blocking: a connection that sends nothing holds a
-thread for seconds, and one that sends its headers a byte a second holds it until the
-last byte. A few such clients stop a worker, probes included.
+pool thread reads each request itself and writes each answer itself, blocking: a client
+that sends slowly, or reads slowly, holds a thread. ``BufferedThreadWorker`` moves all
+waiting on clients into the worker's event loop (its main thread, which already accepts
+connections and watches kept-alive ones):
 
-``BufferedThreadWorker`` moves all waiting into the worker's event loop (its main
-thread, which already accepts connections and watches idle kept-alive ones):
-
-- every connection, new or kept alive, waits in the event loop, and its bytes are read
-  there without blocking until the request is complete: the head, then a body of
-  declared length (up to the body limit) or a chunked body up to its last chunk;
-- only then does a pool thread get it, with the bytes already read: a thread never
-  waits for a client, so idle and slow connections cost a file descriptor and a buffer,
-  never a thread;
-- a connection that sends nothing within ``keepalive`` seconds is closed; one that
-  started a request and has not finished it ``request_timeout`` seconds later gets a
-  408 problem and is closed; when unfinished requests hold more than
-  ``GUNICORN_READ_BUFFER_MIB`` (8 MiB) in a worker, the one that grows past it gets a
-  503 problem (``busy``, ``Retry-After: 1``) and is closed;
-- ``GET /healthz`` and ``GET /readyz`` run in a separate small pool, so a probe never
-  queues behind requests that keep every request thread busy;
-- the server's own error answers (bad request line, headers too many or too large,
-  bad chunked framing, …) are RFC 9457 problems (``application/problem+json``) with a
-  stable code, like the application's, instead of gunicorn's HTML pages.
+- **Framing by h11.** Every connection's bytes are read in the event loop without
+  blocking and fed to h11 (a maintained, sans-IO HTTP/1.1 parser), which decides where a
+  request ends: its head, then a body of declared length or a chunked body to its last
+  chunk. No regular expression of ours reads the framing. A request h11 refuses gets a
+  problem answer at once: 400 (bare LF, no ``Host`` in HTTP/1.1, malformed chunk line,
+  conflicting lengths, …), 413 (a declared length or a chunk past the body limit),
+  501 (a transfer coding other than chunked).
+- **A canonical request for the thread.** Once h11 has the whole request, a pool thread
+  gets it rewritten as HTTP/1.1 with the body h11 de-framed and a plain
+  ``Content-Length`` (no ``Transfer-Encoding``, no ``Expect``: ``100 Continue`` is sent
+  by the event loop): gunicorn's parser then reads it from memory and never from the
+  socket, so the two parsers cannot disagree on where it ends.
+- **Answers buffered.** The thread writes the answer into memory; the event loop sends
+  it as the client reads. A slow reader holds a buffer, never a thread.
+- **One deadline per request.** From its first byte a request has
+  ``GUNICORN_REQUEST_TIMEOUT`` seconds (10) to arrive whole and be read back: a request
+  still arriving then gets a 408 problem, an answer still unread is dropped with the
+  connection. A connection that sends nothing is closed after ``keepalive`` seconds.
+  When unfinished requests hold more than ``GUNICORN_READ_BUFFER_MIB`` (8 MiB) in a
+  worker, the one that grows past it gets a 503 problem (``busy``) and is closed.
+- **Probes** (``GET /healthz``, ``GET /readyz`` with no body and no ``Expect``) run in a
+  separate small pool, so a probe never queues behind busy request threads.
+- **Connections past the cap** (``worker_connections``) are accepted and answered a
+  503 problem at once and closed, instead of waiting unaccepted in the backlog.
+- The server's own error answers are RFC 9457 problems (``application/problem+json``)
+  with a stable code, logged at WARNING without a traceback.
 
 Set it with ``worker_class = "gongzhu.worker.BufferedThreadWorker"`` (gunicorn_conf.py).
 """
@@ -33,48 +41,52 @@ import ctypes
 import errno
 import json
 import os
-import re
 import selectors
-import socket
-import struct
 import sys
 import time
 from concurrent import futures
 from functools import partial
 from http import HTTPStatus
 
+import h11
 from gunicorn.http import errors as http_errors
 from gunicorn.workers.gthread import TConn, ThreadWorker
 
-PROBES = (b"GET /healthz ", b"GET /readyz ")
+PROBE_PATHS = (b"/healthz", b"/readyz")
 PROBE_THREADS = 1
-HEAD_END = b"\r\n\r\n"
-LAST_CHUNK = b"0\r\n\r\n"
-CONTENT_LENGTH = re.compile(rb"\r\ncontent-length[ \t]*:[ \t]*(\d{1,12})[ \t]*(?=\r\n)", re.I)
-CHUNKED = re.compile(rb"\r\ntransfer-encoding[ \t]*:[^\r\n]*chunked", re.I)
-EXPECT = re.compile(rb"\r\nexpect[ \t]*:", re.I)
-CHUNK_SIZE = re.compile(rb"([0-9A-Fa-f]{1,8})[ \t]*(?:;[^\r\n]*)?(?=\r\n)")
-MAX_CHUNK_LINE = 1024
-# request line + 32 header fields of at most 8 KiB (gunicorn_conf.py's limits)
+# request line + 32 header fields of at most 8 KiB (gunicorn_conf.py's limits): past it h11
+# refuses the head (431); within it gunicorn's parser applies the precise limits (414, 431).
 MAX_HEAD = 8190 + 32 * 8190 + 1024
 READ_SIZE = 65536
+CONTINUE = b"HTTP/1.1 100 Continue\r\n\r\n"
+# Headers that describe the framing h11 has already undone.
+FRAMING_HEADERS = frozenset({b"content-length", b"transfer-encoding", b"expect"})
+SUPPORTED_VERSIONS = (b"1.0", b"1.1")
 M_MMAP_THRESHOLD, MMAP_THRESHOLD = -3, 64 * 1024
 M_ARENA_MAX, ARENA_MAX = -8, 2
 PROBLEM_JSON = "application/problem+json"
 TYPE_PREFIX = "urn:gongzhu:problem:"
+# h11's status hint for a request it refuses, and our code for it.
+H11_CODES = {400: "bad_request", 413: "payload_too_large", 431: "header_fields_too_large",
+             501: "unsupported_transfer_coding"}
 
-# What the server itself answers, before the application sees a request.
+# What gunicorn's parser answers itself on the canonical request (its precise limits).
 SERVER_PROBLEMS: tuple[tuple[type[Exception], int, str], ...] = (
     (http_errors.LimitRequestLine, 414, "uri_too_long"),
     (http_errors.LimitRequestHeaders, 431, "header_fields_too_large"),
     (http_errors.UnsupportedTransferCoding, 501, "unsupported_transfer_coding"),
     (http_errors.ExpectationFailed, 417, "expectation_failed"),
     (http_errors.ForbiddenProxyRequest, 403, "forbidden"),
-    (http_errors.InvalidChunkSize, 400, "bad_framing"),
-    (http_errors.ChunkMissingTerminator, 400, "bad_framing"),
-    (http_errors.InvalidChunkExtension, 400, "bad_framing"),
     (http_errors.ParseException, 400, "bad_request"),
 )
+
+
+class Refused(Exception):
+    """A request answered by the event loop with a problem, before any thread sees it."""
+
+    def __init__(self, status: int, code: str, detail: str) -> None:
+        super().__init__(detail)
+        self.status, self.code, self.detail = status, code, detail
 
 
 def env_seconds(name: str, default: float) -> float:
@@ -94,54 +106,135 @@ def problem_bytes(status: int, code: str, detail: str, retry_after: int | None =
 
 
 def server_problem(exc: Exception) -> tuple[int, str, str]:
-    """(status, code, detail) for an error the server raised on a client's bytes, or 500."""
+    """(status, code, detail) for an error gunicorn's parser raised on a request, or 500."""
     for kind, status, code in SERVER_PROBLEMS:
         if isinstance(exc, kind):
             return status, code, f"the request is not valid HTTP/1.1: {exc}"[:300]
     return 500, "internal_error", "the server failed to answer this request; it has been logged"
 
 
-def chunks_complete(body: bytes) -> bool:
-    """Whether a chunked body holds its last chunk and trailer section, or is no valid
-    chunked framing at all (the parser then answers 400 at once)."""
-    pos = 0
-    while True:
-        eol = body.find(b"\r\n", pos)
-        if eol < 0:
-            return len(body) - pos > MAX_CHUNK_LINE
-        size = CHUNK_SIZE.match(body, pos, eol)
-        if size is None:
-            return True
-        if int(size.group(1), 16) == 0:
-            return body.find(HEAD_END, eol) >= 0
-        pos = eol + 2 + int(size.group(1), 16) + 2
-        if pos > len(body):
-            return False
-        if body[pos - 2:pos] != b"\r\n":
-            return True
-
-
-def request_complete(buf: bytes | bytearray, body_limit: int) -> bool:
-    """Whether ``buf`` holds a whole request a thread can serve without waiting.
-
-    A head longer than any the server accepts, a body larger than the limit, an
-    ``Expect`` header (the client waits for ``100 Continue``), bad chunked framing or a
-    length the head does not state plainly count as complete: the server's parser or
-    the application answers them.
-    """
-    end = buf.find(HEAD_END)
+def bare_line_feed(head: bytes) -> bool:
+    """Whether a request head ends a line with LF alone (RFC 9112 §2.2: a server may
+    refuse it; accepting it is how requests are smuggled past proxies that do not)."""
+    end = head.find(b"\r\n\r\n")
     if end < 0:
-        return len(buf) > MAX_HEAD
-    head = bytes(buf[:end + 2])
-    body = len(buf) - end - 4
-    if EXPECT.search(head):
         return True
-    if CHUNKED.search(head):
-        return body > body_limit + MAX_CHUNK_LINE or chunks_complete(bytes(buf[end + 4:]))
-    lengths = CONTENT_LENGTH.findall(head)
-    if len(lengths) != 1:
-        return True
-    return body >= min(int(lengths[0]), body_limit + 1)
+    head = head[:end + 4]
+    return head.count(b"\n") != head.count(b"\r\n")
+
+
+class Reading:
+    """One request being read in the event loop: h11's state and what it has given."""
+
+    __slots__ = ("parser", "head", "request", "body", "deadline", "started", "limit", "held")
+
+    def __init__(self, deadline: float, limit: int) -> None:
+        self.parser = h11.Connection(h11.SERVER, max_incomplete_event_size=MAX_HEAD)
+        self.head = bytearray()        # bytes until h11 has the head (for the LF check)
+        self.request: h11.Request | None = None
+        self.body = bytearray()
+        self.deadline = deadline       # keep-alive wait, then the request's own deadline
+        self.started = False
+        self.limit = limit
+        self.held = 0                  # bytes counted against the worker's read budget
+
+    def feed(self, data: bytes) -> bool:
+        """Feed bytes; True once the whole request is here (``Refused`` if it never can be)."""
+        self.parser.receive_data(data)
+        if self.request is None:
+            self.head += data
+        try:
+            while True:
+                event = self.parser.next_event()
+                if event is h11.NEED_DATA:
+                    self._check_chunk()
+                    return False
+                if isinstance(event, h11.Request):
+                    self._accept_head(event)
+                elif isinstance(event, h11.Data):
+                    self.body += event.data
+                    if len(self.body) > self.limit:
+                        raise Refused(413, "payload_too_large", "the request body is too large")
+                elif isinstance(event, h11.EndOfMessage):
+                    return True
+                elif isinstance(event, h11.ConnectionClosed):
+                    raise Refused(400, "bad_framing", "the connection ended before the request did")
+        except h11.RemoteProtocolError as error:
+            status = error.error_status_hint if error.error_status_hint in H11_CODES else 400
+            # past the head, a 400 is the body's framing (a chunk line)
+            code = "bad_framing" if status == 400 and self.request is not None else H11_CODES[status]
+            raise Refused(status, code,
+                          f"the request is not valid HTTP/1.1: {error}"[:300]) from None
+
+    def _accept_head(self, request: h11.Request) -> None:
+        self.request = request
+        if bare_line_feed(bytes(self.head)):
+            raise Refused(400, "bad_request", "the request head ends a line with LF alone, not CRLF")
+        if request.http_version not in SUPPORTED_VERSIONS and not request.http_version.startswith(b"1."):
+            raise Refused(400, "bad_request", "the request is not HTTP/1.x")
+        self.head = bytearray()
+        length = self._header(b"content-length")
+        if length is not None and int(length) > self.limit:
+            raise Refused(413, "payload_too_large", "the request body is too large")
+
+    def _check_chunk(self) -> None:
+        """A chunk announced larger than the body limit is refused at once, not read.
+        (h11 keeps the chunk's size to itself: ``_bytes_in_chunk`` of its chunked reader.)"""
+        reader = getattr(self.parser, "_reader", None)
+        pending = getattr(reader, "_bytes_in_chunk", 0)
+        if isinstance(pending, int) and len(self.body) + pending > self.limit:
+            raise Refused(413, "payload_too_large", "a chunk of the request body is too large")
+
+    def _header(self, name: bytes) -> bytes | None:
+        assert self.request is not None
+        for key, value in self.request.headers:
+            if key == name:
+                return value
+        return None
+
+    def waits_for_continue(self) -> bool:
+        return self.parser.they_are_waiting_for_100_continue
+
+    def probe(self) -> bool:
+        """GET /healthz or /readyz with no body and no Expect."""
+        request = self.request
+        return (request is not None and request.method in (b"GET", b"HEAD")
+                and request.target in PROBE_PATHS and not self.body
+                and all(key not in FRAMING_HEADERS for key, _ in request.headers))
+
+    def canonical(self) -> bytes:
+        """The request as HTTP/1.1 (1.0 kept) with its body de-framed and a plain length."""
+        request = self.request
+        assert request is not None
+        version = b"1.0" if request.http_version == b"1.0" else b"1.1"
+        lines = [b"%s %s HTTP/%s" % (request.method, request.target, version)]
+        lines += [name + b": " + value for name, value in request.headers.raw_items()
+                  if name.lower() not in FRAMING_HEADERS]
+        if self.body or request.method not in (b"GET", b"HEAD"):
+            lines.append(b"Content-Length: %d" % len(self.body))
+        return b"\r\n".join(lines) + b"\r\n\r\n" + bytes(self.body)
+
+    def leftover(self) -> bytes:
+        """Bytes after the request (the start of a pipelined next one)."""
+        return self.parser.trailing_data[0]
+
+
+class Buffer:
+    """What a thread writes an answer to instead of the socket; the event loop sends it."""
+
+    def __init__(self, sock) -> None:
+        self.sock = sock
+        self.data = bytearray()
+
+    def sendall(self, data) -> None:
+        self.data += data
+
+    def send(self, data) -> int:
+        self.data += data
+        return len(data)
+
+    def __getattr__(self, name):
+        return getattr(self.sock, name)
 
 
 def bound_malloc() -> None:
@@ -157,13 +250,14 @@ def bound_malloc() -> None:
 
 
 class BufferedThreadWorker(ThreadWorker):
-    """gthread with the reading of each request done in the event loop (module docstring)."""
+    """gthread with every wait on a client in the event loop (module docstring)."""
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.request_timeout = env_seconds("GUNICORN_REQUEST_TIMEOUT", 10)
         self.body_limit = int(os.environ.get("GONGZHU_MAX_BODY", 256 * 1024))
-        self.reading: dict[TConn, float] = {}
+        self.reading: dict[TConn, Reading] = {}
+        self.writing: dict[TConn, float] = {}
         # Bytes of unfinished requests held by the event loop, and their ceiling.
         self.buffered = 0
         self.buffer_budget = int(env_seconds("GUNICORN_READ_BUFFER_MIB", 8) * 1024 * 1024)
@@ -179,7 +273,12 @@ class BufferedThreadWorker(ThreadWorker):
         sys.setswitchinterval(env_seconds("GUNICORN_SWITCH_INTERVAL_MS", 1) / 1000)
         super().init_process()
 
-    # ------------------------------------------------------------------ reading
+    # ------------------------------------------------------------------ accepting
+
+    def set_accept_enabled(self, enabled):
+        """Keep accepting past ``worker_connections`` (``accept`` answers 503 there), so no
+        client waits unaccepted; stop only when the worker stops."""
+        super().set_accept_enabled(enabled or self.alive)
 
     def accept(self, listener):
         try:
@@ -188,65 +287,104 @@ class BufferedThreadWorker(ThreadWorker):
             if e.errno not in (errno.EAGAIN, errno.ECONNABORTED, errno.EWOULDBLOCK):
                 raise
             return
+        if self.nr_conns >= self.worker_connections:
+            client.setblocking(False)
+            try:
+                client.send(problem_bytes(503, "busy", "the server has too many open connections; "
+                                          "retry", retry_after=1))
+            except OSError:
+                pass
+            client.close()
+            return
         self.nr_conns += 1
-        # A thread that still ends up reading (a body past what was buffered) waits this
-        # long at most for each read or write.
-        timeval = struct.pack("ll", int(self.request_timeout), 0)
-        client.setsockopt(socket.SOL_SOCKET, socket.SO_RCVTIMEO, timeval)
-        client.setsockopt(socket.SOL_SOCKET, socket.SO_SNDTIMEO, timeval)
         conn = TConn(self.cfg, client, addr, listener.getsockname())
-        conn.head = bytearray()
-        self._wait_for_request(conn, time.monotonic() + self.cfg.keepalive)
+        self._start_reading(conn, b"")
+
+    # ------------------------------------------------------------------ reading
 
     def on_client_socket_readable(self, conn, client):
         """A kept-alive connection has bytes: its next request is read in the event loop too."""
+        self.poller.unregister(client)
         self.keepalived_conns.remove(conn)
-        conn.head = bytearray()
-        self.poller.modify(client, selectors.EVENT_READ, partial(self._read, conn))
-        self.reading[conn] = time.monotonic() + self.request_timeout
-        self._read(conn, client)
+        self._start_reading(conn, b"")
 
-    def _wait_for_request(self, conn, deadline: float) -> None:
+    def _start_reading(self, conn, pending: bytes) -> None:
         conn.sock.setblocking(False)
-        self.reading[conn] = deadline
+        reading = Reading(time.monotonic() + self.cfg.keepalive, self.body_limit)
+        self.reading[conn] = reading
         self.poller.register(conn.sock, selectors.EVENT_READ, partial(self._read, conn))
+        self._read(conn, conn.sock, pending)
 
-    def _read(self, conn, _client) -> None:
-        """Bytes for a connection waiting in the event loop; a complete request goes to a thread."""
+    def _read(self, conn, _client, pending: bytes = b"") -> None:
+        try:
+            self._receive(conn, pending)
+        except Exception:  # noqa: BLE001 — one connection's fault must not stop the worker
+            self.log.exception("Error reading a request")
+            if conn in self.reading:
+                self._forget(conn)
+                self._refuse(conn, 500, "internal_error",
+                             "the server failed to read this request; it has been logged")
+
+    def _receive(self, conn, pending: bytes) -> None:
+        if pending:
+            self._take(conn, self.reading[conn], pending)
+            return
         try:
             data = conn.sock.recv(READ_SIZE)
         except (BlockingIOError, InterruptedError):
             return
         except OSError:
             data = b""
+        reading = self.reading[conn]
         if not data:
+            started = reading.started
             self._forget(conn)
-            if conn.head:
-                self._send_quietly(conn, problem_bytes(
-                    400, "bad_framing", "the connection ended before the request did"))
-            self._drop(conn)
+            if started:
+                self._refuse(conn, 400, "bad_framing", "the connection ended before the request did")
+            else:
+                self._drop(conn)
             return
-        if not conn.head:
-            # the request has started: all of it must arrive within request_timeout
-            self.reading[conn] = time.monotonic() + self.request_timeout
-        conn.head += data
+        self._take(conn, reading, data)
+
+    def _take(self, conn, reading: Reading, data: bytes) -> None:
+        """Bytes of a request: complete, it goes to a thread; refused, it is answered here."""
+        if not reading.started:
+            # the request has started: all of it must arrive (and be read back) in time
+            reading.started = True
+            reading.deadline = time.monotonic() + self.request_timeout
         self.buffered += len(data)
-        if request_complete(conn.head, self.body_limit):
+        reading.held += len(data)
+        try:
+            complete = reading.feed(data)
+        except Refused as refused:
             self._forget(conn)
-            self.enqueue_req(conn)
+            self._refuse(conn, refused.status, refused.code, refused.detail)
+            return
+        if complete:
+            self._forget(conn)
+            self.enqueue_req(conn, reading)
+        elif reading.waits_for_continue():
+            reading.parser.send(h11.InformationalResponse(status_code=100, headers=[]))
+            self._send_quietly(conn, CONTINUE)
         elif self.buffered > self.buffer_budget:
             # Many large requests arriving slowly at once: shed this one rather than
             # hold more memory than the pod was sized for.
             self._forget(conn)
-            self._send_quietly(conn, problem_bytes(
-                503, "busy", "the server holds too many unfinished requests; retry",
-                retry_after=1))
-            self._drop(conn)
+            self._refuse(conn, 503, "busy", "the server holds too many unfinished requests; retry",
+                         retry_after=1)
 
     def _forget(self, conn) -> None:
-        if self.reading.pop(conn, None) is not None:
+        reading = self.reading.pop(conn, None)
+        if reading is not None:
             self.poller.unregister(conn.sock)
-            self.buffered -= len(conn.head)
+            self.buffered -= reading.held
+
+    def _refuse(self, conn, status: int, code: str, detail: str, retry_after: int | None = None) -> None:
+        if status < 500 or status == 501:
+            self.log.info("Refused request from ip=%s: %d %s: %s",
+                          (conn.client or ("",))[0], status, code, detail)
+        self._send_quietly(conn, problem_bytes(status, code, detail, retry_after))
+        self._drop(conn)
 
     def _drop(self, conn) -> None:
         self.nr_conns -= 1
@@ -256,20 +394,27 @@ class BufferedThreadWorker(ThreadWorker):
         """On shutdown, connections that have not started a request are closed by
         ``deadline`` too, like kept-alive ones."""
         super()._cap_keepalive(deadline)
-        for conn in self.reading:
-            if not conn.head:
-                self.reading[conn] = min(self.reading[conn], deadline)
+        for reading in self.reading.values():
+            if not reading.started:
+                reading.deadline = min(reading.deadline, deadline)
 
     def murder_pending(self):
-        """Close connections idle past keepalive; answer 408 to requests past request_timeout."""
+        """Close connections idle past keepalive; answer 408 to requests past their deadline;
+        drop answers a client has not read by then."""
         super().murder_pending()
         now = time.monotonic()
-        for conn in [c for c, deadline in self.reading.items() if deadline <= now]:
+        for conn in [c for c, r in self.reading.items() if r.deadline <= now]:
+            started = self.reading[conn].started
             self._forget(conn)
-            if conn.head:
-                self._send_quietly(conn, problem_bytes(
-                    408, "request_timeout",
-                    f"the request did not arrive within {self.request_timeout:g} s"))
+            if started:
+                self._refuse(conn, 408, "request_timeout",
+                             f"the request did not arrive within {self.request_timeout:g} s")
+            else:
+                self._drop(conn)
+        for conn in [c for c, deadline in self.writing.items() if deadline <= now]:
+            del self.writing[conn]
+            self.poller.unregister(conn.sock)
+            self.log.info("Dropped an answer not read within %g s", self.request_timeout)
             self._drop(conn)
 
     @staticmethod
@@ -281,26 +426,84 @@ class BufferedThreadWorker(ThreadWorker):
 
     # ------------------------------------------------------------------ serving
 
-    def enqueue_req(self, conn):
+    def enqueue_req(self, conn, reading: Reading | None = None):
         """Probes go to their own pool; every other request to the request threads."""
-        head = getattr(conn, "head", b"")
-        pool = self.probe_pool if head.startswith(PROBES) else self.tpool
+        if reading is None:  # gthread's own call (a read-ahead it found): not used here
+            raise RuntimeError("requests reach threads only through the event loop")
+        conn.canonical = reading.canonical()
+        conn.leftover = reading.leftover()
+        conn.deadline = reading.deadline
+        pool = self.probe_pool if reading.probe() and self.probe_pool is not None else self.tpool
         fs = pool.submit(self.handle, conn)
-        fs.add_done_callback(lambda fut: self.method_queue.defer(self.finish_request, conn, fut))
+        fs.add_done_callback(lambda fut: self.method_queue.defer(self._answered, conn, fut))
 
     def handle(self, conn):
-        """Serve the request read by the event loop (its bytes go back to the parser first)."""
+        """Serve the request read by the event loop (its canonical bytes go to the parser)."""
         conn.data_ready = True
-        if getattr(conn, "head", None):
-            conn.sock.setblocking(True)
-            conn.init()
-            conn.parser.unreader.unread(bytes(conn.head))
-            conn.head = bytearray()
+        conn.sock.setblocking(True)
+        conn.init()
+        conn.parser.unreader.unread(conn.canonical)
+        conn.canonical = b""
+        conn.answer = None
         return super().handle(conn)
 
+    def handle_request(self, req, conn):
+        """The answer is written to memory; the event loop sends it (``_answered``)."""
+        real, conn.sock = conn.sock, Buffer(conn.sock)
+        try:
+            return super().handle_request(req, conn)
+        finally:
+            conn.answer, conn.sock = conn.sock.data, real
+
+    def _answered(self, conn, fs) -> None:
+        """On the event loop: send what the thread wrote, as the client reads it, then keep
+        the connection alive (or close it) as gthread does."""
+        answer = getattr(conn, "answer", None)
+        conn.answer = None
+        if answer:
+            conn.sock.setblocking(False)
+            self._write(conn, fs, memoryview(bytes(answer)))
+        else:
+            self._after_answer(conn, fs)
+
+    def _write(self, conn, fs, rest: memoryview) -> None:
+        try:
+            sent = conn.sock.send(rest)
+        except (BlockingIOError, InterruptedError):
+            sent = 0
+        except OSError:
+            if self.writing.pop(conn, None) is not None:
+                self.poller.unregister(conn.sock)
+            self._drop(conn)
+            return
+        rest = rest[sent:]
+        if not rest:
+            if self.writing.pop(conn, None) is not None:
+                self.poller.unregister(conn.sock)
+            self._after_answer(conn, fs)
+            return
+        conn.rest = rest
+        if conn not in self.writing:
+            # an answer that took past the request's deadline still gets a second to be read
+            self.writing[conn] = max(conn.deadline, time.monotonic() + 1.0)
+            self.poller.register(conn.sock, selectors.EVENT_WRITE, partial(self._writable, conn, fs))
+
+    def _writable(self, conn, fs, _sock) -> None:
+        self._write(conn, fs, conn.rest)
+
+    def _after_answer(self, conn, fs) -> None:
+        leftover = getattr(conn, "leftover", b"")
+        conn.leftover = b""
+        self.finish_request(conn, fs)
+        if leftover and conn in self.keepalived_conns:
+            # a pipelined request had started arriving with the last one
+            self.poller.unregister(conn.sock)
+            self.keepalived_conns.remove(conn)
+            self._start_reading(conn, leftover)
+
     def handle_error(self, req, client, addr, exc):
-        """The server's own answers as problems: one warning line, no traceback for a
-        client's bad bytes; a traceback only for a real server fault."""
+        """gunicorn's parser's answers as problems: one line at WARNING, no traceback, for
+        a client's request; a traceback only for a real server fault."""
         status, code, detail = server_problem(exc)
         ip = (addr or ("", -1))[0]
         if status < 500:

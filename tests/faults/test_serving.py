@@ -158,7 +158,8 @@ def test_a_bad_chunk_size_is_a_400_problem_without_a_traceback(gunicorn):  # noq
     (b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 9000 + b"\r\n\r\n",
      431, "header_fields_too_large"),
     (b"GET /" + b"a" * 9000 + b" HTTP/1.1\r\nHost: x\r\n\r\n", 414, "uri_too_long"),
-    (b"POST /score HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\n\r\n", 400, "bad_request"),
+    (b"POST /score HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\n\r\n", 501,
+     "unsupported_transfer_coding"),
     (b"GET /healthz HTTP/9.9\r\nHost: x\r\n\r\n", 400, "bad_request"),
 ])
 def test_the_servers_own_answers_are_problems(gunicorn, request_bytes, status, code):  # noqa: F811

@@ -1,0 +1,270 @@
+"""Hostile clients against a live gunicorn with 2 workers, started as ``make run`` does,
+with a request deadline of 3 s (``GUNICORN_REQUEST_TIMEOUT``) so each drill takes seconds.
+
+Each drill holds its attack open while another client calls ``/healthz`` and
+``/legal-moves`` on new connections: both must answer within 1 s. The attacker must
+get a problem answer at once, or a 408 problem at its request's deadline. The
+figures under load come from ``bench/faults.py``."""
+from __future__ import annotations
+
+import json
+import os
+import socket
+import threading
+import time
+
+import pytest
+
+from tests.faults.test_faults import Gunicorn, _wait
+from tests.faults.test_serving import _mid_deal
+
+pytestmark = pytest.mark.faults
+
+DEADLINE_S = 3.0
+PROMPT_S = 1.0
+HOST = "127.0.0.1"
+JSON_HEAD = b"Host: x\r\nContent-Type: application/json\r\n"
+
+
+def _start(tmp_path_factory, workers: int, env: dict[str, str]) -> Gunicorn:
+    saved = {k: os.environ.get(k) for k in env}
+    os.environ.update(env)
+    try:
+        server = Gunicorn(workers, tmp_path_factory.mktemp("hostile") / "gunicorn.log")
+    finally:
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+    _wait(server.ready, 30, "gunicorn to be ready")
+    return server
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    started = _start(tmp_path_factory, 2, {"GUNICORN_REQUEST_TIMEOUT": str(DEADLINE_S)})
+    yield started
+    started.stop()
+
+
+LEGAL_MOVES = json.dumps(_mid_deal()).encode()
+
+
+def _exchange(port: int, data: bytes, timeout: float = 10) -> tuple[bytes, float]:
+    """Send ``data`` on a new connection; (everything answered until close, seconds)."""
+    t0 = time.monotonic()
+    with socket.create_connection((HOST, port), timeout=timeout) as s:
+        s.sendall(data)
+        out = b""
+        try:
+            while chunk := s.recv(65536):
+                out += chunk
+        except OSError:
+            pass
+    return out, time.monotonic() - t0
+
+
+def others_answer(port: int, rounds: int = 3) -> None:
+    """/healthz and /legal-moves from another client: 200 within 1 s, ``rounds`` times."""
+    for _ in range(rounds):
+        for request in (b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+                        b"POST /legal-moves HTTP/1.1\r\n" + JSON_HEAD + b"Connection: close\r\n"
+                        b"Content-Length: %d\r\n\r\n" % len(LEGAL_MOVES) + LEGAL_MOVES):
+            answer, seconds = _exchange(port, request, timeout=5)
+            assert answer.startswith(b"HTTP/1.1 200 "), answer[:200]
+            assert seconds < PROMPT_S, f"{request[:20]!r} took {seconds:.2f} s during the attack"
+        time.sleep(0.2)
+
+
+class Attacker(threading.Thread):
+    """Sends ``first``, then ``trickle`` a byte every ``period`` seconds until an answer
+    comes; records every answer until the server closes, and when (from the first byte)."""
+
+    def __init__(self, port: int, first: bytes, trickle: bytes = b"", period: float = 0.5) -> None:
+        super().__init__(daemon=True)
+        self.port, self.first, self.trickle, self.period = port, first, trickle, period
+        self.answer = b""
+        self.after: float | None = None
+        self.ready = threading.Event()
+
+    def run(self) -> None:
+        with socket.create_connection((HOST, self.port), timeout=10) as s:
+            t0 = time.monotonic()
+            s.sendall(self.first)
+            self.ready.set()
+            s.settimeout(self.period)
+            for byte in self.trickle:
+                try:
+                    self.answer = s.recv(4096)
+                    break
+                except TimeoutError:
+                    try:
+                        s.send(bytes([byte]))
+                    except OSError:
+                        break
+            s.settimeout(DEADLINE_S + 5)
+            try:
+                while True:  # every answer is read until the server closes
+                    chunk = s.recv(4096)
+                    if not chunk:
+                        break
+                    self.answer += chunk
+            except OSError:
+                pass
+            self.after = time.monotonic() - t0
+
+
+def _attack(server, attackers: list[Attacker]) -> None:
+    for a in attackers:
+        a.start()
+    for a in attackers:
+        a.ready.wait(5)
+    others_answer(server.port)
+    for a in attackers:
+        a.join(DEADLINE_S + 10)
+
+
+def _timed_out_at_deadline(attacker: Attacker) -> None:
+    head, _, body = attacker.answer.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 408 Request Timeout\r\n"), attacker.answer[:200]
+    assert json.loads(body)["code"] == "request_timeout"
+    assert attacker.after is not None and DEADLINE_S - 0.5 < attacker.after < DEADLINE_S + 2
+
+
+def test_slow_chunked_bodies_hold_no_thread_and_time_out_at_the_deadline(server):
+    head = b"POST /ingots HTTP/1.1\r\n" + JSON_HEAD + b"Transfer-Encoding: chunked\r\n\r\n1000\r\n"
+    attackers = [Attacker(server.port, head + b"{", b"x" * 100) for _ in range(8)]
+    _attack(server, attackers)
+    for a in attackers:
+        _timed_out_at_deadline(a)
+
+
+def test_a_thirteen_digit_content_length_is_read_by_the_event_loop(server):
+    head = b"POST /score HTTP/1.1\r\n" + JSON_HEAD + b"Content-Length: 0000000004096\r\n\r\n"
+    attackers = [Attacker(server.port, head + b"{", b"x" * 100) for _ in range(8)]
+    _attack(server, attackers)
+    for a in attackers:
+        _timed_out_at_deadline(a)
+
+
+def test_expect_100_continue_is_answered_by_the_event_loop_and_holds_no_thread(server):
+    head = b"POST /score HTTP/1.1\r\n" + JSON_HEAD + b"Expect: 100-continue\r\nContent-Length: 100\r\n\r\n"
+    attackers = [Attacker(server.port, head) for _ in range(8)]
+    _attack(server, attackers)
+    for a in attackers:
+        assert a.answer.startswith(b"HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 408 Request Timeout\r\n")
+        assert a.after is not None and a.after < DEADLINE_S + 2
+
+
+def test_an_oversized_expect_is_413_without_continue(server):
+    answer, seconds = _exchange(server.port, b"POST /score HTTP/1.1\r\n" + JSON_HEAD
+                                + b"Expect: 100-continue\r\nContent-Length: 999999999\r\n\r\n")
+    assert answer.startswith(b"HTTP/1.1 413 "), answer[:100]
+    assert seconds < PROMPT_S
+
+
+def test_a_pipelined_request_still_arriving_holds_no_thread(server):
+    first = b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"
+    attackers = [Attacker(server.port, first + b"POST /score HTTP/1.1\r\nHost: x\r\n", b"X" * 100)
+                 for _ in range(8)]
+    _attack(server, attackers)
+    for a in attackers:
+        served, _, rest = a.answer.partition(b'{"status":"ok"}\n')
+        assert served.startswith(b"HTTP/1.1 200 OK\r\n"), a.answer[:200]
+        assert rest.startswith(b"HTTP/1.1 408 Request Timeout\r\n"), rest[:200]
+
+
+def test_a_healthz_with_a_body_is_no_probe_and_probes_stay_prompt(server):
+    head = b"GET /healthz HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n10\r\n"
+    attackers = [Attacker(server.port, head, b"x" * 100) for _ in range(20)]
+    _attack(server, attackers)
+    for a in attackers:
+        _timed_out_at_deadline(a)
+
+
+class SlowReader(threading.Thread):
+    """Pipelines ``count`` requests for the UI's largest asset, then reads 512 bytes a second."""
+
+    REQUEST = b"GET /docs/swagger-ui-bundle.js HTTP/1.1\r\nHost: x\r\n\r\n"
+
+    def __init__(self, port: int, stop: threading.Event, count: int = 4) -> None:
+        super().__init__(daemon=True)
+        self.port, self.stop, self.count = port, stop, count
+        self.read = 0
+
+    def run(self) -> None:
+        with socket.create_connection((HOST, self.port), timeout=10) as s:
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            s.sendall(self.REQUEST * self.count)
+            while not self.stop.wait(1.0):
+                try:
+                    chunk = s.recv(512)
+                except OSError:
+                    return
+                if not chunk:
+                    return
+                self.read += len(chunk)
+
+
+def test_slow_readers_of_large_answers_hold_no_thread(server):
+    stop = threading.Event()
+    readers = [SlowReader(server.port, stop) for _ in range(16)]
+    for r in readers:
+        r.start()
+    time.sleep(0.5)
+    try:
+        others_answer(server.port)
+    finally:
+        stop.set()
+        for r in readers:
+            r.join(5)
+    assert all(0 < r.read < 20_000 for r in readers), [r.read for r in readers]
+
+
+@pytest.mark.parametrize("request_bytes, status, code", [
+    (b"GET /healthz HTTP/1.1\nHost: x\n\n", 400, "bad_request"),
+    (b"GET /healthz HTTP/1.1\r\nHost: x\nX-A: b\r\n\r\n", 400, "bad_request"),
+    (b"GET /healthz HTTP/1.1\r\n\r\n", 400, "bad_request"),
+    (b"POST /score HTTP/1.1\r\n" + JSON_HEAD + b"Transfer-Encoding: chunked\r\n\r\nzz\r\n", 400, "bad_framing"),
+    (b"POST /score HTTP/1.1\r\n" + JSON_HEAD + b"Transfer-Encoding: chunked\r\n\r\nFFFFFFFFFFFFFFFFF\r\n{",
+     413, "payload_too_large"),
+    (b"POST /score HTTP/1.1\r\n" + JSON_HEAD + b"Transfer-Encoding: gzip, chunked\r\n\r\n", 501,
+     "unsupported_transfer_coding"),
+])
+def test_http_conformance_problems_come_at_once(server, request_bytes, status, code):
+    answer, seconds = _exchange(server.port, request_bytes)
+    head, _, body = answer.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 %d " % status), head
+    assert json.loads(body)["code"] == code
+    assert seconds < PROMPT_S
+
+
+def test_an_http_1_2_request_is_answered_in_http_1_1(server):
+    answer, _ = _exchange(server.port, b"GET /healthz HTTP/1.2\r\nHost: x\r\nConnection: close\r\n\r\n")
+    assert answer.startswith(b"HTTP/1.1 200 OK\r\n"), answer[:100]
+
+
+def test_refused_requests_leave_no_traceback_and_no_error_line(server):
+    _exchange(server.port, b"POST /score HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip, chunked\r\n\r\n")
+    _exchange(server.port, b"GET /healthz HTTP/9.9\r\nHost: x\r\n\r\n")
+    time.sleep(0.3)
+    log = server.log.read_text()
+    assert "Traceback" not in log
+    assert '"level":"error"' not in log and '"level":"critical"' not in log
+
+
+def test_a_connection_past_the_cap_is_answered_503_at_once(tmp_path_factory):
+    capped = _start(tmp_path_factory, 1, {"GUNICORN_WORKER_CONNECTIONS": "8", "GUNICORN_THREADS": "2"})
+    idle = [socket.create_connection((HOST, capped.port), timeout=5) for _ in range(8)]
+    try:
+        time.sleep(0.3)
+        answer, seconds = _exchange(capped.port, b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        head, _, body = answer.partition(b"\r\n\r\n")
+        assert head.startswith(b"HTTP/1.1 503 Service Unavailable\r\n"), head
+        assert b"\r\nRetry-After: 1" in head and json.loads(body)["code"] == "busy"
+        assert seconds < PROMPT_S
+    finally:
+        for s in idle:
+            s.close()
+        capped.stop()
