@@ -483,3 +483,11 @@ def test_a_surrogate_pair_escape_is_one_character_and_reaches_validation(client)
     response = client.post("/deal", data='{"seed": "\\ud83d\\udc37"}', content_type="application/json")
     body = assert_problem(response, 422, "schema_violation", [("/seed", "schema_violation")])
     assert body["errors"][0]["detail"].startswith('"\U0001F437" is none of')
+
+
+@pytest.mark.parametrize("path", sorted(p for p, item in CONTRACT["paths"].items() if "post" in item))
+def test_a_raw_surrogate_in_utf8_is_malformed_json_on_every_post_operation(client, path):
+    # U+D800 written as UTF-8 would be (ED A0 80): no UTF-8 decoder may accept it
+    response = client.post(path, data=b'{"seed": "\xed\xa0\x80"}', content_type="application/json")
+    body = assert_problem(response, 400, "malformed_json")
+    assert body["detail"] == "the body is not UTF-8: byte 10 cannot be decoded"

@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from gongzhu.api import create_app, telemetry
+from gongzhu.api import PIPELINE_KEY, create_app, telemetry
 from gongzhu.api import operations as handlers
 from gongzhu.logs import ACCESS_LOGGER, JsonFormatter
 
@@ -134,8 +134,11 @@ def test_traceparent(header, expected):
     ("GET", "/ranks/1/2", "none"),
     ("BREW", "/coffee", "none"),
 ])
-def test_operation_of(method, path, operation):
-    assert telemetry.operation_of(method, path) == operation
+def test_operation_of(app, method, path, operation):
+    # the pipeline matches the contract's routes once and leaves the operation in the environ
+    environ = {"REQUEST_METHOD": method, "PATH_INFO": path}
+    assert app.extensions[PIPELINE_KEY].operation(environ) == operation
+    assert environ["gongzhu.operation"] == operation
 
 
 def test_no_request_id_outlives_its_request(app):
@@ -148,7 +151,7 @@ def test_no_request_id_outlives_its_request(app):
     response.close()
 
 
-def test_a_request_the_app_fails_to_answer_is_still_counted(caplog):
+def test_a_request_the_app_fails_to_answer_is_still_counted(app, caplog):
     from gongzhu.api.telemetry import Telemetry
 
     def broken(environ, start_response):
@@ -156,7 +159,8 @@ def test_a_request_the_app_fails_to_answer_is_still_counted(caplog):
 
     caplog.set_level(logging.INFO, logger=ACCESS_LOGGER)
     with pytest.raises(RuntimeError):
-        Telemetry(broken)({"REQUEST_METHOD": "GET", "PATH_INFO": "/healthz",
+        Telemetry(broken, operation_of=app.extensions[PIPELINE_KEY].operation)(
+            {"REQUEST_METHOD": "GET", "PATH_INFO": "/healthz",
                            "HTTP_X_REQUEST_ID": "lost-1"}, lambda *a: None)
     [line] = access_lines(caplog)
     assert (line["operation"], line["status"], line["request_id"]) == ("healthz", 500, "lost-1")

@@ -65,8 +65,10 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     pipeline = Pipeline(app.wsgi_app, contract, lambda: app.config["MAX_CONTENT_LENGTH"])
     app.extensions[PIPELINE_KEY] = pipeline
     # Outermost: every request gets an id, a count, an access line, whatever answers it.
-    app.wsgi_app = Telemetry(StandardHeaders(cors.wrap(pipeline, app.config.get("CORS_ORIGINS"))),
-                             app.config.get("TRACER_PROVIDER"))
+    # The pipeline matches each request to the contract once; telemetry and CORS ask it.
+    app.wsgi_app = Telemetry(
+        StandardHeaders(cors.wrap(pipeline, pipeline.methods, app.config.get("CORS_ORIGINS"))),
+        app.config.get("TRACER_PROVIDER"), operation_of=pipeline.operation)
     # Asked once, before workers fork (preload): /version never waits for git.
     ops.git_commit()
     LOG.setLevel(logging.INFO)

@@ -18,8 +18,7 @@ another origin, or for a path the contract does not have, falls through to the
 from __future__ import annotations
 
 import os
-
-from .telemetry import operations
+from collections.abc import Callable
 
 ORIGINS_ENV = "GONGZHU_CORS_ORIGINS"
 ANY = "*"
@@ -35,38 +34,17 @@ def origins_from_env() -> frozenset[str]:
     return frozenset(o.strip().rstrip("/") for o in raw.split(",") if o.strip())
 
 
-def methods_by_path() -> tuple[dict[str, str], tuple]:
-    """Allowed methods per fixed path, and (pattern, methods) per templated path."""
-    fixed, templated = operations()
-    by_path: dict[str, set[str]] = {}
-    for method, path in fixed:
-        by_path.setdefault(path, set()).add(method)
-    by_pattern: dict = {}
-    for method, pattern, _ in templated:
-        by_pattern.setdefault(pattern, set()).add(method)
-    return ({path: ", ".join(sorted(m)) for path, m in by_path.items()},
-            tuple((pattern, ", ".join(sorted(m))) for pattern, m in by_pattern.items()))
-
-
 class Cors:
     """WSGI middleware answering preflights and adding CORS headers for listed origins."""
 
-    def __init__(self, app, origins: frozenset[str]) -> None:
+    def __init__(self, app, origins: frozenset[str], methods: Callable[[dict], str | None]) -> None:
         self.app = app
         self.origins = origins
-        self.fixed, self.templated = methods_by_path()
+        # the methods the contract offers on a request's path (the pipeline's match)
+        self.methods = methods
 
     def allowed(self, origin: str | None) -> bool:
         return origin is not None and (ANY in self.origins or origin in self.origins)
-
-    def methods(self, path: str) -> str | None:
-        found = self.fixed.get(path)
-        if found is not None:
-            return found
-        for pattern, methods in self.templated:
-            if pattern.fullmatch(path):
-                return methods
-        return None
 
     def __call__(self, environ, start_response):
         origin = environ.get("HTTP_ORIGIN")
@@ -75,7 +53,7 @@ class Cors:
         allow_origin = ANY if ANY in self.origins else origin
         if environ.get("REQUEST_METHOD") == "OPTIONS" \
                 and environ.get("HTTP_ACCESS_CONTROL_REQUEST_METHOD"):
-            methods = self.methods(environ.get("PATH_INFO", ""))
+            methods = self.methods(environ)
             if methods is not None:
                 start_response("204 No Content", [
                     ("Access-Control-Allow-Origin", allow_origin),
@@ -95,7 +73,8 @@ class Cors:
         return self.app(environ, start)
 
 
-def wrap(app, origins: frozenset[str] | None = None):
-    """``app`` behind CORS when origins are configured, else ``app`` itself."""
+def wrap(app, methods: Callable[[dict], str | None], origins: frozenset[str] | None = None):
+    """``app`` behind CORS when origins are configured, else ``app`` itself; ``methods``
+    gives the methods the contract offers on a request's path."""
     chosen = origins_from_env() if origins is None else origins
-    return Cors(app, chosen) if chosen else app
+    return Cors(app, chosen, methods) if chosen else app

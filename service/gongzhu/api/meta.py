@@ -1,4 +1,5 @@
-"""Operational endpoints: liveness, readiness, the contract and its browsable UI.
+"""Operational endpoints: the contract and its browsable UI (the probes, ``/healthz``
+and ``/readyz``, are answered by the request pipeline, without Flask).
 
 The UI is Swagger UI as shipped inside the flask-swagger-ui package, served
 from local files: the page loads nothing from a CDN and validates nothing
@@ -98,18 +99,6 @@ class Static:
 
 
 _assets: dict[str, Static] = {}
-
-
-@meta.get("/healthz")
-def healthz():
-    return {"status": "ok"}
-
-
-@meta.get("/readyz")
-def readyz():
-    if not current_app.extensions.get(CONTRACT_KEY):
-        return problem(503, "not_ready", text.NOT_LOADED())
-    return {"status": "ready"}
 
 
 @meta.get("/openapi.yaml")

@@ -1,6 +1,10 @@
 """One request pipeline for every operation of the contract.
 
-A WSGI layer in front of Flask. For each path the contract declares it does,
+A WSGI layer in front of Flask, and the one reader of the contract's routes: it
+matches each request's method and path to the contract's operation once
+(``match``) and leaves the match and the ``operationId`` in the WSGI environ
+(``keys.py``), where telemetry (metric labels, access line, span) and CORS read
+them. For each path of an operation it serves, it does,
 in order: match the method (405 with ``Allow`` otherwise), read the body
 (415 media type, 413 size, 400 framing or JSON syntax), validate the body and
 path parameters against the schemas compiled from ``openapi.yaml``
@@ -8,7 +12,8 @@ path parameters against the schemas compiled from ``openapi.yaml``
 call the operation (``operations.py``) and write the JSON answer. Any
 exception on the way becomes a problem answer in one place,
 ``problems.answer``. Flask serves only what the pipeline does not: the
-operational routes (health, the contract, its UI) and 404s.
+operational routes (health, the contract, its UI) and 404s; ``/healthz`` and
+``/readyz``, the probes, are answered here with fixed bytes.
 """
 from __future__ import annotations
 
@@ -18,8 +23,9 @@ import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
+from . import keys
 from . import messages as text
 from .contract import Contract, Operation
 from .operations import HANDLERS, Call, Handler
@@ -49,9 +55,24 @@ class Parameter:
 @dataclass(frozen=True, slots=True)
 class Route:
     operation: Operation
-    handler: Handler
+    handler: Handler | None         # None: Flask serves it (the operational routes)
     body: Compiled | None
     parameters: tuple[Parameter, ...]
+
+
+class Match(NamedTuple):
+    """A path of the contract: its operations by method, and the path's parameters."""
+
+    methods: dict[str, Route]
+    params: dict[str, str]
+
+
+UNKNOWN_OPERATION = "none"
+HEALTHY = {"status": "ok"}
+READY = {"status": "ready"}
+# The probes: answered here, without Flask, even when the contract did not load (then
+# /readyz says so). Their place in the contract, for when it is not there to say it.
+PROBES = (Operation("GET", "/healthz", "healthz", None, ()), Operation("GET", "/readyz", "readyz", None, ()))
 
 
 def _duplicates_rejected(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -172,8 +193,10 @@ def encode(out: Any) -> bytes:
     return (ENCODER.encode(out) + "\n").encode()
 
 
-def _compile_route(contract: Contract, operation: Operation, handler: Handler) -> Route:
+def _compile_route(contract: Contract, operation: Operation, handler: Handler | None) -> Route:
     document = contract.document
+    if handler is None:
+        return Route(operation, None, None, ())
     body = Compiled(document, ref=operation.body_ref) if operation.body_ref else None
     parameters = tuple(
         Parameter(p["name"], resolve(document, p["schema"]), Compiled(document, schema=p["schema"]))
@@ -190,15 +213,24 @@ class Pipeline:
         self.limit = limit
         self.static: dict[str, dict[str, Route]] = {}
         self.templated: list[tuple[re.Pattern, dict[str, Route]]] = []
+        self.ready = contract is not None
+        self.probes = {"healthz": Handler(None, lambda _call: HEALTHY),
+                       "readyz": Handler(None, self._readyz)}
         if contract is not None:
             self._build(contract)
+        for probe in PROBES:
+            self.static.setdefault(probe.path, {probe.method: Route(probe, self.probes[probe.operation_id],
+                                                                    None, ())})
+
+    def _readyz(self, _call: Call) -> dict:
+        if not self.ready:
+            raise ApiProblem(503, "not_ready", text.NOT_LOADED())
+        return READY
 
     def _build(self, contract: Contract) -> None:
         templates: dict[str, dict[str, Route]] = {}
         for operation in contract.operations():
-            handler = HANDLERS.get(operation.operation_id)
-            if handler is None:
-                continue
+            handler = HANDLERS.get(operation.operation_id) or self.probes.get(operation.operation_id)
             routes = self.static if "{" not in operation.path else templates
             routes.setdefault(operation.path, {})[operation.method] = \
                 _compile_route(contract, operation, handler)
@@ -208,30 +240,62 @@ class Pipeline:
             self.templated.append((re.compile(regex), methods))
 
     def routes(self) -> dict[str, dict[str, Route]]:
-        """Every path the pipeline serves, by method (for tests and the metrics layer)."""
+        """Every path the pipeline serves itself, by method (for tests and benchmarks)."""
         found = dict(self.static)
         found.update({next(iter(m.values())).operation.path: m for _, m in self.templated})
-        return found
+        return {path: served for path, methods in found.items()
+                if (served := {m: r for m, r in methods.items() if r.handler is not None})}
 
-    def _match(self, path: str) -> tuple[dict[str, Route], dict[str, str]] | None:
+    def _match(self, path: str) -> Match | None:
         methods = self.static.get(path)
         if methods is not None:
-            return methods, {}
+            return Match(methods, {})
         for regex, methods in self.templated:
             found = regex.fullmatch(path)
             if found:
-                return methods, found.groupdict()
+                return Match(methods, found.groupdict())
         return None
 
+    def match(self, environ: dict) -> Match | None:
+        """The contract's path for this request (matched once, kept in the environ), with
+        its ``operationId`` for the method in ``environ[keys.OPERATION]`` (``none`` if the
+        contract has no such operation; HEAD counts as the GET that answers it)."""
+        if keys.MATCH in environ:
+            return environ[keys.MATCH]
+        found = self._match(environ.get("PATH_INFO", ""))
+        environ[keys.MATCH] = found
+        operation = UNKNOWN_OPERATION
+        if found is not None:
+            method = environ.get("REQUEST_METHOD", "")
+            route = found.methods.get("GET" if method == "HEAD" else method)
+            if route is not None:
+                operation = route.operation.operation_id
+        environ[keys.OPERATION] = operation
+        return found
+
+    def operation(self, environ: dict) -> str:
+        """The request's ``operationId`` (or ``none``), matching the path if no layer has yet."""
+        if keys.OPERATION not in environ:
+            self.match(environ)
+        return environ[keys.OPERATION]
+
+    def methods(self, environ: dict) -> str | None:
+        """The methods the contract offers on this request's path (``None``: no such path)."""
+        found = self.match(environ)
+        return None if found is None else ", ".join(sorted(found.methods))
+
     def __call__(self, environ: dict, start_response: Callable) -> list[bytes]:
-        matched = self._match(environ.get("PATH_INFO", ""))
+        matched = self.match(environ)
         if matched is None:
             return self.next(environ, start_response)
         methods, params = matched
         method = environ.get("REQUEST_METHOD", "GET")
         head = method == "HEAD"
+        route = methods.get("GET" if head and "GET" in methods else method)
+        if route is not None and route.handler is None \
+                or route is None and all(r.handler is None for r in methods.values()):
+            return self.next(environ, start_response)
         try:
-            route = methods.get("GET" if head and "GET" in methods else method)
             if route is None:
                 allowed = ", ".join(sorted({*methods, "HEAD"} if "GET" in methods else methods))
                 raise ApiProblem(405, "method_not_allowed", text.METHOD(allowed=allowed),
@@ -246,6 +310,8 @@ class Pipeline:
 
     def serve(self, route: Route, environ: dict, raw_params: dict[str, str]) -> Any:
         """The answer of one operation for a request already matched to it."""
+        handler = route.handler
+        assert handler is not None
         params = {}
         for parameter in route.parameters:
             value = path_value(raw_params[parameter.name], parameter.schema)
@@ -253,9 +319,9 @@ class Pipeline:
             params[parameter.name] = value
         data: Any = None
         body: Any = None
-        if route.body is not None and route.handler.convert is not None:
+        if route.body is not None and handler.convert is not None:
             check_media_type(environ.get("CONTENT_TYPE", ""))
             body = parse_json(read_body(environ, self.limit()))
             route.body.check(body)
-            data = route.handler.convert(body)
-        return route.handler.answer(Call(data, body, params))
+            data = handler.convert(body)
+        return handler.answer(Call(data, body, params))

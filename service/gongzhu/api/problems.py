@@ -25,9 +25,9 @@ from werkzeug.exceptions import HTTPException
 from gongzhu.rules import RuleError, localized
 
 from . import messages as text
+from .keys import PROBLEM as PROBLEM_KEY
+from .keys import REQUEST_ID as REQUEST_ID_KEY
 from .language import CONTENT_LANGUAGE, ENGLISH, negotiate
-from .telemetry import ENVIRON_KEY as REQUEST_ID_KEY
-from .telemetry import PROBLEM_KEY
 from .validation import MAX_ERRORS, SchemaViolation
 
 PROBLEM_JSON = "application/problem+json"

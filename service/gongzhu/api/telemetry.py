@@ -11,9 +11,10 @@ a problem, a CORS preflight.
   line the application writes while it handles the request (``gongzhu.logs.REQUEST_ID``).
 - **Trace context.** A well-formed W3C ``traceparent`` is parsed; its trace id and
   parent id go into the access line (and parent the span when tracing is on).
-- **Operation.** Method and path mapped to the contract's ``operationId`` by reading
-  ``paths`` of openapi.yaml; ``none`` for anything the contract does not have, so
-  metric labels stay a small fixed set whatever clients send.
+- **Operation.** The contract's ``operationId`` of the method and path, as the request
+  pipeline matched it (``Pipeline.operation``, left in the environ: ``keys.py``); ``none``
+  for anything the contract does not have, so metric labels stay a small fixed set
+  whatever clients send.
 - **Metrics and access line** once the answer's last byte is handed to the server
   (the response iterable is closed): status, duration, bytes (``gongzhu.api.metrics``,
   ``gongzhu.logs``).
@@ -28,17 +29,14 @@ import os
 import re
 import secrets
 import time
-from functools import lru_cache
-
-import yaml
+from collections.abc import Callable
 
 from gongzhu.logs import ACCESS_LOGGER, REQUEST_ID
 
-from . import metrics, tracing
-from .contract import load_contract
+from . import keys, metrics, tracing
 
-ENVIRON_KEY = "gongzhu.request_id"
-PROBLEM_KEY = "gongzhu.problem"
+ENVIRON_KEY = keys.REQUEST_ID
+PROBLEM_KEY = keys.PROBLEM
 HEADER = "X-Request-ID"
 UNKNOWN_OPERATION = "none"
 METRICS_ENV = "GONGZHU_METRICS"
@@ -50,43 +48,8 @@ REQUEST_ID_PATTERN = re.compile(r"[\x20-\x7e]{1,128}")
 TRACEPARENT_PATTERN = re.compile(r"([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})")
 ZERO_TRACE = "0" * 32
 ZERO_PARENT = "0" * 16
-HTTP_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 
 access_log = logging.getLogger(ACCESS_LOGGER)
-
-
-@lru_cache(maxsize=1)
-def operations() -> tuple[dict[tuple[str, str], str], tuple[tuple[str, re.Pattern, str], ...]]:
-    """(method, path) -> operationId for the contract's fixed paths, and
-    (method, pattern, operationId) for its templated ones (``/ranks/{points}``)."""
-    paths = yaml.load(load_contract(), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))["paths"]
-    fixed: dict[tuple[str, str], str] = {}
-    templated: list[tuple[str, re.Pattern, str]] = []
-    for path, item in paths.items():
-        for method, op in item.items():
-            if method not in HTTP_METHODS:
-                continue
-            if "{" in path:
-                pattern = re.compile(re.sub(r"\\\{[^}]+\\\}", "[^/]+", re.escape(path)))
-                templated.append((method.upper(), pattern, op["operationId"]))
-            else:
-                fixed[(method.upper(), path)] = op["operationId"]
-    return fixed, tuple(templated)
-
-
-def operation_of(method: str, path: str) -> str:
-    """The contract's operationId for ``method`` and ``path``, or ``none``. HEAD counts
-    as the GET it is answered by."""
-    if method == "HEAD":
-        method = "GET"
-    fixed, templated = operations()
-    found = fixed.get((method, path))
-    if found is not None:
-        return found
-    for wanted, pattern, operation in templated:
-        if wanted == method and pattern.fullmatch(path):
-            return operation
-    return UNKNOWN_OPERATION
 
 
 def request_id_of(environ) -> str:
@@ -114,6 +77,10 @@ def trace_parent(environ) -> tuple[str, str] | None:
     return trace_id, parent_id
 
 
+def _unknown(_environ: dict) -> str:
+    return UNKNOWN_OPERATION
+
+
 def _enabled(name: str) -> bool:
     return os.environ.get(name, "on").strip().lower() not in OFF
 
@@ -121,19 +88,21 @@ def _enabled(name: str) -> bool:
 class Telemetry:
     """WSGI middleware: request id, metrics, access line and span for every request."""
 
-    def __init__(self, app, tracer_provider=None) -> None:
+    def __init__(self, app, tracer_provider=None,
+                 operation_of: Callable[[dict], str] | None = None) -> None:
         self.app = app
         self.metrics = _enabled(METRICS_ENV)
         self.access = _enabled(ACCESS_LOG_ENV)
         self.tracing = tracing.Tracing(tracer_provider)
-        operations()
+        # the pipeline's matcher (create_app); without one every request is "none"
+        self.operation_of = operation_of or _unknown
 
     def __call__(self, environ, start_response):
         started = time.perf_counter()
         request_id = request_id_of(environ)
         environ[ENVIRON_KEY] = request_id
         token = REQUEST_ID.set(request_id)
-        operation = operation_of(environ.get("REQUEST_METHOD", ""), environ.get("PATH_INFO", ""))
+        operation = self.operation_of(environ)
         record = Record(self, environ, request_id, operation, started)
 
         def start(status, headers, exc_info=None):
