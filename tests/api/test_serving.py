@@ -107,6 +107,36 @@ def test_slots_are_taken_without_waiting_and_given_back():
         pass
 
 
+def test_retry_after_is_what_recent_searches_of_the_running_kind_took():
+    bot = BotSlots(1, 1000)
+    with bot.slot(10_000, kind="claim"):
+        with pytest.raises(Busy) as busy:
+            with bot.slot(1000, kind="suggest"):
+                pass
+        # nothing measured yet: the running search's bound, 10 s
+        assert busy.value.retry_after_s == 10
+    took = bot.recent["claim"]
+    assert 0 <= took < 1
+    bot.recent["claim"] = 2.4
+    with bot.slot(10_000, kind="claim"):
+        with pytest.raises(Busy) as busy:
+            with bot.slot(1000, kind="suggest"):
+                pass
+        assert busy.value.retry_after_s == 3  # 2.4 s expected, rounded up
+    # the moving average: 2.4 moved 30 % of the way to this search's time
+    assert 2.4 * 0.7 <= bot.recent["claim"] < 2.4 * 0.7 + 0.3
+
+
+def test_a_search_running_past_its_kinds_average_is_expected_until_its_bound():
+    bot = BotSlots(1, 1000)
+    bot.recent["suggest"] = 0.0
+    with bot.slot(5000, kind="suggest"):
+        with pytest.raises(Busy) as busy:
+            with bot.slot(1000):
+                pass
+        assert busy.value.retry_after_s == 5
+
+
 def test_the_budget_is_capped():
     bot = BotSlots(1, 500)
     assert (bot.budget(100), bot.budget(500), bot.budget(2000)) == (100, 500, 500)

@@ -139,6 +139,21 @@ def test_the_search_stops_at_its_node_budget():
             assert verdict == ClaimVerdict(None, None, 11)
 
 
+def test_the_search_stops_at_its_wall_clock_cap():
+    rng = random.Random(5)
+    state = late_state(rng, 2, 26, exposures=False)  # two decks: thousands of positions
+    capped = [decide_claim(state, seat, kind, max_nodes=5000, max_seconds=0.0)
+              for seat in range(4) for kind in KINDS]
+    free = [decide_claim(state, seat, kind, max_nodes=5000) for seat in range(4) for kind in KINDS]
+    for verdict, uncapped in zip(capped, free):
+        if uncapped.nodes > claims.CLOCK_EVERY:
+            # the clock is looked at every CLOCK_EVERY positions: past the cap at the first look
+            assert verdict == ClaimVerdict(None, None, claims.CLOCK_EVERY)
+        else:
+            assert verdict == uncapped
+    assert any(uncapped.nodes > claims.CLOCK_EVERY for uncapped in free)
+
+
 def test_a_finished_deal_has_nothing_to_claim():
     rng = random.Random(6)
     state = late_state(rng, 1, 0, exposures=False)

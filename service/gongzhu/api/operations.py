@@ -96,7 +96,7 @@ def suggest(call: Call) -> dict:
     if state.finished:
         raise engine.IllegalMove(text.NO_SEAT_TO_ACT(), code="deal_finished", path="/plays")
     budget_ms = BOT.budget(data["budget_ms"])
-    with BOT.slot(budget_ms, on_busy=metrics.count_bot_shed):
+    with BOT.slot(budget_ms, on_busy=metrics.count_bot_shed, kind="suggest"):
         started = time.perf_counter()
         advice = bot.suggest(state, budget_ms=budget_ms, seed=data.get("seed"), plays=data["plays"])
     metrics.observe_bot(advice.reason, advice.samples, time.perf_counter() - started, budget_ms)
@@ -110,8 +110,10 @@ def suggest_exposures(call: Call) -> dict:
     return {"rules": s.rules_out(data["rules"]), "expose": s.cards(shown), "reason": reason}
 
 
-# The claims search stops here and answers null: about a second of one core at worst
-# (a two-deck position costs the search ten to twenty times a one-deck one).
+# The claims search stops at whichever comes first and answers null: a number of
+# positions (about a second of one core on typical positions; a two-deck position costs
+# ten to twenty times a one-deck one), or a second of wall-clock time (worst-case
+# positions, or a pod short of CPU, would otherwise take several).
 CLAIM_MAX_POSITIONS = {1: 200_000, 2: 10_000}
 CLAIM_SLOT_MS = 1000
 
@@ -121,8 +123,9 @@ def claim(call: Call) -> dict:
     seat, kind = data["claim"]
     state = replay(data)
     # a search of up to a second: it takes a bot slot like /suggest
-    with BOT.slot(CLAIM_SLOT_MS, on_busy=metrics.count_bot_shed):
-        verdict = engine.decide_claim(state, seat, kind, max_nodes=CLAIM_MAX_POSITIONS[state.rules.decks])
+    with BOT.slot(CLAIM_SLOT_MS, on_busy=metrics.count_bot_shed, kind="claim"):
+        verdict = engine.decide_claim(state, seat, kind, max_nodes=CLAIM_MAX_POSITIONS[state.rules.decks],
+                                      max_seconds=CLAIM_SLOT_MS / 1000)
     score = None
     if verdict.holds and kind == "all_tricks":
         rules = state.rules

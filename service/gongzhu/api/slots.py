@@ -3,9 +3,13 @@
 The bot's search is CPU-bound Python, so one process makes no more progress with two
 searches at once than with one (the GIL), and each would take twice as long. A
 worker therefore has ``GONGZHU_BOT_SLOTS`` slots (default 1). A request that finds
-every slot taken is answered at once — 503 problem ``busy`` with ``Retry-After``
-(seconds until the running search's budget ends, at least 1) — and never queues, so
-bot traffic can slow a pod's other answers by at most its slots' share of the CPU.
+every slot taken is answered at once — 503 problem ``busy`` with ``Retry-After`` — and
+never queues, so bot traffic can slow a pod's other answers by at most its slots'
+share of the CPU. ``Retry-After`` is the time until the first slot is expected to be
+free (at least 1 s): a running search of a kind measured before (``/suggest``,
+``/claim``) is expected to take as long as that kind's recent searches did (a moving
+average of how long they held their slot); one running longer than that, or of a kind
+not measured yet, until its bound (its budget, or the claims search's wall-clock cap).
 
 ``GONGZHU_MAX_BUDGET_MS`` caps the thinking budget a request may ask for (default
 1000 ms; docs/deployment.md has the measurements): a larger ``budget_ms`` is served
@@ -38,6 +42,19 @@ class Busy(ApiProblem):
         self.retry_after_s = retry_after_s
 
 
+# Weight of the latest search in a kind's moving average of slot time.
+RECENT_WEIGHT = 0.3
+
+
+class Held:
+    """A slot being held: by what kind of search, since when, and until when at most."""
+
+    __slots__ = ("kind", "started", "bound")
+
+    def __init__(self, kind: str | None, started: float, bound: float) -> None:
+        self.kind, self.started, self.bound = kind, started, bound
+
+
 class BotSlots:
     """A fixed number of slots, taken without waiting; ``budget()`` applies the cap."""
 
@@ -47,7 +64,9 @@ class BotSlots:
         self.slots = slots
         self.budget_cap_ms = budget_cap_ms
         self._lock = threading.Lock()
-        self._ends: list[float] = []
+        self._held: list[Held] = []
+        # seconds a search of each kind held its slot, as a moving average
+        self.recent: dict[str, float] = {}
 
     @classmethod
     def from_env(cls) -> BotSlots:
@@ -57,23 +76,37 @@ class BotSlots:
     def budget(self, requested_ms: int) -> int:
         return min(requested_ms, self.budget_cap_ms)
 
+    def expected_end(self, held: Held, now: float) -> float:
+        """When a running search is expected to give its slot back."""
+        typical = self.recent.get(held.kind) if held.kind is not None else None
+        if typical is not None and held.started + typical > now:
+            return held.started + typical
+        return held.bound
+
     @contextmanager
-    def slot(self, budget_ms: int, on_busy: Callable[[], None] | None = None) -> Iterator[None]:
-        """Hold a slot for a search of ``budget_ms``; ``Busy`` at once when none is free
-        (after calling ``on_busy``, which counts the request shed)."""
-        end = time.monotonic() + budget_ms / 1000
+    def slot(self, budget_ms: int, on_busy: Callable[[], None] | None = None,
+             kind: str | None = None) -> Iterator[None]:
+        """Hold a slot for a search of ``kind`` bounded by ``budget_ms``; ``Busy`` at once
+        when none is free (after calling ``on_busy``, which counts the request shed)."""
+        now = time.monotonic()
+        held = Held(kind, now, now + budget_ms / 1000)
         with self._lock:
-            if len(self._ends) >= self.slots:
-                wait = min(self._ends) - time.monotonic()
+            if len(self._held) >= self.slots:
+                wait = min(self.expected_end(h, now) for h in self._held) - now
                 if on_busy is not None:
                     on_busy()
                 raise Busy(max(1, math.ceil(wait)))
-            self._ends.append(end)
+            self._held.append(held)
         try:
             yield
         finally:
+            took = time.monotonic() - held.started
             with self._lock:
-                self._ends.remove(end)
+                self._held.remove(held)
+                if kind is not None:
+                    before = self.recent.get(kind)
+                    self.recent[kind] = took if before is None else \
+                        before + RECENT_WEIGHT * (took - before)
 
 
 BOT = BotSlots.from_env()

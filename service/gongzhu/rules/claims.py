@@ -25,6 +25,7 @@ at ``max_nodes``, answering "unknown" rather than guessing.
 """
 from __future__ import annotations
 
+import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
@@ -335,18 +336,26 @@ def _first(moves: list[Move], found: tuple[bool, int, Move | None] | None) -> li
     return moves
 
 
+# How many positions the search visits between two looks at the clock.
+CLOCK_EVERY = 1024
+
+
 class _Nodes:
-    """The positions searched so far, against the limit (``max_nodes``)."""
+    """The positions searched so far, against the limit (``max_nodes``) and, when given,
+    a wall-clock deadline (``time.monotonic()``), looked at every ``CLOCK_EVERY`` positions."""
 
-    __slots__ = ("count", "limit")
+    __slots__ = ("count", "limit", "deadline")
 
-    def __init__(self, limit: int) -> None:
+    def __init__(self, limit: int, deadline: float | None = None) -> None:
         self.count = 0
         self.limit = limit
+        self.deadline = deadline
 
     def visit(self) -> None:
         self.count += 1
         if self.count > self.limit:
+            raise _Budget
+        if self.deadline is not None and not self.count % CLOCK_EVERY and time.monotonic() > self.deadline:
             raise _Budget
 
 
@@ -571,8 +580,8 @@ class _Search(_AndOr[Table, tuple[object, ...], Play]):
 
     exact = False
 
-    def __init__(self, seat: int, kind: str, max_nodes: int) -> None:
-        super().__init__(seat, kind == "all_tricks", _Nodes(max_nodes))
+    def __init__(self, seat: int, kind: str, max_nodes: int, deadline: float | None = None) -> None:
+        super().__init__(seat, kind == "all_tricks", _Nodes(max_nodes, deadline))
         self.plain = _PlainSearch(seat, self.wants_all, self.nodes)
 
     def over(self, pos: Table) -> bool:
@@ -673,11 +682,13 @@ def _check(state: DealState, seat: int, kind: str) -> None:
                           path="/plays")
 
 
-def decide_claim(state: DealState, seat: int, kind: str,
-                 max_nodes: int = DEFAULT_MAX_NODES) -> ClaimVerdict:
-    """Whether ``seat``'s claim of ``kind`` holds from ``state``, exactly (see the module)."""
+def decide_claim(state: DealState, seat: int, kind: str, max_nodes: int = DEFAULT_MAX_NODES,
+                 max_seconds: float | None = None) -> ClaimVerdict:
+    """Whether ``seat``'s claim of ``kind`` holds from ``state``, exactly (see the module);
+    unknown (``holds`` None) past ``max_nodes`` positions or ``max_seconds`` of wall-clock time."""
     _check(state, seat, kind)
-    search = _Search(seat, kind, max_nodes)
+    deadline = None if max_seconds is None else time.monotonic() + max_seconds
+    search = _Search(seat, kind, max_nodes, deadline)
     try:
         holds, depth = search.holds(state.table(), tricks_left(state))
     except _Budget:
