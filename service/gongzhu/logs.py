@@ -8,6 +8,12 @@ error line can be matched with its access line. Access lines (logger
 operation, status, duration_ms, bytes and, when the client sent a W3C
 ``traceparent``, its trace_id and parent_id.
 
+Under gunicorn, access lines are written in batches (``BatchedStreamHandler``): a
+request thread only formats its line; the worker's event loop writes the lines
+gathered so far at most 50 ms later (``flush_access``), one write for many. A write
+per line cost more than the rest of a ``/healthz`` request: the thread gave up the GIL
+for the system call and waited to get it back (docs/performance.md).
+
 ``GunicornLogger`` is gunicorn's ``logger_class`` (``service/gongzhu/gunicorn_conf.py``): it
 installs ``logconfig()`` so gunicorn's own error log and the application's loggers
 go through the same formatter, and turns gunicorn's access log off (the access
@@ -85,6 +91,56 @@ class TextFormatter(logging.Formatter):
         return f"{text} request_id={request_id}" if request_id else text
 
 
+class BatchedStreamHandler(logging.StreamHandler):
+    """A stream handler that keeps formatted lines in memory until ``flush`` (called by
+    the worker's event loop, when ``max_lines`` are waiting, and at exit)."""
+
+    def __init__(self, stream=None, max_lines: int = 512) -> None:
+        super().__init__(stream)
+        self.pending: list[str] = []
+        self.max_lines = max_lines
+
+    def emit(self, record: logging.LogRecord) -> None:
+        # runs under the handler's lock (Handler.handle), like flush
+        try:
+            self.pending.append(self.format(record))
+        except Exception:  # noqa: BLE001 — logging's own contract: report, never raise
+            self.handleError(record)
+            return
+        if len(self.pending) >= self.max_lines:
+            self.flush()
+
+    def flush(self) -> None:
+        with self.lock or _NO_LOCK:
+            lines, self.pending = self.pending, []
+            if lines and self.stream is not None:
+                self.stream.write("\n".join(lines) + "\n")
+                self.stream.flush()
+
+
+class _NoLock:
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exc) -> None:
+        return None
+
+
+_NO_LOCK = _NoLock()
+
+
+def access_waiting() -> bool:
+    """Whether access lines wait to be written (``BatchedStreamHandler``)."""
+    return any(getattr(h, "pending", None) for h in logging.getLogger(ACCESS_LOGGER).handlers)
+
+
+def flush_access() -> None:
+    """Write the access lines waiting in memory."""
+    for handler in logging.getLogger(ACCESS_LOGGER).handlers:
+        if isinstance(handler, BatchedStreamHandler):
+            handler.flush()
+
+
 def formatter_class() -> type[logging.Formatter]:
     """The formatter ``GONGZHU_LOG_FORMAT`` asks for (JSON unless it says ``text``)."""
     chosen = os.environ.get(LOG_FORMAT_ENV, JSON_FORMAT).strip().lower()
@@ -101,12 +157,14 @@ def logconfig() -> dict:
         "disable_existing_loggers": False,
         "formatters": {"gongzhu": {"()": f"{klass.__module__}.{klass.__qualname__}"}},
         "handlers": {"stdout": {"class": "logging.StreamHandler", "formatter": "gongzhu",
+                                "stream": "ext://sys.stdout"},
+                     "access": {"class": f"{__name__}.BatchedStreamHandler", "formatter": "gongzhu",
                                 "stream": "ext://sys.stdout"}},
         "root": {"level": level, "handlers": ["stdout"]},
         "loggers": {
             "gunicorn.error": {"level": level, "handlers": ["stdout"], "propagate": False},
             "gunicorn.access": {"level": "CRITICAL", "handlers": [], "propagate": False},
-            ACCESS_LOGGER: {"level": "INFO", "handlers": ["stdout"], "propagate": False},
+            ACCESS_LOGGER: {"level": "INFO", "handlers": ["access"], "propagate": False},
         },
     }
 

@@ -52,12 +52,16 @@ import h11
 from gunicorn.http import errors as http_errors
 from gunicorn.workers.gthread import TConn, ThreadWorker
 
+from gongzhu.logs import access_waiting, flush_access
+
 PROBE_PATHS = (b"/healthz", b"/readyz")
 PROBE_THREADS = 1
 # request line + 32 header fields of at most 8 KiB (gunicorn_conf.py's limits): past it h11
 # refuses the head (431); within it gunicorn's parser applies the precise limits (414, 431).
 MAX_HEAD = 8190 + 32 * 8190 + 1024
 READ_SIZE = 65536
+# Access lines wait in memory at most this long before the event loop writes them.
+ACCESS_FLUSH_S = 0.05
 CONTINUE = b"HTTP/1.1 100 Continue\r\n\r\n"
 # Headers that describe the framing h11 has already undone.
 FRAMING_HEADERS = frozenset({b"content-length", b"transfer-encoding", b"expect"})
@@ -262,6 +266,7 @@ class BufferedThreadWorker(ThreadWorker):
         self.buffered = 0
         self.buffer_budget = int(env_seconds("GUNICORN_READ_BUFFER_MIB", 8) * 1024 * 1024)
         self.probe_pool: futures.ThreadPoolExecutor | None = None
+        self.flushed = 0.0
 
     def init_process(self):
         self.probe_pool = futures.ThreadPoolExecutor(max_workers=PROBE_THREADS)
@@ -398,6 +403,15 @@ class BufferedThreadWorker(ThreadWorker):
             if not reading.started:
                 reading.deadline = min(reading.deadline, deadline)
 
+    def wait_for_and_dispatch_events(self, timeout):
+        """gthread's loop step, waking within ``ACCESS_FLUSH_S`` to write waiting access lines."""
+        waiting = access_waiting()
+        super().wait_for_and_dispatch_events(min(timeout, ACCESS_FLUSH_S) if waiting else timeout)
+        now = time.monotonic()
+        if waiting and now - self.flushed >= ACCESS_FLUSH_S:
+            self.flushed = now
+            flush_access()
+
     def murder_pending(self):
         """Close connections idle past keepalive; answer 408 to requests past their deadline;
         drop answers a client has not read by then."""
@@ -519,5 +533,6 @@ class BufferedThreadWorker(ThreadWorker):
         try:
             super().run()
         finally:
+            flush_access()
             if self.probe_pool is not None:
                 self.probe_pool.shutdown(wait=False)
