@@ -122,7 +122,11 @@ def rss_kib(pid: int) -> dict[str, int]:
 class Server:
     """gunicorn as ``make run`` starts it, on 127.0.0.1:<free port>; a context manager."""
 
-    def __init__(self, workers: int = 0, log_dir: Path | None = None, env: dict | None = None):
+    def __init__(self, workers: int = 0, log_dir: Path | None = None, env: dict | None = None,
+                 app: str = "gongzhu.wsgi:app"):
+        """``app``: the WSGI app gunicorn serves (``constant:app``, from bench/ceiling/, for
+        the constant app bench/http.py measures the server's ceiling with)."""
+        self.app = app
         self.workers = workers or (os.cpu_count() or 1) * 2 + 1  # gunicorn_conf's default
         self.port = free_port()
         self.base = f"http://{HOST}:{self.port}"
@@ -134,7 +138,8 @@ class Server:
     @property
     def command(self) -> list[str]:
         return [str(ROOT / ".venv" / "bin" / "gunicorn"), "-c", "python:gongzhu.gunicorn_conf",
-                "gongzhu.wsgi:app"]
+                *(["--pythonpath", str(ROOT / "bench" / "ceiling")] if self.app.startswith("constant:") else []),
+                self.app]
 
     def start(self, timeout: float = 30.0) -> Server:
         env = {**os.environ, "PORT": str(self.port), "HOST": HOST,

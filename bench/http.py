@@ -10,11 +10,13 @@ One command from a fresh clone (bootstraps .venv with ``make venv``, installs wr
 gunicorn starts exactly as ``make run`` does (``gunicorn -c python:gongzhu.gunicorn_conf
 gongzhu.wsgi:app``, ``WEB_CONCURRENCY`` workers) on 127.0.0.1:<free port>. For each
 endpoint body (``/legal-moves`` one-deck mid-deal, ``/legal-moves`` two-deck mid-deal,
-``/score``, ``/play``) it alternates short wrk rounds of /healthz and of the endpoint
-(ABBA order), so background load hits both sides alike and the ratio is fair. Figures:
-requests/s (all requests of all rounds / their time), p50 (median of the rounds' p50),
-p99 (worst round's p99), errors (socket errors + non-2xx), ratio to /healthz (totals, and
-the median of each round against its neighbouring /healthz round).
+``/score``, ``/play``) it alternates short wrk rounds of /healthz, of the endpoint and
+of the same request to the **ceiling** — a constant WSGI app (``bench/ceiling/constant.py``)
+served by a second gunicorn with the same settings and worker, started alongside — in
+ABC/CBA order, so background load hits every side alike and the ratios are fair.
+Figures: requests/s (all requests of all rounds / their time), p50 (median of the
+rounds' p50), p99 (worst round's p99), errors (socket errors + non-2xx), ratio to the
+ceiling and to /healthz (totals, and the median of each round against its neighbours).
 
 Then keep-alive against connection-per-request: /healthz and one-deck /legal-moves,
 each in ABBA rounds with wrk keeping its connections alive and with wrk sending
@@ -49,7 +51,8 @@ import statistics  # noqa: E402
 import tempfile  # noqa: E402
 import time  # noqa: E402
 
-TARGET = 0.8
+TARGET = 0.8          # of /healthz
+CEILING_TARGET = 0.7  # of the constant WSGI app on the same server settings
 
 
 def measure(args) -> list[dict]:
@@ -58,7 +61,8 @@ def measure(args) -> list[dict]:
     bodies = _server.bodies()
     names = [n for n in bodies if not args.only or n in args.only]
     results = []
-    with _server.Server(workers=args.workers, log_dir=work) as srv:
+    with _server.Server(workers=args.workers, log_dir=work) as srv, \
+            _server.Server(workers=args.workers, log_dir=work, app="constant:app") as ceiling:
         health = _server.lua_script(work, "healthz", None)
         scripts = {n: _server.lua_script(work, n, bodies[n][1]) for n in names}
         opts = dict(threads=args.threads, connections=args.connections)
@@ -66,22 +70,24 @@ def measure(args) -> list[dict]:
         _server.run_wrk(wrk, f"{srv.base}/healthz", health, seconds=1, **opts)
         for n in names:
             _server.run_wrk(wrk, srv.base + bodies[n][0], scripts[n], seconds=1, **opts)
-        print(f"# gunicorn {srv.workers} workers on {srv.base}; wrk -t{args.threads} "
-              f"-c{args.connections}; {args.rounds} rounds x {args.seconds}s per side (ABBA)",
-              flush=True)
+        _server.run_wrk(wrk, ceiling.base + "/healthz", health, seconds=1, **opts)
+        print(f"# gunicorn {srv.workers} workers on {srv.base}, the ceiling (constant WSGI app, "
+              f"same settings) on {ceiling.base}; wrk -t{args.threads} -c{args.connections}; "
+              f"{args.rounds} rounds x {args.seconds}s per side (ABC/CBA)", flush=True)
         for n in names:
             path = bodies[n][0]
-            sides = {"healthz": [], n: []}
+            sides: dict[str, list] = {"healthz": [], "endpoint": [], "ceiling": []}
             for r in range(args.rounds):
-                order = [("healthz", "/healthz", health), (n, path, scripts[n])]
+                order = [("healthz", srv.base + "/healthz", health),
+                         ("endpoint", srv.base + path, scripts[n]),
+                         ("ceiling", ceiling.base + path, scripts[n])]
                 if r % 2:
                     order.reverse()
-                for side, p, script in order:
-                    res = _server.run_wrk(wrk, srv.base + p, script, seconds=args.seconds, **opts)
+                for side, url, script in order:
+                    res = _server.run_wrk(wrk, url, script, seconds=args.seconds, **opts)
                     sides[side].append(res)
             row = {"name": n, "path": path, "body_bytes": len(bodies[n][1])}
-            for side, runs in sides.items():
-                key = "healthz" if side == "healthz" else "endpoint"
+            for key, runs in sides.items():
                 reqs = sum(x["requests"] for x in runs)
                 secs = sum(x["duration_us"] for x in runs) / 1e6
                 row[key] = {"rps": reqs / secs, "requests": reqs,
@@ -92,16 +98,23 @@ def measure(args) -> list[dict]:
                             "errors": sum(x["errors"] for x in runs),
                             "cmd": runs[0]["cmd"]}
             row["ratio"] = row["endpoint"]["rps"] / row["healthz"]["rps"]
-            # Each round's endpoint against the /healthz round next to it: robust to load swings.
-            row["ratio_pairs"] = [round(e["rps"] / h["rps"], 3) for e, h in zip(sides[n], sides["healthz"])]
+            row["ceiling_ratio"] = row["endpoint"]["rps"] / row["ceiling"]["rps"]
+            # Each round's endpoint against the rounds next to it: robust to load swings.
+            row["ratio_pairs"] = [round(e["rps"] / h["rps"], 3)
+                                  for e, h in zip(sides["endpoint"], sides["healthz"])]
+            row["ceiling_ratio_pairs"] = [round(e["rps"] / c["rps"], 3)
+                                          for e, c in zip(sides["endpoint"], sides["ceiling"])]
             row["ratio_median_of_pairs"] = statistics.median(row["ratio_pairs"])
+            row["ceiling_ratio_median_of_pairs"] = statistics.median(row["ceiling_ratio_pairs"])
             results.append(row)
-            e, h = row["endpoint"], row["healthz"]
+            e, h, c = row["endpoint"], row["healthz"], row["ceiling"]
             print(f"{n:18s} {e['rps']:8.0f} req/s p50 {e['p50_ms']:6.2f} ms p99 {e['p99_ms']:6.2f} ms "
-                  f"errors {e['errors']}  | /healthz {h['rps']:8.0f} req/s p50 {h['p50_ms']:6.2f} ms "
-                  f"p99 {h['p99_ms']:6.2f} ms errors {h['errors']} | ratio {row['ratio']:.2f} "
-                  f"(median of pairs {row['ratio_median_of_pairs']:.2f})"
-                  f"{'' if row['ratio'] >= TARGET else '  (< 0.8 target)'}", flush=True)
+                  f"errors {e['errors']} | ceiling {c['rps']:8.0f} req/s errors {c['errors']}: ratio "
+                  f"{row['ceiling_ratio']:.2f} (median of rounds {row['ceiling_ratio_median_of_pairs']:.2f})"
+                  f"{'' if row['ceiling_ratio'] >= CEILING_TARGET else '  (< 0.7 target)'} | /healthz "
+                  f"{h['rps']:8.0f} req/s errors {h['errors']}: ratio {row['ratio']:.2f} (median of "
+                  f"rounds {row['ratio_median_of_pairs']:.2f}){'' if row['ratio'] >= TARGET else '  (< 0.8)'}",
+                  flush=True)
         mem = srv.memory()
         print(f"# workers after load: RSS {mem['workers_rss_kib'] / 1024:.1f} MiB total, "
               f"PSS {mem['workers_pss_kib'] / 1024:.1f} MiB total; master RSS "
