@@ -166,3 +166,82 @@ class LegalMoves(threading.Thread):
                 conn.close()
                 conn = http.client.HTTPConnection(HOST, self.port, timeout=10)
         conn.close()
+
+
+class Trickler(threading.Thread):
+    """Sends ``first`` on a new connection, then one byte of ``trickle`` every ``period``
+    seconds until the server answers or closes; reconnects and does it again until
+    ``stop``. ``answers`` counts the first line of each answer (``closed`` without one)."""
+
+    def __init__(self, port: int, stop: threading.Event, first: bytes, trickle: bytes = b"x" * 1000,
+                 period: float = 1.0):
+        super().__init__(daemon=True)
+        self.port, self.stop, self.first, self.trickle, self.period = port, stop, first, trickle, period
+        self.answers: dict[str, int] = {}
+
+    def _count(self, key: str) -> None:
+        self.answers[key] = self.answers.get(key, 0) + 1
+
+    def run(self) -> None:
+        while not self.stop.is_set():
+            try:
+                s = socket.create_connection((HOST, self.port), timeout=5)
+            except OSError:
+                self._count("refused")
+                self.stop.wait(self.period)
+                continue
+            try:
+                s.sendall(self.first)
+                s.settimeout(self.period)
+                for byte in self.trickle:
+                    if self.stop.is_set():
+                        break
+                    try:
+                        answer = s.recv(4096)
+                    except TimeoutError:
+                        s.send(bytes([byte]))
+                        continue
+                    lines = [line.decode(errors="replace") for line in answer.split(b"\r\n")
+                             if line.startswith(b"HTTP/1.1 ")]
+                    for line in lines or ["closed"]:
+                        self._count(line)
+                    if not answer or not answer.startswith(b"HTTP/1.1 100 ") and b" 200 " not in answer[:13]:
+                        break
+            except OSError as error:
+                self._count(type(error).__name__)
+            finally:
+                s.close()
+
+
+class SlowReader(threading.Thread):
+    """Pipelines ``count`` requests for ``path`` (a large answer), then reads 512 bytes every
+    ``period`` seconds until the server closes or ``stop``; reconnects."""
+
+    def __init__(self, port: int, stop: threading.Event, path: str = "/docs/swagger-ui-bundle.js",
+                 count: int = 4, period: float = 3.0):
+        super().__init__(daemon=True)
+        self.port, self.stop, self.count, self.period = port, stop, count, period
+        self.request = f"GET {path} HTTP/1.1\r\nHost: {HOST}\r\n\r\n".encode()
+        self.read = 0
+        self.connections = 0
+
+    def run(self) -> None:
+        while not self.stop.is_set():
+            try:
+                s = socket.create_connection((HOST, self.port), timeout=10)
+            except OSError:
+                self.stop.wait(self.period)
+                continue
+            self.connections += 1
+            try:
+                s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+                s.sendall(self.request * self.count)
+                while not self.stop.wait(self.period):
+                    chunk = s.recv(512)
+                    if not chunk:
+                        break
+                    self.read += len(chunk)
+            except OSError:
+                pass
+            finally:
+                s.close()

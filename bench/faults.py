@@ -41,6 +41,20 @@ bot-flood     ``--flood`` (8) clients looping POST /suggest at ``--budget`` (200
               ignore the clock, so every 200 must be the same suggestion, and the slowest
               answer shows how long a seeded search holds a slot under load.
 
+The hostile-client drills (each a serving drill as above; ``--attackers`` clients, 8
+unless said otherwise; every trickling client sends a byte a second):
+
+slow-chunked  a chunked POST /ingots whose first chunk (``1000``) then trickles.
+long-length   POST /score with ``Content-Length: 0000000004096`` (13 digits) and a body
+              that trickles.
+expect        POST /score with ``Expect: 100-continue`` that never sends its body.
+pipelined     a whole GET /healthz, then a second request whose head trickles.
+probe-body    ``GET /healthz`` with a chunked body that trickles (20 clients): no probe.
+slow-readers  16 clients pipelining 4 x /docs/swagger-ui-bundle.js, reading 512 bytes
+              every 3 s.
+Each reports its clients' answers (first line of each: 408 at the request deadline,
+100 Continue, …) beside the probes and /legal-moves figures.
+
 bot-budget    one client alone calls /suggest ``--calls`` times at each budget_ms (100 …
               2000) on a server without a cap (GONGZHU_MAX_BUDGET_MS=2000): wall time
               per answer (median, max) and samples — how long a bot slot is held.
@@ -434,6 +448,69 @@ def bot_flood(args, wrk) -> dict:
                           start, finish)
 
 
+JSON_HEAD = b"Host: 127.0.0.1\r\nContent-Type: application/json\r\n"
+HOSTILE = {
+    "slow-chunked": ("a chunked POST /ingots whose first 4 KiB chunk trickles", 8,
+                     b"POST /ingots HTTP/1.1\r\n" + JSON_HEAD + b"Transfer-Encoding: chunked\r\n\r\n1000\r\n{"),
+    "long-length": ("POST /score with a 13-digit Content-Length and a trickling body", 8,
+                    b"POST /score HTTP/1.1\r\n" + JSON_HEAD + b"Content-Length: 0000000004096\r\n\r\n{"),
+    "expect": ("POST /score with Expect: 100-continue and no body", 8,
+               b"POST /score HTTP/1.1\r\n" + JSON_HEAD + b"Expect: 100-continue\r\nContent-Length: 100\r\n\r\n"),
+    "pipelined": ("a GET /healthz, then a second request whose head trickles", 8,
+                  b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\nPOST /score HTTP/1.1\r\n"),
+    "probe-body": ("GET /healthz with a trickling chunked body", 20,
+                   b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\n10\r\n"),
+}
+
+
+def hostile(name: str):
+    describe, clients, first = HOSTILE[name]
+
+    def scenario(args, wrk) -> dict:
+        count = args.attackers or clients
+
+        def start(srv):
+            stop = threading.Event()
+            attackers = [_drills.Trickler(srv.port, stop, first) for _ in range(count)]
+            for a in attackers:
+                a.start()
+            return stop, attackers
+
+        def finish(handle):
+            stop, attackers = handle
+            stop.set()
+            answers: Counter = Counter()
+            for a in attackers:
+                a.join(timeout=5)
+                answers.update(a.answers)
+            print(f"  {name} clients' answers: {dict(answers) or 'none yet'}", flush=True)
+            return {"answers": dict(answers)}
+        return _serving_drill(args, wrk, name, f"{count} clients: {describe}", start, finish)
+    return scenario
+
+
+def slow_readers(args, wrk) -> dict:
+    count = args.attackers or 16
+
+    def start(srv):
+        stop = threading.Event()
+        readers = [_drills.SlowReader(srv.port, stop) for _ in range(count)]
+        for r in readers:
+            r.start()
+        return stop, readers
+
+    def finish(handle):
+        stop, readers = handle
+        stop.set()
+        for r in readers:
+            r.join(timeout=5)
+        out = {"bytes_read": sum(r.read for r in readers), "connections": sum(r.connections for r in readers)}
+        print(f"  slow readers: {out['connections']} connections, {out['bytes_read']} bytes read", flush=True)
+        return out
+    return _serving_drill(args, wrk, "slow-readers", f"{count} clients pipelining 4 x "
+                          "/docs/swagger-ui-bundle.js, reading 512 bytes every 3 s", start, finish)
+
+
 def _hostile_body(limit: int = 256 * 1024) -> bytes:
     """The largest body under ``limit`` of short unknown keys (~30,000)."""
     keys, size, i = [], 2, 0
@@ -535,7 +612,8 @@ def bot_budget(args, _wrk) -> dict:
 
 SCENARIOS = {"kill-worker": kill_worker, "sigterm": sigterm, "bad-bodies": bad_bodies,
              "idle": idle, "slow-headers": slow_headers, "bot-flood": bot_flood,
-             "bot-budget": bot_budget, "hostile-memory": hostile_memory}
+             "bot-budget": bot_budget, "hostile-memory": hostile_memory,
+             **{name: hostile(name) for name in HOSTILE}, "slow-readers": slow_readers}
 
 
 def main() -> None:
@@ -559,6 +637,8 @@ def main() -> None:
                     help="bot-flood: send this seed (the search then ignores the clock: same answer under load)")
     ap.add_argument("--hostile", type=int, default=2, help="hostile-memory: clients of the first run")
     ap.add_argument("--calls", type=int, default=5, help="bot-budget: calls per budget")
+    ap.add_argument("--attackers", type=int, default=0,
+                    help="hostile-client drills: clients (default: each drill's own)")
     ap.add_argument("--json", type=Path)
     args = ap.parse_args()
     args.scenarios = args.scenarios or list(SCENARIOS)

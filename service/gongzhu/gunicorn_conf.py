@@ -8,8 +8,9 @@ Use: ``gunicorn -c python:gongzhu.gunicorn_conf gongzhu.wsgi:app``.
 
 The worker is ``gongzhu.worker.BufferedThreadWorker``: gthread (HTTP/1.1 keep-alive,
 a bounded pool of request threads per worker) whose event loop reads every request
-before a thread serves it, so idle and slow connections hold no thread, and whose
-probes have a thread of their own. Sizing and the measurements behind each default:
+whole (h11 decides where it ends) before a thread serves it, and sends every answer
+after, so idle, slow and hostile connections hold no thread; probes have a thread of
+their own. Sizing and the measurements behind each default:
 docs/deployment.md.
 """
 import multiprocessing
@@ -29,14 +30,16 @@ worker_class = os.environ.get("GUNICORN_WORKER_CLASS", "gongzhu.worker.BufferedT
 # time (the GIL), so more threads add queueing, not throughput; 4 leave room for a bot
 # call (service/gongzhu/api/slots.py) while others answer.
 threads = _env_int("GUNICORN_THREADS", 4)
-# Open connections per worker (idle, kept alive, being read, in a thread); past it the
-# worker stops accepting until one closes.
+# Open connections per worker (idle, kept alive, being read, in a thread, being sent);
+# past it a new connection is answered 503 at once and closed (docs/deployment.md).
 worker_connections = _env_int("GUNICORN_WORKER_CONNECTIONS", 1000)
 # Seconds an idle connection (new or between requests) is kept before it is closed.
 keepalive = _env_int("GUNICORN_KEEPALIVE", 10)
 # Read by the worker itself (service/gongzhu/worker.py): GUNICORN_REQUEST_TIMEOUT (10 s: a
-# started request must arrive whole within it, else 408 problem and close),
-# GUNICORN_READ_BUFFER_MIB (8: unfinished requests' bytes per worker, else 503) and
+# started request must arrive whole, and its answer be read, within it; else 408 problem
+# or the connection is closed),
+# GUNICORN_READ_BUFFER_MIB (8: unfinished requests' bytes per worker, else 503),
+# GUNICORN_WRITE_BUFFER_MIB (64: answers' bytes waiting for slow readers, else dropped) and
 # GUNICORN_SWITCH_INTERVAL_MS (1: the GIL switch interval).
 # Connections the kernel queues before any worker accepts them: a short queue sheds
 # load (connection refused, retried elsewhere) instead of hiding it.

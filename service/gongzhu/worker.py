@@ -19,7 +19,9 @@ connections and watches kept-alive ones):
   by the event loop): gunicorn's parser then reads it from memory and never from the
   socket, so the two parsers cannot disagree on where it ends.
 - **Answers buffered.** The thread writes the answer into memory; the event loop sends
-  it as the client reads. A slow reader holds a buffer, never a thread.
+  it as the client reads. A slow reader holds a buffer, never a thread; when answers
+  waiting for slow readers pass ``GUNICORN_WRITE_BUFFER_MIB`` (64 MiB) in a worker,
+  the next one that cannot be sent at once is dropped with its connection.
 - **One deadline per request.** From its first byte a request has
   ``GUNICORN_REQUEST_TIMEOUT`` seconds (10) to arrive whole and be read back: a request
   still arriving then gets a 408 problem, an answer still unread is dropped with the
@@ -265,6 +267,9 @@ class BufferedThreadWorker(ThreadWorker):
         # Bytes of unfinished requests held by the event loop, and their ceiling.
         self.buffered = 0
         self.buffer_budget = int(env_seconds("GUNICORN_READ_BUFFER_MIB", 8) * 1024 * 1024)
+        # Bytes of answers waiting for slow readers, and their ceiling.
+        self.sending = 0
+        self.send_budget = int(env_seconds("GUNICORN_WRITE_BUFFER_MIB", 64) * 1024 * 1024)
         self.probe_pool: futures.ThreadPoolExecutor | None = None
         self.flushed = 0.0
 
@@ -426,8 +431,7 @@ class BufferedThreadWorker(ThreadWorker):
             else:
                 self._drop(conn)
         for conn in [c for c, deadline in self.writing.items() if deadline <= now]:
-            del self.writing[conn]
-            self.poller.unregister(conn.sock)
+            self._stop_writing(conn)
             self.log.info("Dropped an answer not read within %g s", self.request_timeout)
             self._drop(conn)
 
@@ -486,21 +490,31 @@ class BufferedThreadWorker(ThreadWorker):
         except (BlockingIOError, InterruptedError):
             sent = 0
         except OSError:
-            if self.writing.pop(conn, None) is not None:
-                self.poller.unregister(conn.sock)
+            self._stop_writing(conn)
             self._drop(conn)
             return
         rest = rest[sent:]
         if not rest:
-            if self.writing.pop(conn, None) is not None:
-                self.poller.unregister(conn.sock)
+            self._stop_writing(conn)
             self._after_answer(conn, fs)
             return
         conn.rest = rest
         if conn not in self.writing:
+            if self.sending + len(rest) > self.send_budget:
+                # answers held for slow readers would pass what the pod was sized for
+                self.log.info("Dropped an answer: %d bytes already wait for slow readers", self.sending)
+                self._drop(conn)
+                return
+            conn.held_out = len(rest)
+            self.sending += len(rest)
             # an answer that took past the request's deadline still gets a second to be read
             self.writing[conn] = max(conn.deadline, time.monotonic() + 1.0)
             self.poller.register(conn.sock, selectors.EVENT_WRITE, partial(self._writable, conn, fs))
+
+    def _stop_writing(self, conn) -> None:
+        if self.writing.pop(conn, None) is not None:
+            self.poller.unregister(conn.sock)
+            self.sending -= conn.held_out
 
     def _writable(self, conn, fs, _sock) -> None:
         self._write(conn, fs, conn.rest)
