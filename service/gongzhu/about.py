@@ -5,10 +5,10 @@ and the ``gongzhu_build_info`` metric read the same functions.
 
 The commit, first found wins:
 
-1. ``GIT_COMMIT`` in the environment (the image sets it from its ``REVISION``
-   build argument);
+1. ``GIT_COMMIT`` in the environment (an operator's override);
 2. the ``COMMIT`` file a wheel built by ``setup.py`` carries (from the
-   ``GONGZHU_COMMIT`` build variable, else ``git`` in the source tree);
+   ``GONGZHU_COMMIT`` build variable, which the Dockerfile sets from its
+   ``REVISION`` build argument, else ``git`` in the source tree built from);
 3. ``git rev-parse HEAD`` in a source checkout (an editable install);
 4. none.
 """

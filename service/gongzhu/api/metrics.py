@@ -106,8 +106,12 @@ def count_bot_shed() -> None:
 
 
 def record_build_info(version: str, contract: str, commit: str | None, engine: str) -> None:
-    """Set ``gongzhu_build_info`` (one series: a new call replaces the labels)."""
-    BUILD_INFO.clear()
+    """Set ``gongzhu_build_info``. One process's labels do not change (under gunicorn the
+    master sets them once, before forking); in one process, an app created again with
+    other labels (tests) replaces them. prometheus_client cannot clear labels in
+    multiprocess mode, hence the test."""
+    if not os.environ.get(MULTIPROC_ENV):
+        BUILD_INFO.clear()
     BUILD_INFO.labels(version, contract, commit or "", engine).set(1)
 
 
