@@ -187,9 +187,10 @@ mapfile -t requirements < <(python3 - <<'PY'
 import tomllib
 with open("pyproject.toml", "rb") as f:
     project = tomllib.load(f)
-print(*project["project"]["dependencies"], sep="\n")
-print(*project["project"]["optional-dependencies"]["server"], sep="\n")
-print(*project["build-system"]["requires"], sep="\n")
+# The base distribution's (none today), the server extra's and the build's requirements.
+for requirement in (project["project"]["dependencies"] + project["project"]["optional-dependencies"]["server"]
+                    + project["build-system"]["requires"]):
+    print(requirement)
 PY
 )
 wheelhouse=deploy/wheelhouse
