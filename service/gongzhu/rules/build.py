@@ -8,6 +8,7 @@ import pkgutil
 from functools import lru_cache
 from importlib.machinery import EXTENSION_SUFFIXES
 from importlib.util import find_spec
+from pathlib import Path
 
 PURE = "pure"
 COMPILED = "compiled"
@@ -23,9 +24,8 @@ def _is_extension(module: str) -> bool:
 @lru_cache(maxsize=1)
 def engine_build() -> str:
     """``"pure"``, ``"compiled"`` or ``"mixed"`` for the modules of ``gongzhu.rules``."""
-    from gongzhu import rules
-
-    modules = [f"{rules.__name__}.{found.name}" for found in pkgutil.iter_modules(rules.__path__)]
+    package = __name__.rpartition(".")[0]
+    modules = [f"{package}.{found.name}" for found in pkgutil.iter_modules([str(Path(__file__).parent)])]
     compiled = sum(_is_extension(module) for module in modules)
     if compiled == 0:
         return PURE
