@@ -2,7 +2,8 @@
 
 The contract (``openapi.yaml``) is read and checked once; the request
 pipeline (``pipeline.py``) serves its operations with validators compiled
-from it, and Flask serves the operational routes (``meta.py``).
+from it, and Flask serves the operational routes (``meta.py``) and the deal table
+page (``table_page.py``).
 """
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from .meta import CONTRACT_KEY
 from .meta import meta as meta_routes
 from .ops import ops as ops_routes
 from .pipeline import Pipeline
+from .table_page import table as table_routes
 from .telemetry import Telemetry
 
 DEFAULT_MAX_BODY = 256 * 1024
@@ -59,6 +61,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     problems.register(app)
     app.register_blueprint(meta_routes)
     app.register_blueprint(ops_routes)
+    app.register_blueprint(table_routes)
     contract = _contract()
     if contract is not None:
         app.extensions[CONTRACT_KEY] = contract
