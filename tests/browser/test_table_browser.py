@@ -43,10 +43,10 @@ def artifacts(tmp_path_factory, pytestconfig):
     path = Path(folder) if folder else tmp_path_factory.mktemp("table-screenshots")
     path.mkdir(parents=True, exist_ok=True)
     yield path
-    reporter = pytestconfig.pluginmanager.get_plugin("terminalreporter")
     shots = sorted(p.name for p in path.glob("*.png"))
-    if reporter is not None:
-        reporter.write_line(f"\n/table screenshots in {path}: {', '.join(shots)}")
+    capture = pytestconfig.pluginmanager.get_plugin("capturemanager")
+    with capture.global_and_fixture_disabled():
+        print(f"\n/table screenshots in {path}: {', '.join(shots)}")
 
 
 def b64url(value) -> str:
@@ -332,4 +332,66 @@ def test_suggest_and_claim_answer_as_the_api_does(browser, live_server):
     assert curl.startswith(f"curl -s '{live_server}/legal-moves' -H 'Content-Type: application/json'")
     body = json.loads(curl.split(" -d '", 1)[1][:-1])
     assert body == page_state(browser)
+    check_console_and_network(browser, live_server)
+
+
+def test_pasted_json_shows_exposures_and_a_bad_seed_marks_its_field(browser, live_server):
+    hands = post(live_server, "/deal", {"seed": 1}).json()["hands"]
+    # three of SQ DJ C10 HA exposed: the fourth (C10, seat 2) is exposed too (rules.md §3)
+    state = {"hands": hands, "exposed": [["SQ", "HA"], [], [], ["DJ"]], "plays": []}
+    effective = post(live_server, "/exposures", {"hands": hands, "exposed": state["exposed"]}).json()
+    open_table(browser, live_server, "lang=en")
+    load = browser.find_element(By.CSS_SELECTOR, "[data-role=load]")
+    if load.get_attribute("open") is None:
+        load.find_element(By.TAG_NAME, "summary").click()
+    box = browser.find_element(By.CSS_SELECTOR, "[data-field=paste]")
+    box.clear()
+    box.send_keys(json.dumps(state))
+    click(browser, browser.find_element(By.CSS_SELECTOR, "[data-action=load]"))
+    exposed = {(c.get_attribute("data-seat"), c.get_attribute("data-card"))
+               for c in hand_cards(browser, extra="[data-exposed]")}
+    assert exposed == {(str(seat), card) for seat, cards in enumerate(effective["exposed"]) for card in cards}
+    assert ("2", "C10") in exposed
+    assert page_state(browser) == state
+    values = browser.find_element(By.CSS_SELECTOR, "[data-role=exposure-values]").text
+    assert f"C10 ×{effective['transformer_factor']}" in values
+    answer = post(live_server, "/deal", {"seed": "not-a-seed"}).json()
+    open_table(browser, live_server, "seed=not-a-seed&lang=en")
+    assert problem_text(browser)[:2] == ("schema_violation", answer["detail"])
+    assert browser.find_element(By.CSS_SELECTOR, "[data-field=seed]").get_attribute("data-problem") == "true"
+    check_console_and_network(browser, live_server, allowed_statuses=(422,))
+
+
+# Rejected states of every shape: each is drawn with the service's own problem, never a
+# fault of the page. "HANDS" stands for seed 1's hands.
+REJECTED = {
+    "hands not a list": {"hands": 5},
+    "plays not a list": {"hands": "HANDS", "plays": "C2"},
+    "a play not a list": {"hands": "HANDS", "plays": [["C2"], "C8"]},
+    "an empty play": {"hands": "HANDS", "plays": [["C2"], []]},
+    "a card that is no card": {"hands": "HANDS", "plays": [["C2"], ["X1"]]},
+    "an exposure not held": {"hands": "HANDS", "exposed": [["DJ"], [], [], []]},
+    "three decks": {"hands": "HANDS", "rules": {"decks": 3}},
+    "a field the contract lacks": {"hands": "HANDS", "player": 1},
+}
+
+
+@pytest.mark.parametrize("name", list(REJECTED))
+def test_rejected_states_of_any_shape_show_the_services_problem(browser, live_server, name):
+    hands = post(live_server, "/deal", {"seed": 1}).json()["hands"]
+    state = {key: hands if value == "HANDS" else value for key, value in REJECTED[name].items()}
+    answer = post(live_server, "/legal-moves", state)
+    assert answer.status_code == 422
+    open_table(browser, live_server, f"state={b64url(state)}&lang=en")
+    code, detail, details = problem_text(browser)
+    assert (code, detail) == (answer.json()["code"], answer.json()["detail"])
+    assert details == [e["detail"] for e in answer.json()["errors"]]
+    check_console_and_network(browser, live_server, allowed_statuses=(422,))
+
+
+@pytest.mark.parametrize("fragment, code", [("state=%%%", "bad_fragment"), ("state=W10", "not_object"),
+                                            ("state=bnVsbA", "not_object")])
+def test_a_fragment_that_is_no_state_is_said_so(browser, live_server, fragment, code):
+    open_table(browser, live_server, f"{fragment}&lang=en")
+    assert problem_text(browser)[0] == code
     check_console_and_network(browser, live_server)

@@ -13,6 +13,8 @@
   const SUGGEST_SEED = 1;
   const MAX_MOVE_CHIPS = 40;
   const LANGUAGE_HEADER = { en: 'en', zh: 'zh-CN' };
+  // The page's own control behind a field of a request it sends.
+  const CONTROLS = { '/seed': 'seed', '/rules/decks': 'decks', '/claim/kind': 'claim-kind', '/claim': 'claim-kind' };
 
   const ordinal = (n) => `${n}${{ 1: 'st', 2: 'nd', 3: 'rd' }[n % 100 >= 11 && n % 100 <= 13 ? 0 : n % 10] || 'th'}`;
 
@@ -53,6 +55,7 @@
       positions: (n) => `${n} positions searched`, copied: 'copied to the clipboard', select_copy: 'select and copy',
       bad_fragment: 'The URL fragment is not base64url JSON of a deal state.',
       bad_json: 'The pasted text is not JSON.', network: 'The service did not answer.',
+      not_object: 'A deal state is a JSON object (the body /legal-moves accepts).',
       empty: 'Deal with a seed or paste a deal state to start.',
     },
     zh: {
@@ -91,6 +94,7 @@
       positions: (n) => `搜索了 ${n} 个局面`, copied: '已复制到剪贴板', select_copy: '请选中后复制',
       bad_fragment: 'URL 片段不是牌局状态的 base64url JSON。',
       bad_json: '粘贴的内容不是 JSON。', network: '服务没有应答。',
+      not_object: '牌局状态是一个 JSON 对象（/legal-moves 接受的请求体）。',
       empty: '用种子发牌，或粘贴牌局状态开始。',
     },
   };
@@ -127,6 +131,7 @@
   const isSeat = (value) => Number.isInteger(value) && value >= 0 && value <= 3;
   const isCardList = (value) => Array.isArray(value) && value.every((c) => typeof c === 'string');
   const cardsText = (cards) => (Array.isArray(cards) ? cards.join(' ') : String(cards));
+  const cardList = (value) => (Array.isArray(value) ? value.map(String) : value === undefined ? [] : [String(value)]);
   const number = (n) => (n > 0 ? `+${n}` : String(n).replace('-', '−'));
 
   function sortKey(card) {
@@ -181,6 +186,7 @@
   }
 
   function loadState(state, at) {
+    if (state === null || typeof state !== 'object' || Array.isArray(state)) return showClientProblem('not_object');
     T.state = state;
     T.copies = copiesOf(state.hands);
     const total = totalPlays();
@@ -435,8 +441,9 @@
     busy += 1;
     document.body.setAttribute('data-busy', 'true');
     return Promise.resolve().then(run).catch((error) => {
-      T.problem = { answer: { code: 'page_error', title: '', detail: String(error) } };
-      render();
+      // a fault of this page, said on the page (the table may be unusable until the next load)
+      $('[data-role=problems]').replaceChildren(el('div', { class: 'problem', 'data-role': 'problem',
+        'data-problem-code': 'page_error' }, el('p', { 'data-role': 'problem-detail' }, String(error))));
     }).finally(() => {
       busy -= 1;
       if (!busy) document.body.setAttribute('data-busy', 'false');
@@ -449,6 +456,8 @@
     const run = action ? () => ACTIONS[action.dataset.action]?.(action)
       : card && T.turn ? () => clickCard(card.dataset.card, card.dataset.id) : null;
     if (!run || (action && action.disabled)) return;
+    // one play at a time: a card clicked while the service answers the last one waits for nothing
+    if (busy && (!action || action.dataset.action === 'move')) return;
     event.preventDefault();
     track(run);
   });
@@ -486,17 +495,19 @@
     }
     if (field === 'plays' && a !== undefined) {
       const seat = seatOfPlay(i);
-      const cards = b === undefined ? walk(body, ['plays', a]) : [shown];
+      const cards = cardList(b === undefined ? walk(body, ['plays', a]) : shown);
       return { text: t('at_play', i, seat, b === undefined ? cardsText(cards) : shown), play: { n: i, seat, cards } };
     }
     if (field === 'move') {
-      const cards = b === undefined && a !== undefined ? [shown] : walk(body, ['move']);
+      const cards = cardList(a === undefined ? walk(body, ['move']) : shown);
       return { text: t('at_move', a === undefined ? cardsText(cards) : shown), play: { n: T.cursor, seat: T.turn?.seat ?? null, cards } };
     }
     if (field === 'leader') return { text: t('at_leader', shown), seat: isSeat(value) ? value : null };
     if (field === 'rules' && a !== undefined) return { text: t('at_rule', a, shown), rule: a };
-    if (field === 'claim' && a === 'seat' && isSeat(value)) return { text: t('at_field', pointer, shown), seat: value };
-    return { text: t('at_field', pointer, shown) };
+    if (field === 'claim' && a === 'seat' && isSeat(value)) {
+      return { text: t('at_field', pointer, shown), seat: value, control: 'claim-seat' };
+    }
+    return { text: t('at_field', pointer, shown), control: CONTROLS[pointer] };
   }
 
   function problemTargets() {
@@ -543,7 +554,7 @@
 
   function exposedCounts(seat) {
     const counts = {};
-    const list = T.turn?.exposed?.[seat] ?? T.state.exposed?.[seat] ?? [];
+    const list = T.turn?.exposed?.[seat] ?? T.state?.exposed?.[seat] ?? [];
     if (Array.isArray(list)) for (const card of list) counts[card] = (counts[card] || 0) + 1;
     return counts;
   }
@@ -624,7 +635,7 @@
     if (rejectedPlay) {
       section.append(el('div', { class: 'rejected', 'data-role': 'rejected' },
         el('span', {}, t('rejected', rejectedPlay.seat)),
-        (rejectedPlay.cards || []).map((card) => cardView({ card: String(card) }, {
+        rejectedPlay.cards.map((card) => cardView({ card }, {
           extra: { 'data-problem': T.problem.answer.code },
         }))));
     }
@@ -768,6 +779,15 @@
     for (const b of $$('[data-action=lang]')) b.setAttribute('aria-pressed', String(b.dataset.lang === T.lang));
   }
 
+  function markControls(targets) {
+    const flagged = new Set(targets.map((x) => x.where.control).filter(Boolean));
+    for (const control of $$('[data-field]:not(td)')) {
+      if (flagged.has(control.dataset.field)) control.setAttribute('data-problem', 'true');
+      else control.removeAttribute('data-problem');
+    }
+    if (flagged.has('seed') || flagged.has('decks')) $('[data-role=load]').setAttribute('open', '');
+  }
+
   function render() {
     for (const node of $$('[data-i18n]')) node.textContent = t(node.dataset.i18n);
     document.title = t('title');
@@ -780,6 +800,7 @@
     drawSheet($('[data-role=sheet]'));
     drawRules($('[data-role=rules]'), targets);
     drawControls();
+    markControls(targets);
   }
 
   function start() {
