@@ -37,7 +37,7 @@
       rule_opening_card: 'opening card', rule_must_lead_opening_card: 'must lead the opening card',
       rule_first_trick_ban: 'first-trick ban', rule_pig_flips_with_all_hearts: 'pig flips with all hearts',
       exposed: 'exposed', copy: (n) => `copy ${n}`,
-      problem_at: 'at', whole_body: 'the whole body',
+      colon: ': ', whole_body: 'the whole body',
       at_hand: (s, i, c) => `seat ${s}'s hand, card ${i + 1}${c ? ': ' + c : ''}`,
       at_seat_hand: (s) => `seat ${s}'s hand`,
       at_exposed: (s, i, c) => `seat ${s}'s exposure ${i + 1}${c ? ': ' + c : ''}`,
@@ -76,7 +76,7 @@
       rule_opening_card: '首出牌', rule_must_lead_opening_card: '必须先出首出牌',
       rule_first_trick_ban: '首圈禁出', rule_pig_flips_with_all_hearts: '满红时猪变正',
       exposed: '亮', copy: (n) => `第 ${n} 副`,
-      problem_at: '位置', whole_body: '整个请求体',
+      colon: '：', whole_body: '整个请求体',
       at_hand: (s, i, c) => `座位 ${s} 的手牌第 ${i + 1} 张${c ? '：' + c : ''}`,
       at_seat_hand: (s) => `座位 ${s} 的手牌`,
       at_exposed: (s, i, c) => `座位 ${s} 的第 ${i + 1} 张亮牌${c ? '：' + c : ''}`,
@@ -665,7 +665,8 @@
       const list = el('ul', {});
       for (const { error, where } of targets) {
         list.append(el('li', { 'data-pointer': error.pointer, 'data-code': error.code },
-          el('code', {}, error.pointer || '""'), ` → ${where.text}: `, el('span', { 'data-role': 'error-detail' }, error.detail)));
+          el('code', {}, error.pointer || '""'), ` → ${where.text}${t('colon')}`,
+          el('span', { 'data-role': 'error-detail' }, error.detail)));
       }
       box.append(list);
     }
@@ -712,7 +713,7 @@
       ['hearts', (seat) => score.seats[seat].hearts],
       ['pig', (seat) => score.seats[seat].pig],
       ['sheep', (seat) => score.seats[seat].sheep],
-      ['transformer_factor', (seat) => score.seats[seat].transformer_factor, (v) => `×${v}`, 'transformer'],
+      ['transformer_factor', (seat) => score.seats[seat].transformer_factor, (v) => (v === 1 ? '–' : `×${v}`), 'transformer'],
       ['raw', (seat) => score.raw[seat]],
       ['normalized', (seat) => score.normalized[seat], number, score.rules.partnership ? 'partnership' : 'normalized'],
       ['final', (seat) => score.final[seat]],
