@@ -172,6 +172,11 @@ def test_a_whole_deal_played_by_clicking_legal_cards_scores_as_score_does(browse
     state = page_state(browser)
     final = post(live_server, "/legal-moves", state).json()
     assert final["finished"] is True and final["hand_sizes"] == [0, 0, 0, 0]
+    for seat in range(4):
+        taken = browser.find_elements(By.CSS_SELECTOR, f"[data-role=taken][data-seat='{seat}'] [data-card]")
+        assert sorted(c.get_attribute("data-card") for c in taken) == sorted(final["taken"][seat])
+        points = browser.find_element(By.CSS_SELECTOR, f".seat[data-seat='{seat}'] [data-role=points]")
+        assert int(points.get_attribute("data-points")) == final["points"][seat]
     score = post(live_server, "/score", {"captured": final["taken"]}).json()
     ingots = post(live_server, "/ingots", {"scores": score["raw"]}).json()
     sheet_cells = browser.find_elements(By.CSS_SELECTOR, "[data-role=score-sheet] td[data-value]")

@@ -134,6 +134,10 @@
   const cardList = (value) => (Array.isArray(value) ? value.map(String) : value === undefined ? [] : [String(value)]);
   const number = (n) => (n > 0 ? `+${n}` : String(n).replace('-', '−'));
 
+  // Point cards (分牌: hearts, pig, sheep, transformer) first among the taken cards, the others dimmed.
+  const isPointCard = (card) => card[0] === 'H' || card in SPECIAL;
+  const pointOrder = (card) => (isPointCard(card) ? 0 : 1);
+
   function sortKey(card) {
     const suit = SUIT_ORDER.indexOf(card[0]);
     const rank = RANK_ORDER.indexOf(card.slice(1));
@@ -517,13 +521,13 @@
   }
 
   // ---- drawing ------------------------------------------------------------------------
-  function cardView(entry, { small = false, button = false, exposed = false, extra = {} } = {}) {
+  function cardView(entry, { small = false, plain = false, button = false, exposed = false, extra = {} } = {}) {
     const name = String(entry.card);
     const suit = SUIT_SYMBOL[name[0]] ? name[0] : 'X';
     const rank = suit === 'X' ? name : name.slice(1);
     const two = T.state?.rules?.decks === 2;
     return el(button ? 'button' : 'span', {
-      class: `card suit-${suit}${small ? ' small' : ''}${entry.copy === 2 ? ' copy-2' : ''}`,
+      class: `card suit-${suit}${small ? ' small' : ''}${plain ? ' plain' : ''}${entry.copy === 2 ? ' copy-2' : ''}`,
       type: button ? 'button' : undefined,
       title: [name, SPECIAL[name] && t(SPECIAL[name]), two && entry.copy ? t('copy', entry.copy) : null,
         exposed && t('exposed')].filter(Boolean).join(' · '),
@@ -600,7 +604,8 @@
     if (turn) {
       const taken = el('div', { class: 'taken', 'data-role': 'taken', 'data-seat': seat },
         el('span', { class: 'label' }, `${t('taken')} (${turn.taken[seat].length})`),
-        turn.taken[seat].filter((c) => c[0] === 'H' || SPECIAL[c]).map((card) => cardView({ card }, { small: true })));
+        [...turn.taken[seat]].sort((x, y) => pointOrder(x) - pointOrder(y) || sortKey(x) - sortKey(y))
+          .map((card) => cardView({ card }, { small: true, plain: !isPointCard(card) })));
       section.append(taken);
     }
   }
