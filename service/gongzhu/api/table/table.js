@@ -102,6 +102,7 @@
   const T = {
     lang: 'en', state: null, cursor: 0, copies: [], turn: null, view: null, exposures: null,
     score: null, ingots: null, problem: null, answer: null, curl: null, selected: null, token: 0,
+    claimSeat: null,
   };
 
   // ---- small helpers ------------------------------------------------------------------
@@ -466,6 +467,9 @@
     track(run);
   });
   window.addEventListener('hashchange', () => track(fromFragment));
+  document.addEventListener('change', (event) => {
+    if (event.target.matches('[data-field=claim-seat]')) T.claimSeat = event.target.value;
+  });
 
   // ---- where a problem points --------------------------------------------------------
   function walk(body, parts) {
@@ -778,10 +782,10 @@
     $('[data-action=claim]').disabled = !playing;
     $('[data-action=share]').disabled = !loaded;
     $('[data-action=curl]').disabled = !T.curl;
+    // the claimant is the seat to act until one is chosen
     const select = $('[data-field=claim-seat]');
-    const chosen = select.value;
     select.replaceChildren(...SEATS.map((s) => el('option', { value: String(s) }, t('seat', s))));
-    select.value = chosen || String(T.turn?.seat ?? 0);
+    select.value = T.claimSeat ?? String(T.turn?.seat ?? 0);
     for (const b of $$('[data-action=lang]')) b.setAttribute('aria-pressed', String(b.dataset.lang === T.lang));
   }
 
