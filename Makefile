@@ -7,13 +7,17 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 PORT   ?= 8080
 PYTEST_ARGS ?=
+# Test processes for pytest-xdist ("auto": one per core).
+TEST_JOBS ?= auto
+# pytest's exit status 5 means the selection was empty (e.g. PYTEST_ARGS names a file with no drill in it).
+PYTEST_OK = s=$$?; [ $$s -eq 0 ] || [ $$s -eq 5 ]
 
 .PHONY: run test test-fast lint lint-contract schemathesis venv clean help bench-engine bench-http soak faults properties arena
 
 help:
 	@echo "make run    serve the API with gunicorn on :$(PORT) (PORT, WEB_CONCURRENCY override)"
 	@echo "make test   install test extras and run every test (pytest)"
-	@echo "make test-fast   every test but the live-server ones"
+	@echo "make test-fast   the inner loop: no live server, drill, deployment check or long property run"
 	@echo "make lint   ruff over service/, tests/, bench/ and mypy over service/ (settings in pyproject.toml)"
 
 $(BIN)/python:
@@ -39,15 +43,22 @@ venv: $(VENV)/.stamp-test
 run: $(VENV)/.stamp-run
 	PORT=$(PORT) exec $(BIN)/gunicorn -c python:gongzhu.gunicorn_conf gongzhu.wsgi:app
 
+# The suite in two runs. First every test but the drills, on TEST_JOBS processes (a file's tests stay in
+# one process, so its fixtures are built once). Then, alone, the drills and the deployment checks: the
+# drills time probes while they attack and kill servers, so no other test may load the machine, and the
+# deployment checks install their tools into one folder.
+SERIAL := faults or deploy
 test: $(VENV)/.stamp-test $(NODE_TOOLS)/node_modules/.stamp
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(TEST_JOBS) --dist loadfile -m "not ($(SERIAL))" $(PYTEST_ARGS); $(PYTEST_OK)
+	$(BIN)/python -m pytest -m "$(SERIAL)" $(PYTEST_ARGS); $(PYTEST_OK)
 
 lint: $(VENV)/.stamp-test
 	$(BIN)/ruff check service tests bench
 	$(BIN)/mypy
 
+# The inner loop: no server, no drill, no long property run.
 test-fast: $(VENV)/.stamp-test $(NODE_TOOLS)/node_modules/.stamp
-	$(BIN)/python -m pytest -m "not live and not faults" $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(TEST_JOBS) --dist loadfile -m "not live and not faults and not deploy and not slow" $(PYTEST_ARGS)
 
 # Spectral and Redocly on openapi.yaml (also run by make test).
 lint-contract: $(NODE_TOOLS)/node_modules/.stamp

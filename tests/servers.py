@@ -3,6 +3,7 @@ each on a free loopback port and stopped by whoever started it, and the worker
 processes of a gunicorn master."""
 from __future__ import annotations
 
+import fcntl
 import os
 import shutil
 import signal
@@ -17,6 +18,8 @@ import requests
 ROOT = Path(__file__).resolve().parents[1]
 START_TIMEOUT_S = 30.0
 APT_TIMEOUT_S = 900
+# One apt at a time across the suite's processes (see debian_binary).
+APT_LOCK = "/tmp/gongzhu-tests-apt.lock"
 
 
 def free_port() -> int:
@@ -73,20 +76,30 @@ def workers_of(pid: int) -> set[int]:
     return kids
 
 
-def prometheus_binary() -> str:
-    """Debian's prometheus, installed with apt-get when missing and running as root;
-    the test is skipped, saying how to install it, anywhere else."""
-    found = shutil.which("prometheus")
+def debian_binary(package: str, command: str, also: tuple[str, ...] = ()) -> str:
+    """``command`` from Debian's ``package``, installed with apt-get (with the packages ``also`` names)
+    when missing and running as root; the test is skipped, saying how to install it, anywhere else.
+    Installs are serialized by a file lock: the suite's processes (pytest-xdist) may want packages at
+    the same time, and apt allows one."""
+    found = shutil.which(command)
     if found:
         return found
     if os.geteuid() == 0 and shutil.which("apt-get"):
         env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-        subprocess.run(["apt-get", "update", "-qq"], env=env, check=False, timeout=APT_TIMEOUT_S,
-                       capture_output=True)
-        subprocess.run(["apt-get", "install", "-y", "-qq", "--no-install-recommends", "prometheus"],
-                       env=env, check=False, timeout=APT_TIMEOUT_S, capture_output=True)
-        found = shutil.which("prometheus")
+        with open(APT_LOCK, "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            if not shutil.which(command):
+                subprocess.run(["apt-get", "update", "-qq"], env=env, check=False, timeout=APT_TIMEOUT_S,
+                               capture_output=True)
+                subprocess.run(["apt-get", "install", "-y", "-qq", "--no-install-recommends", package, *also],
+                               env=env, check=False, timeout=APT_TIMEOUT_S, capture_output=True)
+        found = shutil.which(command)
         if found:
             return found
-    pytest.skip("a real Prometheus is needed and Debian's prometheus package could not be "
-                "installed here (not root, or no apt-get): run `sudo apt-get install -y prometheus`")
+    pytest.skip(f"Debian's {package} is needed and could not be installed here (not root, or no apt-get): "
+                f"run `sudo apt-get install -y {' '.join([package, *also])}`")
+
+
+def prometheus_binary() -> str:
+    """Debian's prometheus (a real Prometheus server)."""
+    return debian_binary("prometheus", "prometheus")

@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import json
 import logging
+from pathlib import Path
 
 import pytest
+import yaml
 
 from gongzhu.api import create_app
 
 from .deals import FULL_PLAYS, SEED1, X, Y, Z
 from .problems import assert_problem
+
+CONTRACT = yaml.safe_load((Path(__file__).resolve().parents[2] / "openapi.yaml").read_text("utf-8"))
 
 DEAL_POSTS = ["/legal-moves", "/play", "/exposures"]
 ALL_POSTS = ["/legal-moves", "/play", "/trick", "/score", "/ingots", "/exposures", "/deal"]
@@ -451,3 +455,31 @@ def test_two_cards_in_one_deck_is_invalid_move(client, move):
 def test_two_deck_lead_of_two_different_cards_is_invalid_move(client):
     body = {"rules": {"decks": 2}, "first_deal": False, "leader": 0, "hands": Y, "move": ["S9", "S2"]}
     assert_problem(post(client, "/play", body), 422, "invalid_move", [("/move", "invalid_move")])
+
+
+# ---- lone surrogates: a \u escape that is no Unicode character -------------------------
+
+@pytest.mark.parametrize("path", sorted(p for p, item in CONTRACT["paths"].items() if "post" in item))
+@pytest.mark.parametrize("text, pointer, code_point", [
+    ('{"seed": "\\ud800"}', "/seed", "U+D800"),
+    ('{"hands": [["SQ", "x\\udfff"]]}', "/hands/0/1", "U+DFFF"),
+    ('{"\\udc00a": 1}', "/\\udc00a", "U+DC00"),
+])
+def test_a_lone_surrogate_is_malformed_json_on_every_post_operation(client, path, text, pointer, code_point):
+    response = client.post(path, data=text, content_type="application/json")
+    body = assert_problem(response, 400, "malformed_json")
+    assert body["detail"] == (f"the string at {pointer} holds a lone surrogate ({code_point}), "
+                              "which is not a Unicode character")
+
+
+def test_a_lone_surrogate_is_named_in_chinese(client):
+    response = client.post("/deal", data='{"seed": "\\ud800"}', content_type="application/json",
+                           headers={"Accept-Language": "zh-CN"})
+    detail = assert_problem(response, 400, "malformed_json")["detail"]
+    assert detail == "/seed 处的字符串含有孤立代理项（U+D800），它不是 Unicode 字符"
+
+
+def test_a_surrogate_pair_escape_is_one_character_and_reaches_validation(client):
+    response = client.post("/deal", data='{"seed": "\\ud83d\\udc37"}', content_type="application/json")
+    body = assert_problem(response, 422, "schema_violation", [("/seed", "schema_violation")])
+    assert body["errors"][0]["detail"].startswith('"\U0001F437" is none of')

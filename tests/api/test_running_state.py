@@ -166,6 +166,7 @@ def redealt(state: R.DealState, seat: int, rng: random.Random) -> R.DealState:
     return R.DealState(table)
 
 
+@pytest.mark.slow
 def test_view_never_shows_a_hidden_card(client, random_states):
     rng = random.Random(5)
     views = 0

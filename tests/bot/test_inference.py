@@ -1,6 +1,7 @@
 """What the bot infers from the plays (the pig's absence) and the plays it treats as one."""
 import random
 
+import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
@@ -155,12 +156,14 @@ def check_interchangeable(seed, decks):
     assert score_state(a).raw == score_state(b).raw
 
 
+@pytest.mark.slow
 @settings(max_examples=600, **FIXED)
 @given(seed=SEEDS)
 def test_interchangeable_plays_give_the_same_deal_one_deck(seed):
     check_interchangeable(seed, 1)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, **FIXED)
 @given(seed=SEEDS)
 def test_interchangeable_plays_give_the_same_deal_two_decks(seed):

@@ -19,6 +19,8 @@ import requests
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
+from tests.conftest import SCREENSHOTS
+
 from .chromium import driver
 
 pytestmark = [pytest.mark.live, pytest.mark.browser]
@@ -38,15 +40,18 @@ def browser(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def artifacts(tmp_path_factory, pytestconfig):
+def artifacts(tmp_path_factory):
     folder = os.environ.get("GONGZHU_ARTIFACTS")
     path = Path(folder) if folder else tmp_path_factory.mktemp("table-screenshots")
     path.mkdir(parents=True, exist_ok=True)
-    yield path
-    shots = sorted(p.name for p in path.glob("*.png"))
-    capture = pytestconfig.pluginmanager.get_plugin("capturemanager")
-    with capture.global_and_fixture_disabled():
-        print(f"\n/table screenshots in {path}: {', '.join(shots)}")
+    return path
+
+
+@pytest.fixture()
+def screenshots(artifacts, record_property):
+    """Where this test's screenshots go, named in its report (the run prints it at the end)."""
+    record_property(SCREENSHOTS, str(artifacts))
+    return artifacts
 
 
 def b64url(value) -> str:
@@ -150,7 +155,7 @@ def test_a_seeded_deal_shows_every_card_once(browser, live_server, decks, cards)
 
 # ---- a whole deal by clicks ---------------------------------------------------------------
 
-def test_a_whole_deal_played_by_clicking_legal_cards_scores_as_score_does(browser, live_server, artifacts):
+def test_a_whole_deal_played_by_clicking_legal_cards_scores_as_score_does(browser, live_server, screenshots):
     choose = random.Random(29)
     open_table(browser, live_server, "seed=11")
     for n in range(52):
@@ -166,7 +171,7 @@ def test_a_whole_deal_played_by_clicking_legal_cards_scores_as_score_does(browse
             if others:
                 click(browser, others[0])
                 assert cursor(browser) == n
-            screenshot(browser, artifacts / "table-mid-deal-desktop.png", DESKTOP)
+            screenshot(browser, screenshots / "table-mid-deal-desktop.png", DESKTOP)
         click(browser, choose.choice(legal))
         assert cursor(browser) == n + 1
     state = page_state(browser)
@@ -195,8 +200,8 @@ def test_a_whole_deal_played_by_clicking_legal_cards_scores_as_score_does(browse
         assert ("满贯" in notes.text) == score["seats"][seat]["grand_slam"]
     assert shown == expected
     assert browser.find_element(By.CSS_SELECTOR, "[data-role=finished]").is_displayed()
-    screenshot(browser, artifacts / "table-score-sheet-desktop.png", DESKTOP)
-    screenshot(browser, artifacts / "table-score-sheet-phone.png", PHONE)
+    screenshot(browser, screenshots / "table-score-sheet-desktop.png", DESKTOP)
+    screenshot(browser, screenshots / "table-score-sheet-phone.png", PHONE)
     # stepping back and forward walks the history
     click(browser, browser.find_element(By.CSS_SELECTOR, "[data-action=back]"))
     assert cursor(browser) == 51 and not browser.find_elements(By.CSS_SELECTOR, "[data-role=score-sheet]")
@@ -221,7 +226,7 @@ def click_move(browser, seat: int, move: list[str], moves: list[list[str]]) -> N
         click(browser, element)
 
 
-def test_two_decks_pairs_are_played_by_clicking_both_cards(browser, live_server, artifacts):
+def test_two_decks_pairs_are_played_by_clicking_both_cards(browser, live_server, screenshots):
     # seed 10 deals both C2 to seat 1, which may lead C2 or the pair C2 C2
     rules = {"decks": 2}
     open_table(browser, live_server, "seed=10&decks=2")
@@ -242,7 +247,7 @@ def test_two_decks_pairs_are_played_by_clicking_both_cards(browser, live_server,
         assert cursor(browser) == n + 1
         assert sorted(page_state(browser)["plays"][n]) == sorted(move)
     assert len(hand_cards(browser)) == 104 - sum(len(p) for p in page_state(browser)["plays"])
-    screenshot(browser, artifacts / "table-two-decks-desktop.png", DESKTOP)
+    screenshot(browser, screenshots / "table-two-decks-desktop.png", DESKTOP)
     check_console_and_network(browser, live_server)
 
 
@@ -255,7 +260,7 @@ def problem_text(browser) -> tuple[str, str, list[str]]:
             box.find_element(By.CSS_SELECTOR, "[data-role=problem-detail]").text, details)
 
 
-def test_an_illegal_play_is_shown_on_its_card_in_english_and_chinese(browser, live_server, artifacts):
+def test_an_illegal_play_is_shown_on_its_card_in_english_and_chinese(browser, live_server, screenshots):
     hands = post(live_server, "/deal", {"seed": 1}).json()["hands"]
     # seat 3 leads C2; seat 0 holds C8 yet plays the pig
     state = {"hands": hands, "plays": [["C2"], ["SQ"], ["CA"], ["C3"]]}
@@ -273,15 +278,15 @@ def test_an_illegal_play_is_shown_on_its_card_in_english_and_chinese(browser, li
     assert [c.get_attribute("data-card") for c in rejected] == ["SQ"]
     pointer = browser.find_element(By.CSS_SELECTOR, "[data-pointer='/plays/1']").text
     assert "plays[1], the deal's 2nd play (trick 1) by seat 0: SQ" in pointer
-    screenshot(browser, artifacts / "table-problem-desktop-en.png", DESKTOP)
+    screenshot(browser, screenshots / "table-problem-desktop-en.png", DESKTOP)
     click(browser, browser.find_element(By.CSS_SELECTOR, "[data-action=lang][data-lang=zh]"))
     assert problem_text(browser) == ("must_follow_suit", chinese["detail"], [chinese["errors"][0]["detail"]])
     assert "必须跟出梅花" in chinese["detail"]
     assert [c.get_attribute("data-card") for c in hand_cards(browser, extra="[data-problem]")] == ["SQ"]
     pointer = browser.find_element(By.CSS_SELECTOR, "[data-pointer='/plays/1']").text
     assert "plays[1]，即本局第 2 张出牌（第 1 圈），座位 0：SQ" in pointer
-    screenshot(browser, artifacts / "table-problem-desktop-zh.png", DESKTOP)
-    screenshot(browser, artifacts / "table-problem-phone-zh.png", PHONE)
+    screenshot(browser, screenshots / "table-problem-desktop-zh.png", DESKTOP)
+    screenshot(browser, screenshots / "table-problem-phone-zh.png", PHONE)
     # the share link carries the whole state, so it shows the problem again
     assert page_state(browser) == state
     check_console_and_network(browser, live_server, allowed_statuses=(422,))

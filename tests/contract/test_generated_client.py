@@ -118,3 +118,39 @@ def test_generated_client_plays_a_whole_seeded_deal(generated, live_server):
     best = max(sheet.raw)
     assert settled.winners == [s for s in range(4) if sheet.raw[s] == best]
     assert all(t.amount == 2 * (best - sheet.raw[t.from_]) for t in settled.transfers)
+
+
+def test_generated_client_plays_a_two_deal_match(generated, live_server):
+    """Two seeded deals played to the end, each deal's `record` from /play appended to
+    the match as it is; /match totals them and says who leads the third deal."""
+    from gongzhu_client import Client
+    from gongzhu_client.api.play import deal, legal_moves, match, play
+    from gongzhu_client.models import DealRecord, DealRequest, DealState, MatchReport, MatchRequest, PlayRequest
+
+    client = Client(base_url=live_server, raise_on_unexpected_status=True)
+
+    def play_deal(seed: int, first_deal: bool, leader: int | None):
+        hands = deal.sync(client=client, body=DealRequest(seed=seed, first_deal=first_deal)).hands
+        lead = {} if leader is None else {"leader": leader}
+        plays: list[list[str]] = []
+        while True:
+            state = DealState(hands=hands, plays=plays, first_deal=first_deal, **lead)
+            options = legal_moves.sync(client=client, body=state)
+            move = options.moves[len(plays) % len(options.moves)]
+            result = play.sync(client=client, body=PlayRequest(hands=hands, plays=plays, move=move,
+                                                               first_deal=first_deal, **lead))
+            plays = result.state.plays
+            if result.score is not None:
+                assert isinstance(result.record, DealRecord)
+                return result.record, result.score
+
+    first, first_score = play_deal(1, True, None)
+    second, second_score = play_deal(2, False, first_score.next_leader)
+    report = match.sync(client=client, body=MatchRequest(deals=[first, second]))
+    assert isinstance(report, MatchReport), report
+    assert [d.leader for d in report.deals] == [first.leader, first_score.next_leader]
+    assert [d.pig_taker for d in report.deals] == [first_score.next_leader, second_score.next_leader]
+    assert report.totals == [a + b for a, b in zip(first_score.normalized, second_score.normalized, strict=True)]
+    assert report.finished == any(abs(t) >= 1000 for t in report.totals)
+    if not report.finished:
+        assert (report.next_.first_deal, report.next_.leader) == (False, second_score.next_leader)

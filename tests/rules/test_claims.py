@@ -73,6 +73,7 @@ def assert_refutes(state: engine.DealState, seat: int, kind: str, refutation) ->
         assert broken == (i == len(refutation) - 1), i
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("decks, left, count, seed", [(1, 2, 60, 1), (1, 3, 50, 2), (1, 4, 12, 3),
                                                       (2, 2, 40, 4), (2, 3, 8, 5)])
 def test_seed_p5_claim_verdicts_equal_brute_force(decks, left, count, seed):
@@ -196,6 +197,7 @@ def plain_states(left: int, count: int, seed: int) -> list[engine.DealState]:
     return [late_state(rng, 1, left, exposures=False) for _ in range(count)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("left, count, seed", [(5, 40, 31)])
 def test_deeper_one_deck_verdicts_equal_brute_force(left, count, seed):
     """The fast path's pruning (the static proof of a claim of no tricks, the claimant's
@@ -212,6 +214,7 @@ def test_deeper_one_deck_verdicts_equal_brute_force(left, count, seed):
     assert checked[True] > 10 and checked[False] > 10
 
 
+@pytest.mark.slow
 def test_ducking_every_lead_keeps_a_claim_of_no_tricks():
     """``_ducks_every_lead`` is a proof: wherever another seat leads and it holds for the
     claimant's cards against the others', the claim of no tricks holds."""

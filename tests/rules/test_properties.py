@@ -5,6 +5,7 @@ settlement invariants of rules.md §6 over arbitrary raw scores."""
 
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -26,24 +27,28 @@ def play(seed, *, decks, options):
         raise AssertionError(f"{error}\n  deal: {spec.describe()}") from None
 
 
+@pytest.mark.slow
 @settings(max_examples=600, **FIXED)
 @given(seed=SEEDS)
 def test_one_deck_default_rules(seed):
     play(seed, decks=1, options=False)
 
 
+@pytest.mark.slow
 @settings(max_examples=700, **FIXED)
 @given(seed=SEEDS)
 def test_one_deck_all_rule_options(seed):
     play(seed, decks=1, options=True)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, **FIXED)
 @given(seed=SEEDS)
 def test_two_decks_default_rules(seed):
     play(seed, decks=2, options=False)
 
 
+@pytest.mark.slow
 @settings(max_examples=450, **FIXED)
 @given(seed=SEEDS)
 def test_two_decks_all_rule_options(seed):

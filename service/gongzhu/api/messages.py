@@ -9,6 +9,8 @@ from gongzhu.rules import Text
 NOT_UTF8 = Text("the body is not UTF-8: byte {at} cannot be decoded", "请求体不是 UTF-8：第 {at} 字节无法解码")
 NOT_JSON = Text("the body is not valid JSON: {error}", "请求体不是合法的 JSON：{error}")
 TOO_DEEP = Text("the body is nested too deeply", "请求体嵌套过深")
+LONE_SURROGATE = Text("the string at {pointer} holds a lone surrogate ({code_point}), which is not a Unicode character",
+                      "{pointer} 处的字符串含有孤立代理项（{code_point}），它不是 Unicode 字符")
 MEDIA_TYPE = Text("send the body as {wanted}, not {sent}", "请以 {wanted} 发送请求体，而不是 {sent}")
 CHARSET = Text("send the body as UTF-8 (charset=utf-8), not charset={sent}",
                "请以 UTF-8 编码发送请求体（charset=utf-8），而不是 charset={sent}")

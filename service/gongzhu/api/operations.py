@@ -20,6 +20,7 @@ from .results import (
     exposures_out,
     ingots_out,
     legal_moves_out,
+    match_out,
     move_problem,
     play_out,
     replay,
@@ -132,6 +133,13 @@ def claim(call: Call) -> dict:
             "score": score, "tricks_left": engine.tricks_left(state), "positions": verdict.nodes}
 
 
+def match(call: Call) -> dict:
+    data = call.data
+    found = engine.score_match(data["rules"], data["deals"], target=data["target"], leader_rule=data["leader_rule"],
+                               multiplier=data["multiplier"], fee=data["fee"])
+    return match_out(data, found)
+
+
 def titles(call: Call) -> dict:
     return {"titles": [title_out(t) for t in engine.TITLES]}
 
@@ -161,6 +169,7 @@ HANDLERS: dict[str, Handler] = {
     "suggest": Handler(s.SUGGEST.convert, suggest),
     "suggest_exposures": Handler(s.SUGGEST_EXPOSURES.convert, suggest_exposures),
     "claim": Handler(s.CLAIM.convert, claim),
+    "match": Handler(s.MATCH.convert, match),
     "titles": Handler(None, titles),
     "title_for": Handler(None, title_for),
 }

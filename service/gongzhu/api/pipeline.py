@@ -86,16 +86,47 @@ ENCODER = json.JSONEncoder(ensure_ascii=False, separators=COMPACT)
 
 def parse_json(data: bytes) -> Any:
     """A strict JSON text: UTF-8 (a byte order mark ignored; UTF-16/32 is 415), no
-    duplicate keys, no NaN, finite numbers."""
+    duplicate keys, no NaN, finite numbers, no lone surrogate."""
     check_encoding(data)
     try:
-        return DECODER.decode(data.decode(UTF8_SIG))
+        body = data.decode(UTF8_SIG)
+        value = DECODER.decode(body)
     except UnicodeDecodeError as error:
         raise ApiProblem(400, "malformed_json", text.NOT_UTF8(at=error.start)) from None
     except ValueError as error:
         raise ApiProblem(400, "malformed_json", text.NOT_JSON(error=error)) from None
     except RecursionError:
         raise ApiProblem(400, "malformed_json", text.TOO_DEEP()) from None
+    # UTF-8 cannot carry a surrogate, so only a \u escape (\ud800 with no low half) makes one
+    if ESCAPE in body:
+        reject_lone_surrogates(value)
+    return value
+
+
+ESCAPE = "\\u"
+
+
+def reject_lone_surrogates(value: Any) -> None:
+    """400 ``malformed_json`` naming a string (key or value) that holds a lone surrogate:
+    it is no Unicode character, and nothing after the parser could encode it."""
+    stack: list[tuple[str, Any]] = [("", value)]
+    while stack:
+        pointer, item = stack.pop()
+        if isinstance(item, dict):
+            for key, member in item.items():
+                escaped = key.replace("~", "~0").replace("/", "~1")
+                stack.append((f"{pointer}/{escaped}", key))
+                stack.append((f"{pointer}/{escaped}", member))
+        elif isinstance(item, list):
+            stack.extend((f"{pointer}/{index}", member) for index, member in enumerate(item))
+        elif isinstance(item, str):
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError as error:
+                code_point = f"U+{ord(item[error.start]):04X}"
+                raise ApiProblem(400, "malformed_json", text.LONE_SURROGATE(
+                    pointer=pointer.encode("utf-8", "backslashreplace").decode("utf-8") or "/",
+                    code_point=code_point)) from None
 
 
 def check_media_type(content_type: str) -> None:

@@ -102,12 +102,54 @@ def play_out(body: dict, after: engine.DealState) -> dict:
     if after.finished:
         score = score_out(after.rules, engine.score_state(after))
         score["next_leader"] = after.first_pig_taker
-    return {
+    out = {
         "state": state,
         "trick": trick_out(completed) if completed else None,
         "score": score,
         "next": legal_moves_out(after, engine.legal_moves(after)),
     }
+    if after.finished:
+        out["record"] = record_out(state, after)
+    return out
+
+
+def record_out(state: dict, after: engine.DealState) -> dict:
+    """The finished deal as ``/match`` takes it in ``deals``: the state as sent, without its
+    rules (the match's apply), its first deal flag and leader stated."""
+    return {"first_deal": state.get("first_deal", True), "leader": engine.deal_leader(after),
+            "hands": state["hands"], "exposed": state.get("exposed", [[], [], [], []]), "plays": state["plays"]}
+
+
+def match_deal_out(deal: engine.MatchDeal) -> dict:
+    """One deal of a match (``MatchDeal``): scores and ingots only once it is finished."""
+    out: dict = {"first_deal": deal.first_deal, "leader": deal.leader, "finished": deal.finished}
+    if deal.pig_taker is not None:
+        out["pig_taker"] = deal.pig_taker
+    if deal.raw is not None and deal.scores is not None and deal.ingots is not None:
+        out.update(raw=list(deal.raw), normalized=list(deal.scores), ingots=ingots_out(deal.ingots))
+    out.update(totals=list(deal.totals), ledger=list(deal.ledger))
+    return out
+
+
+def match_out(data: dict, match: engine.Match) -> dict:
+    """Where a match stands (``MatchReport``)."""
+    out: dict = {
+        "rules": rules_out(data["rules"]),
+        "target": data["target"],
+        "leader_rule": data["leader_rule"],
+        "multiplier": data["multiplier"],
+        "fee": data["fee"],
+        "deals": [match_deal_out(deal) for deal in match.deals],
+        "totals": list(match.totals),
+        "ledger": list(match.ledger),
+        "finished": match.finished,
+        "standings": [{"seat": s.seat, "total": s.total, "place": s.place} for s in match.standings],
+    }
+    if match.ending_deal is not None:
+        out.update(ending_deal=match.ending_deal, winners=list(match.winners))
+    if match.next_deal is not None:
+        out["next"] = {"first_deal": match.next_deal.first_deal, "leader": match.next_deal.leader}
+    return out
 
 
 def exposures_out(rules: engine.Rules, requested, effective) -> dict:

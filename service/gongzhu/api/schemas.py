@@ -14,7 +14,7 @@ from typing import Any
 
 from marshmallow import Schema, fields, missing
 
-from gongzhu.rules import CARD_BY_NAME, CARD_NAMES, Rules
+from gongzhu.rules import CARD_BY_NAME, CARD_NAMES, MATCH_TARGET, PIG_TAKER, DealRecord, Rules
 
 DEFAULT_RULES = Rules()
 NO_EXPOSURE: tuple[tuple[int, ...], ...] = ((), (), (), ())
@@ -178,6 +178,36 @@ class SuggestExposuresSchema(ConvertingSchema):
     hand = Cards()
 
 
+class DealRecordSchema(ConvertingSchema):
+    """One deal of a match: a deal state without its rules (the match's apply)."""
+
+    first_deal = Plain()
+    leader = Integer()
+    hands = CardRows()
+    exposed = CardRows(load_default=NO_EXPOSURE)
+    plays = CardRows(load_default=())
+
+    def finish(self, data: dict[str, Any]) -> DealRecord:
+        return DealRecord(**data)
+
+
+DEAL_RECORD = DealRecordSchema()
+
+
+class DealRecords(fields.Field):
+    def _deserialize(self, value, attr, data, **kwargs):
+        return tuple(map(DEAL_RECORD.convert, value))
+
+
+class MatchSchema(ConvertingSchema):
+    rules = _rules()
+    target = Integer(load_default=MATCH_TARGET)
+    leader_rule = Plain(load_default=PIG_TAKER)
+    multiplier = Integer(load_default=1)
+    fee = Integer(load_default=0)
+    deals = DealRecords()
+
+
 DEAL_STATE = DealStateSchema()
 PLAY = PlaySchema()
 TRICK = TrickSchema()
@@ -189,6 +219,7 @@ SUGGEST = SuggestSchema()
 SUGGEST_EXPOSURES = SuggestExposuresSchema()
 CLAIM = ClaimSchema()
 VIEW = ViewSchema()
+MATCH = MatchSchema()
 
 
 # ---- responses: plain functions (a marshmallow dump would cost more than the engine)

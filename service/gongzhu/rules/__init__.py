@@ -32,6 +32,19 @@ from .deal import deal_hands, dealt_hand_problems, first_leader, seeded_shuffle
 from .errors import IllegalMove, InvalidDeal, Problem, RuleError
 from .exposure import deal_exposure_counts, effective_exposure, exposure_counts
 from .information import SeatView, sample_hidden, seat_view
+from .match import (
+    LEADER_RULES,
+    MATCH_TARGET,
+    PIG_TAKER,
+    DealRecord,
+    Match,
+    MatchDeal,
+    NextDeal,
+    Standing,
+    deal_leader,
+    next_deal,
+    score_match,
+)
 from .messages import Message, Text, localized
 from .play import apply_legal_move, apply_move, check_move, freeze, is_legal_move, legal_moves, replay
 from .running import Running, hand_sizes, running_state, seated_plays, void_suits, winning_seat
@@ -53,6 +66,8 @@ __all__ = [
     "IllegalMove", "InvalidDeal", "Problem", "RuleError",
     "deal_exposure_counts", "effective_exposure", "exposure_counts",
     "SeatView", "sample_hidden", "seat_view",
+    "LEADER_RULES", "MATCH_TARGET", "PIG_TAKER", "DealRecord", "Match", "MatchDeal", "NextDeal", "Standing",
+    "deal_leader", "next_deal", "score_match",
     "Message", "Text", "localized",
     "freeze", "apply_legal_move", "apply_move", "check_move", "is_legal_move", "legal_moves", "replay",
     "Running", "hand_sizes", "running_state", "seated_plays", "void_suits", "winning_seat",

@@ -135,3 +135,23 @@ TRICK_PLAY_SIZE = Text("every play in this trick has {size} card(s), like the le
 
 # claims
 NOTHING_TO_CLAIM = Text("the deal is finished: there is nothing left to claim", "这一局已经结束：没有可以声称的牌")
+
+# matches
+LEADER_RULE_ONE_OF = Text("leader_rule must be one of {rules}", "leader_rule 必须是 {rules} 之一")
+DEAL_AT = Text("deal {n}: {reason}", "第 {n} 局：{reason}")
+MATCH_OVER = Text("the match ended with deal {ended} (totals {totals} reach ±{target}): no deal may follow it",
+                  "本场已在第 {ended} 局结束（累计 {totals} 已达 ±{target}）：其后不能再有牌局")
+UNFINISHED_DEAL = Text("deal {n} is unfinished ({plays} plays): only the last deal of a match may be",
+                       "第 {n} 局尚未打完（{plays} 手出牌）：只有一场的最后一局可以未打完")
+FIRST_DEAL_OF_MATCH = Text("deal 0 opens the match: first_deal is true there (the opening card's holder leads)",
+                           "第 0 局是本场首局：first_deal 应为 true（持开局牌者首引）")
+LATER_DEAL_OF_MATCH = Text("deal {n} is a later deal: first_deal is false there (the lead is free)",
+                           "第 {n} 局不是首局：first_deal 应为 false（首引可出任意牌）")
+PIG_TAKER_LEADS = Text("deal {n} is led by seat {leader}, who took the pig in deal {previous} "
+                       "(with two decks, the first pig), not by seat {given}",
+                       "第 {n} 局由座位 {leader} 首引：它在第 {previous} 局得到猪（两副牌时为第一只猪），"
+                       "而不是座位 {given}")
+ROTATION_LEADS = Text("with leader_rule rotation deal {n} is led by seat {leader} (the deal's number mod 4), "
+                      "not by seat {given}",
+                      "按 rotation（固定首引人轮转）规则，第 {n} 局由座位 {leader}（局号除以 4 的余数）首引，"
+                      "而不是座位 {given}")
