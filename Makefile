@@ -12,13 +12,14 @@ TEST_JOBS ?= auto
 # pytest's exit status 5 means the selection was empty (e.g. PYTEST_ARGS names a file with no drill in it).
 PYTEST_OK = s=$$?; [ $$s -eq 0 ] || [ $$s -eq 5 ]
 
-.PHONY: run test test-fast lint lint-contract schemathesis venv clean help bench-engine bench-http soak faults properties arena
+.PHONY: run test test-fast lint lint-contract sdk schemathesis venv clean help bench-engine bench-http soak faults properties arena
 
 help:
 	@echo "make run    serve the API with gunicorn on :$(PORT) (PORT, WEB_CONCURRENCY override)"
 	@echo "make test   install test extras and run every test (pytest)"
 	@echo "make test-fast   the inner loop: no live server, drill, deployment check or long property run"
-	@echo "make lint   ruff over service/, tests/, bench/ and mypy over service/ (settings in pyproject.toml)"
+	@echo "make lint   ruff over service/, tests/, bench/, sdk/ and mypy over service/ (settings in pyproject.toml)"
+	@echo "make sdk    build the Python and TypeScript SDKs from the contract into build/sdk (sdk/README.md)"
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -53,14 +54,18 @@ test: $(VENV)/.stamp-test $(NODE_TOOLS)/node_modules/.stamp
 	$(BIN)/python -m pytest -m "$(SERIAL)" $(PYTEST_ARGS); $(PYTEST_OK)
 
 lint: $(VENV)/.stamp-test
-	$(BIN)/ruff check service tests bench
+	$(BIN)/ruff check service tests bench sdk
 	$(BIN)/mypy
 
 # The inner loop: no server, no drill, no long property run.
 test-fast: $(VENV)/.stamp-test $(NODE_TOOLS)/node_modules/.stamp
 	$(BIN)/python -m pytest -n $(TEST_JOBS) --dist loadfile -m "not live and not faults and not deploy and not slow" $(PYTEST_ARGS)
 
-# Spectral and Redocly on openapi.yaml (also run by make test).
+# The Python and TypeScript SDKs, generated from openapi.yaml into build/sdk (tests/sdk checks them).
+sdk: $(VENV)/.stamp-test $(NODE_TOOLS)/node_modules/.stamp
+	$(BIN)/python sdk/build.py
+
+# Spectral and Redocly on openapi.yaml, zero errors and zero warnings (also run by make test).
 lint-contract: $(NODE_TOOLS)/node_modules/.stamp
 	cd $(NODE_TOOLS) && npm run --silent lint
 

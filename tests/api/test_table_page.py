@@ -4,9 +4,7 @@ weight budget (docs/table.md). The page in a real browser: tests/browser/."""
 from __future__ import annotations
 
 import gzip
-import json
 import re
-import socket
 
 import pytest
 import yaml
@@ -101,19 +99,3 @@ def test_the_assets_are_package_data():
 def test_requests_are_counted_under_the_contracts_operation(method, path, operation):
     assert telemetry.operation_of(method, path) == operation
 
-
-@pytest.mark.live
-def test_a_request_that_is_not_http_gets_the_contracts_400(live_server):
-    """The contract's 400 for /table: the server answers it before the page."""
-    host, port = live_server.removeprefix("http://").split(":")
-    with socket.create_connection((host, int(port)), timeout=10) as sock:
-        sock.sendall(b"GET /table HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n")
-        answer = b""
-        while chunk := sock.recv(65536):
-            answer += chunk
-    head, _, body = answer.partition(b"\r\n\r\n")
-    assert head.startswith(b"HTTP/1.1 400 ") and b"Content-Type: application/problem+json" in head
-    problem = json.loads(body)
-    contract = yaml.safe_load(CONTRACT.read_text(encoding="utf-8"))
-    example = contract["paths"]["/table"]["get"]["responses"]["400"]["content"]["application/problem+json"]
-    assert problem == example["examples"]["bad_request"]["value"]

@@ -253,13 +253,17 @@ def test_http_layer_errors_validate(openapi, client, method, path, kwargs, statu
         validate_exchange(openapi, response, request_valid=False)
 
 
-@pytest.mark.parametrize("method, path", [("GET", "/play"), ("OPTIONS", "/healthz"), ("DELETE", "/ranks")])
-def test_405_is_the_contracts_method_not_allowed(client, method, path):
+@pytest.mark.parametrize("method, path, allowed", [("GET", "/play", "POST"), ("OPTIONS", "/healthz", "GET, HEAD"),
+                                                   ("DELETE", "/ranks", "GET, HEAD")])
+def test_405_is_the_contracts_method_not_allowed(client, method, path, allowed):
+    # The contract's description: any method a path does not offer, with Allow listing those it does.
     response = client.open(path, method=method)
     assert response.status_code == 405
     assert response.mimetype == "application/problem+json"
     problem_validator().validate(response.get_json())
-    assert "Allow" in CONTRACT["components"]["responses"]["MethodNotAllowed"]["headers"]
+    assert response.get_json()["code"] == "method_not_allowed"
+    assert response.headers["Allow"] == allowed
+    assert "`method_not_allowed`" in CONTRACT["info"]["description"]
 
 
 def test_500_validates(openapi, monkeypatch):

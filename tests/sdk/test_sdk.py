@@ -1,0 +1,274 @@
+"""The SDKs ``make sdk`` builds from the contract (sdk/build.py), each played
+through a seeded match of two deals against the live gunicorn server, the two
+deals' records (as ``/play`` answers them at each deal's end) then sent to
+``/match`` through the SDK:
+
+- the Python package (openapi-python-client), its wheel installed on its own;
+- the TypeScript package (openapi-typescript + openapi-fetch), compiled by
+  ``tsc --strict``, its game test importing it by its package name.
+
+Deal 1 is a first deal (the holder of C2 leads); deal 2 is dealt with
+``first_deal: false`` and led by the seat that took the pig in deal 1. Both
+SDKs leave out the operations tagged ``meta``, and their names are the
+contract's own: every Python model is a schema of the contract by its name.
+The example of each SDK's README runs and plays the same deal.
+"""
+from __future__ import annotations
+
+import importlib
+import json
+import pkgutil
+import re
+import subprocess
+import sys
+import tarfile
+import zipfile
+
+import pytest
+import requests
+import yaml
+
+from tests.conftest import CONTRACT, ROOT
+
+pytestmark = pytest.mark.live
+
+NODE_BIN = ROOT / "tests" / "contract" / "node" / "node_modules" / ".bin"
+PACKAGE = "gongzhu_client"
+SEED = 5
+TIMEOUT = 300
+CARDS = sorted(s + r for s in "SHDC" for r in ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"))
+
+
+def contract() -> dict:
+    return yaml.safe_load(CONTRACT.read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    """The folder sdk/build.py built both SDKs in."""
+    if not (NODE_BIN / "tsc").exists():
+        pytest.fail("the npm tools are missing: make test installs them (npm ci in tests/contract/node)")
+    out = tmp_path_factory.mktemp("sdk")
+    result = subprocess.run([sys.executable, str(ROOT / "sdk" / "build.py"), "--out", str(out)],
+                            capture_output=True, text=True, timeout=TIMEOUT)
+    assert result.returncode == 0, result.stdout + result.stderr
+    return out
+
+
+@pytest.fixture(scope="module")
+def python_sdk(built, tmp_path_factory):
+    """The Python SDK imported from its wheel, installed alone into an empty folder."""
+    version = contract()["info"]["version"]
+    target = tmp_path_factory.mktemp("site")
+    wheel = built / "dist" / f"{PACKAGE}-{version}-py3-none-any.whl"
+    result = subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
+                             "--no-deps", "--target", str(target), str(wheel)],
+                            capture_output=True, text=True, timeout=TIMEOUT)
+    assert result.returncode == 0, result.stdout + result.stderr
+    sys.path.insert(0, str(target))
+    try:
+        yield importlib.import_module(PACKAGE)
+    finally:
+        sys.path.remove(str(target))
+        for name in [m for m in sys.modules if m == PACKAGE or m.startswith(PACKAGE + ".")]:
+            del sys.modules[name]
+
+
+def meta_paths(document: dict) -> set[str]:
+    return {path for path, item in document["paths"].items()
+            if any("meta" in op.get("tags", ()) for op in item.values() if isinstance(op, dict))}
+
+
+def test_the_sdk_contract_leaves_out_the_meta_operations(built):
+    full = contract()
+    sdk = json.loads((built / "openapi.json").read_text(encoding="utf-8"))
+    assert meta_paths(full) >= {"/docs", "/docs/{asset}", "/metrics", "/openapi.yaml"}
+    assert set(sdk["paths"]) == set(full["paths"]) - meta_paths(full)
+    assert {"/healthz", "/readyz", "/version"} <= set(sdk["paths"])
+    assert [t["name"] for t in sdk["tags"]] == [t["name"] for t in full["tags"] if t["name"] != "meta"]
+    schema_ts = (built / "typescript" / "src" / "schema.ts").read_text(encoding="utf-8")
+    assert '"/play": {' in schema_ts and '"/docs": {' not in schema_ts and '"/metrics": {' not in schema_ts
+
+
+def test_python_sdk_names_are_the_contracts(python_sdk):
+    from gongzhu_client import api, models
+
+    schemas = contract()["components"]["schemas"]
+    assert set(models.__all__) <= set(schemas)
+    assert {"PlayOutcome", "NewDeal", "ExposureSheet", "NextState", "Health", "ClaimUndecidedReason"} \
+        <= set(models.__all__)
+    # A field gets a trailing underscore when its wire name is a Python keyword (from, in) or
+    # builtin (next, RFC 9457's type); no other does.
+    renamed = {f"{name}.{field}" for name in models.__all__
+               for field in getattr(getattr(models, name), "__annotations__", {}) if field.endswith("_")}
+    assert renamed == {"Transfer.from_", "ProblemError.in_", "Problem.type_", "PlayOutcome.next_",
+                       "MatchReport.next_"}
+    assert {m.name for m in pkgutil.iter_modules(api.__path__)} == {"play", "rules", "bot", "status"}
+
+
+def test_python_sdk_is_a_typed_package(built):
+    wheel = next((built / "dist").glob(f"{PACKAGE}-*.whl"))
+    names = zipfile.ZipFile(wheel).namelist()
+    assert f"{PACKAGE}/py.typed" in names and f"{PACKAGE}/api/play/play.py" in names
+    metadata = zipfile.ZipFile(wheel).read(next(n for n in names if n.endswith("METADATA"))).decode()
+    assert "Name: gongzhu-client" in metadata and "# gongzhu-client (Python)" in metadata
+
+
+def play_deal_python(sdk, client, seed: int, leader: int | None) -> dict:
+    """One deal, every play the first legal move; its hands, leader, plays and score."""
+    from gongzhu_client.api.play import deal, legal_moves, play
+    from gongzhu_client.models import DealRequest, DealState, LegalMoves, NewDeal, PlayOutcome, PlayRequest
+
+    later = {} if leader is None else {"first_deal": False, "leader": leader}
+    dealt = deal.sync(client=client, body=DealRequest(seed=seed, first_deal=leader is None))
+    assert isinstance(dealt, NewDeal)
+    assert dealt.seed == seed and dealt.first_deal is (leader is None)
+    # A first deal names its leader, the holder of C2; a later deal leaves it to the match.
+    assert dealt.leader == (next(s for s in range(4) if "C2" in dealt.hands[s]) if leader is None else None)
+    hands = dealt.hands
+    turn = legal_moves.sync(client=client, body=DealState(hands=hands, plays=[], **later))
+    assert isinstance(turn, LegalMoves)
+    first_leader = turn.seat
+    plays: list[list[str]] = []
+    while not turn.finished:
+        move = turn.moves[0]
+        outcome = play.sync(client=client, body=PlayRequest(hands=hands, plays=plays, move=move, seat=turn.seat,
+                                                           **later))
+        assert isinstance(outcome, PlayOutcome), outcome
+        assert outcome.state.plays == plays + [move]
+        plays, turn = outcome.state.plays, outcome.next_
+        assert (outcome.score is None) is (len(plays) < 52)
+    return {"hands": hands, "leader": first_leader, "plays": plays, "score": outcome.score.to_dict(),
+            "record": outcome.record.to_dict()}
+
+
+def check_match(base: str, deals: list[dict]) -> None:
+    """What both SDKs' matches must show, checked against the API called by hand."""
+    first, second = deals
+    assert first["hands"][first["leader"]].count("C2") == 1
+    assert first["plays"][0] == ["C2"]
+    assert second["leader"] == first["score"]["next_leader"]
+    for number, (played, first_deal) in enumerate(zip(deals, (True, False)), start=1):
+        assert sorted(c for hand in played["hands"] for c in hand) == CARDS
+        assert sorted(c for p in played["plays"] for c in p) == CARDS
+        dealt = requests.post(f"{base}/deal", json={"seed": SEED + number - 1, "first_deal": first_deal},
+                              timeout=10).json()
+        assert dealt["hands"] == played["hands"]
+        state = {"hands": played["hands"], "first_deal": first_deal, "leader": played["leader"],
+                 "plays": played["plays"][:-1], "move": played["plays"][-1]}
+        last = requests.post(f"{base}/play", json=state, timeout=10)
+        assert last.status_code == 200, last.text
+        assert played["score"] == last.json()["score"]
+        assert sum(played["score"]["normalized"]) == 0 and sum(played["score"]["final"]) == 0
+        assert played["record"] == {"hands": played["hands"], "exposed": [[], [], [], []], "plays": played["plays"],
+                                    "first_deal": first_deal, "leader": played["leader"]}
+
+
+def check_match_report(report: dict, deals: list[dict]) -> None:
+    """/match on the two records: each deal's leader and pig taker, totals the sums of the deals'
+    normalized scores, and (the match going on) the next deal led by the second deal's pig taker."""
+    first, second = deals
+    assert [d["leader"] for d in report["deals"]] == [first["leader"], second["leader"]]
+    assert [d["pig_taker"] for d in report["deals"]] == [first["score"]["next_leader"],
+                                                           second["score"]["next_leader"]]
+    totals = [a + b for a, b in zip(first["score"]["normalized"], second["score"]["normalized"])]
+    assert report["totals"] == totals
+    assert report["finished"] is False and max(abs(t) for t in totals) < 1000
+    assert report["next"] == {"first_deal": False, "leader": second["score"]["next_leader"]}
+
+
+def test_python_sdk_plays_a_seeded_two_deal_match(python_sdk, live_server):
+    from gongzhu_client import Client
+    from gongzhu_client.api.play import match
+    from gongzhu_client.api.rules import settle_ingots
+    from gongzhu_client.api.status import version
+    from gongzhu_client.models import IngotsRequest, IngotsResult, MatchReport, MatchRequest, Version
+
+    client = Client(base_url=live_server, raise_on_unexpected_status=True)
+    about = version.sync(client=client)
+    assert isinstance(about, Version) and about.contract == contract()["info"]["version"]
+    first = play_deal_python(python_sdk, client, SEED, None)
+    second = play_deal_python(python_sdk, client, SEED + 1, first["score"]["next_leader"])
+    check_match(live_server, [first, second])
+    report = match.sync(client=client, body=MatchRequest.from_dict({"deals": [first["record"], second["record"]]}))
+    assert isinstance(report, MatchReport), report
+    check_match_report(report.to_dict(), [first, second])
+    # The match's ingots: each deal's raw scores settled, summing to zero.
+    for played in (first, second):
+        settled = settle_ingots.sync(client=client, body=IngotsRequest(scores=played["score"]["raw"]))
+        assert isinstance(settled, IngotsResult) and sum(settled.net) == 0
+
+
+def test_python_sdk_parses_a_problem(python_sdk, live_server):
+    from gongzhu_client import Client
+    from gongzhu_client.api.play import play
+    from gongzhu_client.models import PlayRequest, Problem
+
+    client = Client(base_url=live_server)
+    hands = requests.post(f"{live_server}/deal", json={"seed": SEED}, timeout=10).json()["hands"]
+    holder = next(s for s in range(4) if "C2" in hands[s])
+    other = hands[(holder + 1) % 4][0]
+    problem = play.sync(client=client, body=PlayRequest(hands=hands, plays=[], move=[other]))
+    assert isinstance(problem, Problem)
+    assert (problem.status, problem.code) == (422, "card_not_in_hand")
+    assert [(e.pointer, e.code) for e in problem.errors] == [("/move/0", "card_not_in_hand")]
+
+
+def test_typescript_sdk_is_a_compiled_package(built):
+    version = contract()["info"]["version"]
+    with tarfile.open(built / "dist" / f"gongzhu-client-{version}.tgz") as packed:
+        names = set(packed.getnames())
+        manifest = json.load(packed.extractfile("package/package.json"))
+    assert {"package/package.json", "package/README.md", "package/dist/index.js", "package/dist/index.d.ts",
+            "package/dist/schema.d.ts"} <= names
+    assert not any("/test" in n or n.endswith(".ts") and not n.endswith(".d.ts") for n in names)
+    assert (manifest["name"], manifest["version"]) == ("gongzhu-client", version)
+    assert list(manifest["dependencies"]) == ["openapi-fetch"]
+
+
+def test_typescript_sdk_plays_a_seeded_two_deal_match(built, live_server):
+    played = subprocess.run(["node", "test-build/play.js", live_server, str(SEED)], cwd=built / "typescript",
+                            capture_output=True, text=True, timeout=TIMEOUT)
+    assert played.returncode == 0, played.stdout + played.stderr
+    result = json.loads(played.stdout)
+    check_match(live_server, result["deals"])
+    check_match_report(result["match"], result["deals"])
+    assert result["problem"] == "schema_violation"
+
+
+def readme_code(path, language: str) -> str:
+    """The one code block of a README in ``language``."""
+    text = path.read_text(encoding="utf-8")
+    return text.split(f"```{language}\n", 1)[1].split("```", 1)[0]
+
+
+def printed_numbers(text: str) -> list[int]:
+    return [int(n) for n in re.findall(r"-?\d+", text)]
+
+
+def test_readme_examples_play_the_same_deal(python_sdk, built, live_server, capsys):
+    from gongzhu_client import Client
+
+    client = Client(base_url=live_server, raise_on_unexpected_status=True)
+    expected = play_deal_python(python_sdk, client, 1, None)["score"]
+    expected = [*expected["final"], expected["next_leader"]]
+    code = readme_code(ROOT / "sdk" / "python" / "README.md", "python").replace("http://localhost:8080", live_server)
+    exec(compile(code, "sdk/python/README.md", "exec"), {})
+    assert printed_numbers(capsys.readouterr().out) == expected
+
+    package = built / "typescript"
+    example = package / "readme" / "example.ts"
+    example.parent.mkdir()
+    code = readme_code(ROOT / "sdk" / "typescript" / "README.md", "ts").replace("http://localhost:8080", live_server)
+    example.write_text(code + "export {};\n", encoding="utf-8")
+    (package / "tsconfig.readme.json").write_text(json.dumps({
+        "extends": "./tsconfig.json", "include": ["readme/*.ts"],
+        "compilerOptions": {"rootDir": "readme", "outDir": "readme-build", "declaration": False,
+                            "types": ["node"], "skipLibCheck": True}}), encoding="utf-8")
+    compiled = subprocess.run([str(NODE_BIN / "tsc"), "-p", "tsconfig.readme.json"], cwd=package,
+                              capture_output=True, text=True, timeout=TIMEOUT)
+    assert compiled.returncode == 0, compiled.stdout + compiled.stderr
+    ran = subprocess.run(["node", "readme-build/example.js"], cwd=package, capture_output=True, text=True,
+                         timeout=TIMEOUT)
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+    assert printed_numbers(ran.stdout) == expected
