@@ -17,7 +17,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 import requests
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import WebDriverWait
+from selenium.webdriver.support.ui import Select, WebDriverWait
 
 from tests.conftest import SCREENSHOTS
 
@@ -404,4 +404,41 @@ def test_rejected_states_of_any_shape_show_the_services_problem(browser, live_se
 def test_a_fragment_that_is_no_state_is_said_so(browser, live_server, fragment, code):
     open_table(browser, live_server, f"{fragment}&lang=en")
     assert problem_text(browser)[0] == code
+    check_console_and_network(browser, live_server)
+
+
+def test_a_finished_partnership_deal_with_exposures_scores_as_score_does(browser, live_server):
+    rules = {"partnership": True}
+    hands = post(live_server, "/deal", {"seed": 3, "rules": rules}).json()["hands"]
+    exposed = [[card for card in hand if card in {"SQ", "HA"}] for hand in hands]
+    state = {"rules": rules, "hands": hands, "exposed": exposed, "plays": []}
+    choose = random.Random(3)
+    turn = post(live_server, "/legal-moves", state).json()
+    while not turn["finished"]:
+        answer = post(live_server, "/play", {**state, "move": choose.choice(turn["moves"])}).json()
+        state, turn = answer["state"], answer["next"]
+    score = post(live_server, "/score", {"rules": rules, "captured": turn["taken"], "exposed": exposed}).json()
+    open_table(browser, live_server, f"state={b64url(state)}&lang=en")
+    cells = browser.find_elements(By.CSS_SELECTOR, "[data-role=score-sheet] td[data-value]")
+    shown = {(c.get_attribute("data-field"), int(c.get_attribute("data-seat"))): int(c.get_attribute("data-value"))
+             for c in cells}
+    for seat in range(4):
+        assert [shown[f, seat] for f in ["raw", "normalized", "final"]] == [
+            score["raw"][seat], score["normalized"][seat], score["final"][seat]]
+    label = browser.find_element(By.CSS_SELECTOR, "[data-role=score-sheet] tr[data-field=normalized] th").text
+    assert label == "Partnership"
+    # partners share one result
+    assert shown["final", 0] == shown["final", 2] == -shown["final", 1] == -shown["final", 3]
+    # before the last trick, the seat that takes it may claim every trick: the claim holds
+    last = {**state, "plays": state["plays"][:48]}
+    verdicts = {seat: post(live_server, "/claim", {**last, "claim": {"seat": seat, "kind": "all_tricks"}}).json()
+                for seat in range(4)}
+    taker = next(seat for seat, verdict in verdicts.items() if verdict["holds"] is True)
+    open_table(browser, live_server, f"state={b64url(state)}&at=48&lang=en")
+    assert cursor(browser) == 48
+    Select(browser.find_element(By.CSS_SELECTOR, "[data-field=claim-seat]")).select_by_value(str(taker))
+    click(browser, browser.find_element(By.CSS_SELECTOR, "[data-action=claim]"))
+    verdict = browser.find_element(By.CSS_SELECTOR, "[data-role=verdict]")
+    assert verdict.get_attribute("data-holds") == "true"
+    assert ", ".join(f"{v:+d}".replace("-", "−") if v else "0" for v in verdicts[taker]["score"]["raw"]) in verdict.text
     check_console_and_network(browser, live_server)
