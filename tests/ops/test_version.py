@@ -122,7 +122,7 @@ def test_the_engine_build_is_read_from_where_each_engine_module_loads(monkeypatc
             return ModuleSpec(module, None, origin=f"/site/{module.replace('.', '/')}{suffix}")
         return find_spec
 
-    every = {"cards", "claims", "deal", "errors", "exposure", "information", "messages", "moves", "play",
+    every = {"cards", "claims", "deal", "errors", "exposure", "information", "match", "messages", "moves", "play",
              "running", "scoring", "settlement", "simulate", "state", "table", "titles", "tricks", "variants",
              "build"}
     try:

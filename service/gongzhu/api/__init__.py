@@ -2,7 +2,8 @@
 
 The contract (``openapi.yaml``) is read once (and checked when ``GONGZHU_CHECK_CONTRACT=1``); the request
 pipeline (``pipeline.py``) serves its operations with validators compiled
-from it, and Flask serves the operational routes (``meta.py``).
+from it, and Flask serves the operational routes (``meta.py``) and the deal table
+page (``table_page.py``).
 """
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ from .meta import CONTRACT_KEY  # noqa: E402
 from .meta import meta as meta_routes  # noqa: E402
 from .ops import ops as ops_routes  # noqa: E402
 from .pipeline import Pipeline  # noqa: E402
+from .table_page import table as table_routes  # noqa: E402
 from .telemetry import Telemetry  # noqa: E402
 
 DEFAULT_MAX_BODY = 256 * 1024
@@ -65,6 +67,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     problems.register(app)
     app.register_blueprint(meta_routes)
     app.register_blueprint(ops_routes)
+    app.register_blueprint(table_routes)
     contract = _contract()
     if contract is not None:
         app.extensions[CONTRACT_KEY] = contract
