@@ -1,4 +1,5 @@
 """The Gong Zhu (拱猪) rules engine: pure, stdlib only. See docs/engine-api.md."""
+from .build import engine_build
 from .cards import (
                     CARD_BY_NAME,
                     CARD_NAMES,
@@ -58,6 +59,7 @@ from .tricks import TrickResult, rank_trick
 from .variants import OPENING_CARDS, Rules
 
 __all__ = [
+    "engine_build",
     "CLAIM_KINDS", "ClaimVerdict", "claim_move", "claimed_captures", "decide_claim", "tricks_left",
     "CARD_BY_NAME", "CARD_NAMES", "DIAMONDS", "EXPOSABLE", "HEART_ACE", "HEARTS", "ONE_PLANE", "PIG", "SEATS",
     "SHEEP", "SPADES", "SUIT_MASKS", "SUIT_SIZE", "SUITS", "TRANSFORMER", "Card", "Play", "bits_cards",
