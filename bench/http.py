@@ -47,6 +47,7 @@ _server.bootstrap()
 
 import argparse  # noqa: E402
 import json  # noqa: E402
+import os  # noqa: E402
 import statistics  # noqa: E402
 import tempfile  # noqa: E402
 import time  # noqa: E402
@@ -175,7 +176,9 @@ def _wsgi_call(app, method: str, path: str, body: bytes | None):
     def call():
         env = dict(environ)
         env["wsgi.input"] = io.BytesIO(body or b"")
-        b"".join(app(env, lambda status, headers, exc=None: None))
+        answer = app(env, lambda status, headers, exc=None: None)
+        b"".join(answer)
+        answer.close()  # as a server does: the metrics and the access line are taken here
     return call
 
 
@@ -192,6 +195,19 @@ def _cpu_us(call, n: int) -> float:
     return best
 
 
+def _log_access_lines_in_memory() -> None:
+    """The access lines as under gunicorn (JSON, batched), kept in memory and dropped, so
+    the in-process figures include formatting them."""
+    import logging
+    from logging.config import dictConfig
+
+    from gongzhu import logs
+
+    dictConfig(logs.logconfig())
+    for handler in logging.getLogger(logs.ACCESS_LOGGER).handlers:
+        handler.setStream(open(os.devnull, "w"))  # noqa: SIM115 — lives as long as the process
+
+
 def profile(n: int) -> dict:
     """CPU µs per call of each stage of a request, in one process (no gunicorn).
 
@@ -202,9 +218,12 @@ def profile(n: int) -> dict:
     openapi.yaml, ``is_valid``), ``convert`` (marshmallow fields: JSON to engine values),
     ``answer`` (the operation: engine call and answer dict), ``serialize`` (JSON bytes).
     Then the whole WSGI call of the same request (``wsgi_request``) and of /healthz
-    (``wsgi_healthz``, served by Flask); ``rest`` = request − stages (routing, body read,
-    WSGI glue)."""
+    (``wsgi_healthz``), each closed as a server closes it, so with its metrics and its JSON
+    access line (formatted, then written to /dev/null in batches as under gunicorn);
+    ``rest`` = request − stages (routing, body read, telemetry, WSGI glue)."""
     from gongzhu.api import create_app, operations, pipeline
+
+    _log_access_lines_in_memory()
 
     def cpu_us(fn) -> float:
         return _cpu_us(fn, n)

@@ -9,7 +9,7 @@ import re
 import pytest
 import yaml
 
-from gongzhu.api import telemetry
+from gongzhu.api import PIPELINE_KEY
 from gongzhu.api.table_page import ASSET_VERSION, TABLE_DIR
 from tests.conftest import CONTRACT
 
@@ -96,6 +96,6 @@ def test_the_assets_are_package_data():
 @pytest.mark.parametrize("method, path, operation", [
     ("GET", "/table", "table"), ("HEAD", "/table", "table"), ("GET", "/table/table.js", "table_asset"),
     ("POST", "/table", "none")])
-def test_requests_are_counted_under_the_contracts_operation(method, path, operation):
-    assert telemetry.operation_of(method, path) == operation
+def test_requests_are_counted_under_the_contracts_operation(app, method, path, operation):
+    assert app.extensions[PIPELINE_KEY].operation({"REQUEST_METHOD": method, "PATH_INFO": path}) == operation
 

@@ -116,6 +116,8 @@ def suggest_exposures(call: Call) -> dict:
 # positions, or a pod short of CPU, would otherwise take several).
 CLAIM_MAX_POSITIONS = {1: 200_000, 2: 10_000}
 CLAIM_SLOT_MS = 1000
+# (max_nodes, max_seconds) of decide_claim by decks
+CLAIM_LIMITS = {decks: (positions, CLAIM_SLOT_MS / 1000) for decks, positions in CLAIM_MAX_POSITIONS.items()}
 
 
 def claim(call: Call) -> dict:
@@ -124,11 +126,9 @@ def claim(call: Call) -> dict:
     state = replay(data)
     # a search of up to a second: it takes a bot slot like /suggest
     with BOT.slot(CLAIM_SLOT_MS, on_busy=metrics.count_bot_shed, kind="claim"):
-        verdict = engine.decide_claim(state, seat, kind, max_nodes=CLAIM_MAX_POSITIONS[state.rules.decks],
-                                      max_seconds=CLAIM_SLOT_MS / 1000)
-    score = None
+        verdict = engine.decide_claim(state, seat, kind, *CLAIM_LIMITS[state.rules.decks])
+    rules, score = state.rules, None
     if verdict.holds and kind == "all_tricks":
-        rules = state.rules
         score = score_out(rules, engine.score_cards(rules, engine.claimed_captures(state, seat), state.exposed))
     return {"claim": {"seat": seat, "kind": kind}, "holds": verdict.holds,
             "reason": None if verdict.holds is not None else "search_budget",
