@@ -36,6 +36,8 @@ JSON_FORMAT = "json"
 TEXT_FORMAT = "text"
 ACCESS_LOGGER = "gongzhu.access"
 
+_access_logger = logging.getLogger(ACCESS_LOGGER)
+
 # The id of the request being served by this thread, for every line logged meanwhile.
 REQUEST_ID: contextvars.ContextVar[str | None] = contextvars.ContextVar("request_id", default=None)
 
@@ -127,6 +129,31 @@ class _NoLock:
 
 
 _NO_LOCK = _NoLock()
+
+
+def direct_access_handler() -> BatchedStreamHandler | None:
+    """The access logger's one handler when it batches JSON lines with no filter (as under
+    gunicorn): then ``write_access`` formats a line itself, the same JSON object
+    ``JsonFormatter`` writes, without a ``LogRecord`` (a third of an access line's cost)."""
+    logger = _access_logger
+    handlers = logger.handlers
+    if len(handlers) == 1 and type(handlers[0]) is BatchedStreamHandler and not handlers[0].filters \
+            and type(handlers[0].formatter) is JsonFormatter and not logger.filters \
+            and logger.isEnabledFor(logging.INFO) and handlers[0].level <= logging.INFO:
+        return handlers[0]
+    return None
+
+
+def write_access(handler: BatchedStreamHandler, fields: dict) -> None:
+    """One access line through ``handler`` (``direct_access_handler``)."""
+    now = time.time()
+    line = {"time": _utc(now), "level": "info", "logger": ACCESS_LOGGER, "message": "request",
+            "pid": os.getpid(), **fields}
+    text = json.dumps(line, ensure_ascii=False, separators=(",", ":"), default=str)
+    with handler.lock or _NO_LOCK:
+        handler.pending.append(text)
+        if len(handler.pending) >= handler.max_lines:
+            handler.flush()
 
 
 def access_waiting() -> bool:

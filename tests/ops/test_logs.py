@@ -79,3 +79,21 @@ def test_gunicorn_access_log_is_off():
         logging.getLogger(logs.ACCESS_LOGGER).propagate = True
         logging.getLogger().handlers[:] = [h for h in logging.getLogger().handlers
                                            if not isinstance(h.formatter, logs.JsonFormatter)]
+
+
+def test_an_access_line_written_directly_is_the_formatters_line():
+    import io
+
+    handler = logs.BatchedStreamHandler(io.StringIO())
+    handler.setFormatter(logs.JsonFormatter())
+    fields = {"method": "POST", "path": "/legal-moves", "operation": "legal_moves", "status": 200,
+              "duration_ms": 0.5, "bytes": 321, "request_id": "r-1"}
+    logs.write_access(handler, fields)
+    record = logging.LogRecord(logs.ACCESS_LOGGER, logging.INFO, __file__, 0, "request", (), None)
+    record.fields = fields
+    handler.handle(record)
+    handler.flush()
+    direct, formatted = (json.loads(line) for line in handler.stream.getvalue().splitlines())
+    assert list(direct) == list(formatted)  # the same fields in the same order
+    assert direct.pop("time").endswith("Z") and formatted.pop("time").endswith("Z")
+    assert direct == formatted

@@ -31,7 +31,7 @@ import secrets
 import time
 from collections.abc import Callable
 
-from gongzhu.logs import ACCESS_LOGGER, REQUEST_ID
+from gongzhu.logs import ACCESS_LOGGER, REQUEST_ID, direct_access_handler, write_access
 
 from . import keys, metrics, tracing
 
@@ -168,6 +168,10 @@ class Record:
         if self.span is not None:
             context = self.span.get_span_context()
             fields["trace_id"], fields["span_id"] = f"{context.trace_id:032x}", f"{context.span_id:016x}"
+        direct = direct_access_handler()
+        if direct is not None:
+            write_access(direct, fields)
+            return
         # makeRecord + handle: logging.info would also walk the stack for the caller's line
         access_log.handle(access_log.makeRecord(ACCESS_LOGGER, logging.INFO, __file__, 0, "request",
                                                 (), None, extra={"fields": fields}))
