@@ -2,7 +2,10 @@
 #
 # Two stages on the same base: `build` turns the project and its dependencies
 # into wheels and installs them into /opt/venv; `runtime` gets only that venv,
-# so no compiler, pip, wheel or cache reaches the final image.
+# so no compiler, pip, wheel or cache reaches the final image. The build stage
+# compiles the rules engine with mypyc (setup.py) when it has a C compiler (gcc
+# from apt when the network allows); without one the engine is the pure Python
+# build. The build prints which; /version's `engine` says it at run time.
 #
 #   docker build -t gongzhu-service .                       # official slim Python
 #   docker build --build-arg BASE_IMAGE=local/debian-python \
@@ -22,6 +25,12 @@ ENV PIP_DISABLE_PIP_VERSION_CHECK=1 \
 WORKDIR /src
 # A throwaway venv holds the build tools (pip), the runtime venv gets none.
 RUN python3 -m venv /opt/build-venv
+# The C compiler for the compiled engine (this stage only).
+RUN if ! command -v cc >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; then \
+        { apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+              gcc libc6-dev && rm -rf /var/lib/apt/lists/*; } >/dev/null 2>&1 \
+        || echo "no C compiler reachable: the engine is built pure"; \
+    fi
 COPY deploy/wheelhouse/ /wheelhouse/
 COPY pyproject.toml README.md ./
 COPY service/ service/
@@ -34,7 +43,7 @@ RUN set -eu; \
     python3 -m venv --without-pip /opt/venv; \
     /opt/build-venv/bin/pip --python /opt/venv/bin/python install \
         --no-index --find-links /wheels --no-deps /wheels/*.whl; \
-    /opt/venv/bin/python -c "import gongzhu.wsgi, gongzhu.gunicorn_conf"
+    /opt/venv/bin/python -c "import gongzhu.wsgi, gongzhu.gunicorn_conf, gongzhu.rules as r; print('engine', r.engine_build())"
 
 FROM ${BASE_IMAGE} AS runtime
 LABEL org.opencontainers.image.title="gongzhu-service" \

@@ -3,6 +3,9 @@ info.version (the contract is released with the service, so it is the same), the
 chart's appVersion, the newest CHANGELOG release and every example that names it."""
 from __future__ import annotations
 
+import importlib.machinery
+import importlib.util
+import os
 import platform
 import re
 import tomllib
@@ -29,6 +32,20 @@ def test_version_endpoint(client):
     assert body["contract"] == VERSION
     assert body["python"] == platform.python_version()
     assert body["commit"] is None or re.fullmatch(r"[0-9a-f]{40}", body["commit"])
+    assert body["engine"] == expected_engine()
+
+
+def expected_engine() -> str:
+    """The build make test asked for (GONGZHU_EXPECT_ENGINE), else the one the play loop's module file shows."""
+    if os.environ.get("GONGZHU_EXPECT_ENGINE"):
+        return os.environ["GONGZHU_EXPECT_ENGINE"]
+    origin = importlib.util.find_spec("gongzhu.rules.table").origin or ""
+    return "compiled" if origin.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES)) else "pure"
+
+
+def test_the_build_info_metric_names_the_engine_build(client):
+    text = client.get("/metrics").get_data(as_text=True)
+    assert f'gongzhu_build_info{{engine="{expected_engine()}",version="{VERSION}"}} 1.0' in text
 
 
 def test_commit_from_the_environment(monkeypatch):

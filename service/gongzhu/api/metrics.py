@@ -8,6 +8,8 @@ Names and labels:
   have) and HTTP status; counted once, outermost (``telemetry.Telemetry``).
 - ``gongzhu_problems_total{code}``: problem answers by their stable code.
 - ``gongzhu_engine_replay_seconds``: time to replay a deal state's history.
+- ``gongzhu_build_info{version,engine}``: 1, labelled with the service version and the
+  engine's build (``compiled`` or ``pure``, ``gongzhu.rules.engine_build()``).
 - ``gongzhu_bot_decisions_total{reason}``, ``gongzhu_bot_samples``,
   ``gongzhu_bot_budget_used_ratio`` (thinking time / budget) and
   ``gongzhu_bot_shed_total`` (bot requests refused because the bot was busy).
@@ -22,7 +24,10 @@ from __future__ import annotations
 
 import os
 
-from prometheus_client import REGISTRY, CollectorRegistry, Counter, Histogram, generate_latest, multiprocess
+from prometheus_client import REGISTRY, CollectorRegistry, Counter, Gauge, Histogram, generate_latest, multiprocess
+
+from gongzhu import __version__
+from gongzhu.rules import engine_build
 
 MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
 # The classic text format, which every Prometheus version reads.
@@ -46,6 +51,10 @@ BOT_SAMPLES = Histogram("gongzhu_bot_samples", "Deals sampled per bot suggestion
                         buckets=SAMPLE_BUCKETS)
 BOT_BUDGET_USED = Histogram("gongzhu_bot_budget_used_ratio",
                             "Bot thinking time as a share of its budget", buckets=RATIO_BUCKETS)
+# one series per build; every worker sets the same value ("max" reads it once across workers)
+BUILD_INFO = Gauge("gongzhu_build_info", "The service version and the engine's build (compiled or pure)",
+                   ["version", "engine"], multiprocess_mode="max")
+BUILD_INFO.labels(__version__, engine_build()).set(1)
 BOT_SHED = Counter("gongzhu_bot_shed", "Bot requests refused because the bot was busy")
 
 _request_children: dict[tuple[str, int], tuple] = {}

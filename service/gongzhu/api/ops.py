@@ -3,7 +3,8 @@
 ``/version`` reports the service version (the installed package's, which
 pyproject.toml sets), the contract version (openapi.yaml ``info.version``), the
 git commit the code was built from when known (``GIT_COMMIT``, or ``git`` asked
-once in a source checkout), and the Python version.
+once in a source checkout), the Python version, and the engine's build
+(``gongzhu.rules.engine_build()``: ``compiled`` or ``pure``).
 """
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ import yaml
 from flask import Blueprint, Response, current_app, has_app_context
 
 from gongzhu import __version__
+from gongzhu.rules import engine_build
 
 from . import metrics as metric_values
 from .contract import load_contract
@@ -55,7 +57,7 @@ def git_commit() -> str | None:
 
 def version_info() -> dict:
     return {"service": __version__, "contract": contract_version(), "commit": git_commit(),
-            "python": platform.python_version()}
+            "python": platform.python_version(), "engine": engine_build()}
 
 
 @ops.get("/version")

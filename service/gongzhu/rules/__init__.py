@@ -1,4 +1,5 @@
 """The Gong Zhu (拱猪) rules engine: pure, stdlib only. See docs/engine-api.md."""
+from .build import engine_build
 from .cards import (
                     CARD_BY_NAME,
                     CARD_NAMES,
@@ -33,17 +34,17 @@ from .errors import IllegalMove, InvalidDeal, Problem, RuleError
 from .exposure import deal_exposure_counts, effective_exposure, exposure_counts
 from .information import SeatView, sample_hidden, seat_view
 from .match import (
-    LEADER_RULES,
-    MATCH_TARGET,
-    PIG_TAKER,
-    DealRecord,
-    Match,
-    MatchDeal,
-    NextDeal,
-    Standing,
-    deal_leader,
-    next_deal,
-    score_match,
+                    LEADER_RULES,
+                    MATCH_TARGET,
+                    PIG_TAKER,
+                    DealRecord,
+                    Match,
+                    MatchDeal,
+                    NextDeal,
+                    Standing,
+                    deal_leader,
+                    next_deal,
+                    score_match,
 )
 from .messages import Message, Text, localized
 from .play import apply_legal_move, apply_move, check_move, freeze, is_legal_move, legal_moves, replay
@@ -58,6 +59,7 @@ from .tricks import TrickResult, rank_trick
 from .variants import OPENING_CARDS, Rules
 
 __all__ = [
+    "engine_build",
     "CLAIM_KINDS", "ClaimVerdict", "claim_move", "claimed_captures", "decide_claim", "tricks_left",
     "CARD_BY_NAME", "CARD_NAMES", "DIAMONDS", "EXPOSABLE", "HEART_ACE", "HEARTS", "ONE_PLANE", "PIG", "SEATS",
     "SHEEP", "SPADES", "SUIT_MASKS", "SUIT_SIZE", "SUITS", "TRANSFORMER", "Card", "Play", "bits_cards",
