@@ -112,11 +112,6 @@ def check_move(state: DealState, move: Iterable[Card], seat: int | None = None) 
         raise _illegal_reason(state, play)
 
 
-def freeze(t: Table) -> DealState:
-    """The immutable state of a table (``Table.snapshot``)."""
-    return t.snapshot()
-
-
 def apply_legal_move(state: DealState, move: Play) -> DealState:
     """Apply a play known to be legal (taken from ``legal_moves``)."""
     t = state.table()

@@ -20,6 +20,7 @@ from .cards import (
     PLANE,
     SCORING_MASK,
     SHEEP,
+    SUIT_MASK,
     SUIT_SIZE,
     TRANSFORMER,
     Card,
@@ -37,7 +38,6 @@ if TYPE_CHECKING:
 HEART_VALUES = (0, 0, 0, -10, -10, -10, -10, -10, -10, -20, -30, -40, -50)
 HEART_SUM = tuple(sum(v for i, v in enumerate(HEART_VALUES) if m >> i & 1) for m in range(1 << SUIT_SIZE))
 HEART_SHIFT = HEARTS * SUIT_SIZE
-SUIT_BITS = (1 << SUIT_SIZE) - 1
 PIG_POINTS, SHEEP_POINTS = -100, 100
 ALL_HEARTS_POINTS = 200
 TRANSFORMER_ALONE = 25
@@ -100,8 +100,8 @@ def seat_score(rules: Rules, taken: int, k: dict[Card, int]) -> SeatScore:
     decks = rules.decks
     if not taken & SCORING_BITS:
         return NOTHING_TAKEN
-    h1 = taken >> HEART_SHIFT & SUIT_BITS
-    h2 = taken >> (PLANE + HEART_SHIFT) & SUIT_BITS
+    h1 = taken >> HEART_SHIFT & SUIT_MASK
+    h2 = taken >> (PLANE + HEART_SHIFT) & SUIT_MASK
     heart_count = h1.bit_count() + h2.bit_count()
     pigs, sheep_n, tens = SPECIAL_COUNTS[taken & SPECIAL_BITS]
     all_hearts = heart_count == SUIT_SIZE * decks
