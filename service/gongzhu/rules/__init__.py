@@ -51,8 +51,8 @@ from .match import (
 )
 from .messages import Message, Text, localized
 from .play import NO_EXPOSURE, apply_legal_move, apply_move, check_move, is_legal_move, legal_moves, replay
-from .running import Running, hand_sizes, running_state, seated_plays, void_suits, winning_seat
-from .scoring import HEART_VALUES, ScoreSheet, SeatScore, exposure_values, score_cards, score_state
+from .running import Running, hand_sizes, running_state, score_state, seated_plays, void_suits, winning_seat
+from .scoring import HEART_VALUES, ScoreSheet, SeatScore, exposure_values, score_cards
 from .settlement import (
     Ingots,
     Transfer,

@@ -47,7 +47,7 @@ NO_EXPOSURE: tuple[tuple[Card, ...], ...] = ((), (), (), ())
 
 
 def _options(state: DealState, *, exposure: bool = True, ban: bool = True) -> Options:
-    return state.table().options(exposure=exposure, ban=ban)
+    return state.options(exposure=exposure, ban=ban)
 
 
 def legal_moves(state: DealState) -> list[Play]:

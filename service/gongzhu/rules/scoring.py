@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
 from .cards import (
     EXPOSABLE,
@@ -31,9 +31,6 @@ from .deal import excess_copies
 from .errors import InvalidDeal, Problem
 from .exposure import deal_exposure_counts, exposure_list_problems
 from .variants import Rules
-
-if TYPE_CHECKING:
-    from .state import DealState
 
 HEART_VALUES = (0, 0, 0, -10, -10, -10, -10, -10, -10, -20, -30, -40, -50)
 HEART_SUM = tuple(sum(v for i, v in enumerate(HEART_VALUES) if m >> i & 1) for m in range(1 << SUIT_SIZE))
@@ -132,7 +129,7 @@ def score_cards(rules: Rules, captured: Sequence[Sequence[Card]],
     problems = _captured_problems(rules, captured) + exposure_list_problems(rules, exposed)
     if problems:
         raise InvalidDeal(problems)
-    return _sheet(rules, [hand_bits(cards) for cards in captured], exposed)
+    return score_bits(rules, [hand_bits(cards) for cards in captured], exposed)
 
 
 def exposure_values(rules: Rules, exposed: Sequence[Sequence[Card]]) -> dict[Card, SeatScore]:
@@ -141,12 +138,7 @@ def exposure_values(rules: Rules, exposed: Sequence[Sequence[Card]]) -> dict[Car
     return {card: seat_score(rules, 1 << card, k) for card in EXPOSABLE}
 
 
-def score_state(state: DealState) -> ScoreSheet:
-    """Score a deal state's captured cards with its effective exposure."""
-    return _sheet(state.rules, state.captured_bits, state.exposed)
-
-
-def _sheet(rules: Rules, taken_bits: Iterable[int], exposed: Sequence[Sequence[Card]]) -> ScoreSheet:
+def score_bits(rules: Rules, taken_bits: Iterable[int], exposed: Sequence[Sequence[Card]]) -> ScoreSheet:
     """Each seat's score of its taken cards (bits), under the deal's exposure."""
     k = deal_exposure_counts(rules, exposed)
     seats = tuple(seat_score(rules, bits, k) for bits in taken_bits)

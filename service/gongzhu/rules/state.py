@@ -203,6 +203,10 @@ class DealState:
         """A mutable copy to advance."""
         return self._core.copy()
 
+    def options(self, *, exposure: bool = True, ban: bool = True) -> Options:
+        """``Table.options`` of the core itself: reading it needs no copy."""
+        return self._core.options(exposure=exposure, ban=ban)
+
     @property
     def rules(self) -> Rules:
         return self._core.rules
