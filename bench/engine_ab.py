@@ -32,7 +32,8 @@ REPLAY_DEALS = 20
 
 def load(root: Path, name: str, into: Path):
     """``root``'s engine as the top-level package ``name``."""
-    shutil.copytree(package_dir(root) / "rules", into / name)
+    # the source only: compiled modules (setup.py) would load under their own name, not this one
+    shutil.copytree(package_dir(root) / "rules", into / name, ignore=shutil.ignore_patterns("*.so", "*.pyd"))
     return importlib.import_module(name)
 
 
