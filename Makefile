@@ -106,8 +106,10 @@ properties: $(VENV)/.stamp-test
 arena: $(VENV)/.stamp-test
 	$(BIN)/python -m bench.arena --deals $(or $(DEALS),2000) --opponent $(or $(OPPONENT),heuristic) --budget-ms 20 $(ARENA_ARGS)
 
+# (and the compiled engine an editable install builds in place, setup.py)
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis build dist *.egg-info $(NODE_TOOLS)/node_modules $(NODE_TOOLS)/build
+	find service -name '*.so' -delete
 
 # Deployment targets (Dockerfile, Helm) live in mk/*.mk.
 -include mk/*.mk
