@@ -25,7 +25,9 @@ ENV PIP_DISABLE_PIP_VERSION_CHECK=1 \
 WORKDIR /src
 # A throwaway venv holds the build tools (pip), the runtime venv gets none.
 RUN python3 -m venv /opt/build-venv
-# The C compiler for the compiled engine (this stage only).
+# The C compiler for the compiled engine (this stage only; nothing it builds reaches the runtime stage).
+# Debian's gcc of the base's release, whichever version that is: the compiler's version changes no answer.
+# hadolint ignore=DL3008
 RUN if ! command -v cc >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; then \
         { apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
               gcc libc6-dev && rm -rf /var/lib/apt/lists/*; } >/dev/null 2>&1 \
