@@ -7,18 +7,27 @@
 # from apt when the network allows); without one the engine is the pure Python
 # build. The build prints which; /version's `engine` says it at run time.
 #
-#   docker build -t gongzhu-service .                       # official slim Python
+#   docker build --build-arg VERSION=0.1.0 --build-arg REVISION=$(git rev-parse HEAD) \
+#                -t gongzhu-service:0.1.0 .                  # official slim Python
 #   docker build --build-arg BASE_IMAGE=local/debian-python \
 #                --build-arg PIP_OFFLINE=1 --network=none .  # no registry reachable
 #
+# VERSION (pyproject.toml's), REVISION (the git commit) and SOURCE (the repository's
+# URL) become the OCI labels; REVISION is also written into the wheel, so /version,
+# `gongzhu-service --version` and gongzhu_build_info name the commit.
+#
 # BASE_IMAGE must provide `python3` with the venv module (Debian: python3-venv)
-# plus `groupadd`/`useradd`; deploy/base-image.sh builds such a base locally.
-ARG BASE_IMAGE=python:3.12-slim-bookworm
+# plus `groupadd`/`useradd`; deploy/base-image.sh builds such a base locally. The
+# default is pinned by digest (the multi-platform index of the tag): a rebuild gets
+# the same base bytes until the digest is changed here on purpose; how to update it
+# is in docs/deployment.md ("Updating the base image").
+ARG BASE_IMAGE=python:3.12-slim-bookworm@sha256:782412e85d0f0984994c290652577d4018aff08145c85b262bb63dc0c7522254
 
 FROM ${BASE_IMAGE} AS build
 # 1: install only from deploy/wheelhouse/ (filled by deploy/docker-smoke.sh);
 # 0: use the package index, with deploy/wheelhouse/ as an extra source.
 ARG PIP_OFFLINE=0
+ARG REVISION=""
 ENV PIP_DISABLE_PIP_VERSION_CHECK=1 \
     PIP_NO_CACHE_DIR=1 \
     PIP_ROOT_USER_ACTION=ignore
@@ -34,23 +43,30 @@ RUN if ! command -v cc >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; th
         || echo "no C compiler reachable: the engine is built pure"; \
     fi
 COPY deploy/wheelhouse/ /wheelhouse/
-COPY pyproject.toml README.md ./
+COPY pyproject.toml setup.py README.md LICENSE ./
 COPY service/ service/
-# Wheels for the project and every dependency, then install exactly those.
+# Wheels for the project with its server extra and every dependency, then install
+# exactly those. setup.py writes GONGZHU_COMMIT into the project's wheel.
 RUN set -eu; \
     index_args=""; \
     if [ "$PIP_OFFLINE" = 1 ]; then index_args="--no-index"; fi; \
-    /opt/build-venv/bin/pip wheel $index_args --find-links /wheelhouse \
-        --wheel-dir /wheels . ; \
+    GONGZHU_COMMIT="$REVISION" /opt/build-venv/bin/pip wheel $index_args --find-links /wheelhouse \
+        --wheel-dir /wheels ".[server]" ; \
     python3 -m venv --without-pip /opt/venv; \
     /opt/build-venv/bin/pip --python /opt/venv/bin/python install \
         --no-index --find-links /wheels --no-deps /wheels/*.whl; \
     /opt/venv/bin/python -c "import gongzhu.wsgi, gongzhu.gunicorn_conf, gongzhu.rules as r; print('engine', r.engine_build())"
 
 FROM ${BASE_IMAGE} AS runtime
+ARG VERSION=""
+ARG REVISION=""
+ARG SOURCE=""
 LABEL org.opencontainers.image.title="gongzhu-service" \
       org.opencontainers.image.description="Stateless REST API for the card game Gong Zhu" \
-      org.opencontainers.image.licenses="MIT"
+      org.opencontainers.image.licenses="MIT" \
+      org.opencontainers.image.version="${VERSION}" \
+      org.opencontainers.image.revision="${REVISION}" \
+      org.opencontainers.image.source="${SOURCE}"
 # Fixed numeric UID/GID so Kubernetes can check runAsNonRoot without a passwd lookup.
 ARG APP_UID=10001
 RUN groupadd --system --gid "${APP_UID}" app \
@@ -67,4 +83,5 @@ EXPOSE 8080
 # No curl in the image: the venv's Python asks /healthz itself.
 HEALTHCHECK --interval=30s --timeout=3s --start-period=5s --retries=3 \
     CMD ["python3", "-c", "import os, urllib.request; urllib.request.urlopen('http://127.0.0.1:%s/healthz' % os.environ.get('PORT', '8080'), timeout=2)"]
-CMD ["gunicorn", "-c", "python:gongzhu.gunicorn_conf", "gongzhu.wsgi:app"]
+# gongzhu-service serve: gunicorn -c python:gongzhu.gunicorn_conf gongzhu.wsgi:app, as make run.
+CMD ["gongzhu-service", "serve"]

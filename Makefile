@@ -31,13 +31,13 @@ ENGINE_SOURCES := setup.py $(wildcard service/gongzhu/rules/*.py)
 # The pure build for make test's second run: the same source without the compiled modules.
 PURE_ROOT := build/pure
 
-# The runtime install; the test install below also satisfies it.
+# The runtime install (the engine and the server extra); the test install below also satisfies it.
 $(VENV)/.stamp-run: pyproject.toml $(ENGINE_SOURCES) | $(BIN)/python
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e .
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[server]'
 	touch $@
 
 $(VENV)/.stamp-test: pyproject.toml $(ENGINE_SOURCES) | $(BIN)/python
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[server,test]'
 	touch $@ $(VENV)/.stamp-run
 
 # The contract's linters and the TypeScript client toolchain (npm packages, pinned by the lock file).
@@ -48,8 +48,9 @@ $(NODE_TOOLS)/node_modules/.stamp: $(NODE_TOOLS)/package-lock.json
 
 venv: $(VENV)/.stamp-test
 
+# gongzhu-service serve: gunicorn -c python:gongzhu.gunicorn_conf gongzhu.wsgi:app
 run: $(VENV)/.stamp-run
-	PORT=$(PORT) exec $(BIN)/gunicorn -c python:gongzhu.gunicorn_conf gongzhu.wsgi:app
+	PORT=$(PORT) exec $(BIN)/gongzhu-service serve
 
 # The suite in two runs. First every test but the drills, on TEST_JOBS processes (a file's tests stay in
 # one process, so its fixtures are built once). Then, alone, the drills and the deployment checks: the

@@ -1,35 +1,73 @@
-"""Build of gongzhu-service: the rules engine compiled with mypyc, from the same Python source.
+"""The build compiles the rules engine with mypyc and writes the commit it was built from
+into the wheel. Everything else about the package is in pyproject.toml.
 
-Everything else is declared in pyproject.toml. The modules of ``service/gongzhu/rules`` (but
-``messages.py``, a ``str`` subclass mypyc cannot compile) become C extension modules next to
-their ``.py`` source; the package stays importable as pure Python. ``GONGZHU_PURE=1`` at build
-time, or a build without a working C compiler, gives the pure package; ``gongzhu.rules.engine_build()``
-says which build runs (docs/performance.md).
-"""
+The modules of ``service/gongzhu/rules`` (but ``messages.py``, a ``str`` subclass mypyc
+cannot compile, and ``build.py``, which reads how the others were built) become C extension
+modules next to their ``.py`` source, from that same source (docs/engine-api.md, "Builds").
+``GONGZHU_PURE=1`` at build time, or a build without a working C compiler, gives the pure
+package; ``gongzhu.rules.engine_build()`` says which build runs.
+
+The commit goes into ``gongzhu/COMMIT``, so ``/version``, ``gongzhu-service --version`` and
+``gongzhu_build_info`` name it from an installed wheel too (``gongzhu.about``). The commit is
+``GONGZHU_COMMIT`` when set (the Dockerfile passes its ``REVISION`` build argument), else
+``git rev-parse HEAD`` when building from a git checkout, else none."""
 from __future__ import annotations
 
 import os
+import re
+import subprocess
 import sys
 from pathlib import Path
 
 from setuptools import setup
 from setuptools.command.build_ext import build_ext
+from setuptools.command.build_py import build_py
 
 ROOT = Path(__file__).resolve().parent
 RULES = Path("service") / "gongzhu" / "rules"
-# mypyc compiles typed Python; a str subclass (Message) stays interpreted
-PURE_MODULES = {"messages.py"}
+# left interpreted: a str subclass (Message), and the module that tells the builds apart
+INTERPRETED = {"messages.py", "build.py"}
 PURE_ENV = "GONGZHU_PURE"
+
+COMMIT = re.compile(r"[0-9a-f]{7,64}")
+
+
+def source_commit() -> str | None:
+    given = os.environ.get("GONGZHU_COMMIT", "").strip()
+    if given:
+        return given if COMMIT.fullmatch(given) else None
+    try:
+        found = subprocess.run(["git", "rev-parse", "HEAD"], cwd=Path(__file__).parent,
+                               capture_output=True, text=True, timeout=5, check=False)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    commit = found.stdout.strip()
+    return commit if found.returncode == 0 and COMMIT.fullmatch(commit) else None
+
+
+class BuildWithCommit(build_py):
+    def run(self) -> None:
+        super().run()
+        commit = source_commit()
+        if commit and not getattr(self, "editable_mode", False):
+            target = Path(self.build_lib) / "gongzhu" / "COMMIT"
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(commit + "\n", encoding="ascii")
 
 
 def compiled_paths() -> list[str]:
-    return sorted(str(p) for p in RULES.glob("*.py") if p.name not in PURE_MODULES)
+    return sorted(str(p) for p in RULES.glob("*.py") if p.name not in INTERPRETED)
 
 
 class OptionalBuildExt(build_ext):
-    """Builds the extensions, or none: without a C compiler the package is pure Python."""
+    """Builds the compiled engine, or none of it: without a C compiler the package is pure Python."""
 
     def build_extensions(self) -> None:
+        if self.inplace:
+            # an editable install builds next to the source: a module left interpreted since must not load a stale build
+            for name in INTERPRETED:
+                for stale in RULES.glob(Path(name).stem + ".*.so"):
+                    stale.unlink()
         try:
             super().build_extensions()
         except Exception as error:  # noqa: BLE001 - any compiler failure falls back to the pure package
@@ -51,4 +89,4 @@ def extensions() -> list:
     return mypycify(compiled_paths(), opt_level="3", group_name="gongzhu_rules")
 
 
-setup(ext_modules=extensions(), cmdclass={"build_ext": OptionalBuildExt})
+setup(ext_modules=extensions(), cmdclass={"build_py": BuildWithCommit, "build_ext": OptionalBuildExt})

@@ -5,11 +5,13 @@
 #     overlay2 then vfs), installing Debian's docker.io when dockerd is missing.
 #  2. Base image: $BASE_IMAGE if set, else a local Debian + Python base built by
 #     deploy/base-image.sh (debootstrap + docker import): no registry is pulled from.
-#  3. Download the dependency wheels on the host into deploy/wheelhouse/ for the
-#     base's Python, then `docker build --network=none` with PIP_OFFLINE=1.
+#  3. Download the server extra's wheels on the host into deploy/wheelhouse/ for the
+#     base's Python, then `docker build --network=none` with PIP_OFFLINE=1 and the
+#     VERSION, REVISION (git HEAD) and SOURCE build arguments; check the OCI labels.
 #  4. Run the image as Kubernetes will (read-only root FS, tmpfs /tmp, all
 #     capabilities dropped, no-new-privileges, --network host on a free port), call
-#     /healthz, /readyz and a real /legal-moves, run the image's HEALTHCHECK and
+#     /healthz, /readyz, a real /legal-moves, /version and /metrics (the commit and
+#     gongzhu_build_info), run the image's HEALTHCHECK and
 #     the chart's `helm test` pod program, and check that no process in the
 #     container runs as root.
 #  5. Print the image size and the UID the service runs as.
@@ -185,8 +187,10 @@ mapfile -t requirements < <(python3 - <<'PY'
 import tomllib
 with open("pyproject.toml", "rb") as f:
     project = tomllib.load(f)
-print(*project["project"]["dependencies"], sep="\n")
-print(*project["build-system"]["requires"], sep="\n")
+# The base distribution's (none today), the server extra's and the build's requirements.
+for requirement in (project["project"]["dependencies"] + project["project"]["optional-dependencies"]["server"]
+                    + project["build-system"]["requires"]):
+    print(requirement)
 PY
 )
 wheelhouse=deploy/wheelhouse
@@ -203,10 +207,14 @@ python3 -m pip download --quiet --disable-pip-version-check --only-binary=:all: 
     "${requirements[@]}" 2> >(grep -v "is ignored: it is neither a file nor a directory" >&2)
 
 # --- 4. Build ----------------------------------------------------------------
+version=$(python3 -c 'import tomllib; print(tomllib.load(open("pyproject.toml", "rb"))["project"]["version"])')
+revision=$(git rev-parse HEAD 2>/dev/null || true)
+source_url=$(git remote get-url origin 2>/dev/null || true)
 build_log=$(mktemp)
 build_started=$SECONDS
-say "building $image (--network=none, PIP_OFFLINE=1)"
+say "building $image (--network=none, PIP_OFFLINE=1, VERSION=$version, REVISION=${revision:-none})"
 if ! docker build --network=none --build-arg BASE_IMAGE="$base" --build-arg PIP_OFFLINE=1 \
+        --build-arg VERSION="$version" --build-arg REVISION="$revision" --build-arg SOURCE="$source_url" \
         -t "$image" . >"$build_log" 2>&1; then
     tail -40 "$build_log" >&2
     fail "docker build failed (full log: $build_log)"
@@ -218,6 +226,10 @@ size_bytes=$(docker image inspect --format '{{.Size}}' "$image")
 base_bytes=$(docker image inspect --format '{{.Size}}' "$base")
 image_user=$(docker image inspect --format '{{.Config.User}}' "$image")
 [[ ${image_user%%:*} =~ ^[1-9][0-9]*$ ]] || fail "image USER is '$image_user', not a fixed non-root UID"
+label() { docker image inspect --format "{{index .Config.Labels \"org.opencontainers.image.$1\"}}" "$image"; }
+[[ $(label version) == "$version" ]] || fail "OCI label version is '$(label version)', not $version"
+[[ $(label revision) == "$revision" ]] || fail "OCI label revision is '$(label revision)', not $revision"
+say "OCI labels: version $(label version), revision $(label revision), source ${source_url:-(none: no git remote)}"
 
 # Nothing of the build may reach the runtime image.
 docker run --rm --network none --entrypoint python3 "$image" -c '
@@ -239,10 +251,10 @@ container=$(docker run -d --network host --read-only --tmpfs /tmp:rw,size=16m \
 base_url=http://127.0.0.1:$port
 say "container ${container:0:12} listening on $base_url"
 
-python3 - "$base_url" "$container" <<'PY' || { docker logs --tail 40 "$container" >&2; fail "HTTP checks failed"; }
-import json, subprocess, sys, time, urllib.error, urllib.request
+python3 - "$base_url" "$container" "$version" "$revision" <<'PY' || { docker logs --tail 40 "$container" >&2; fail "HTTP checks failed"; }
+import json, re, subprocess, sys, time, urllib.error, urllib.request
 
-base_url, container = sys.argv[1], sys.argv[2]
+base_url, container, version, revision = sys.argv[1:5]
 
 def call(path, body=None):
     data = None if body is None else json.dumps(body).encode()
@@ -292,6 +304,23 @@ elif '"C2"' not in text:
     failures.append("POST /legal-moves: the opening card C2 is not among the legal moves")
 else:
     json.loads(text)
+
+# What runs: /version and gongzhu_build_info name the version and the commit built in.
+status, text = call("/version")
+print(f"docker-smoke: GET /version -> {status} {text.strip()[:200]}")
+answer = json.loads(text) if status == 200 else {}
+wanted = {"service": version, "contract": version, "commit": revision or None, "engine": "pure"}
+if {key: answer.get(key) for key in wanted} != wanted:
+    failures.append(f"GET /version: {answer}, wanted {wanted}")
+status, text = call("/metrics")
+info = [line for line in text.splitlines() if line.startswith("gongzhu_build_info{")]
+print(f"docker-smoke: GET /metrics -> {status} {info}")
+expected = (f'gongzhu_build_info{{commit="{revision}",contract="{version}",engine="pure",'
+            f'version="{version}"}} 1.0')
+if info != [expected]:
+    failures.append(f"GET /metrics: build info {info}, wanted [{expected}]")
+if not re.search(r'^process_resident_memory_bytes\{pid="\d+",role="master"\}', text, re.M):
+    failures.append("GET /metrics: no process metrics of gunicorn's master")
 if failures:
     sys.exit("; ".join(failures))
 PY

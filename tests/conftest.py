@@ -17,6 +17,16 @@ from tests.servers import free_port, start, stop
 
 ROOT = Path(__file__).resolve().parent.parent
 CONTRACT = ROOT / "service" / "gongzhu" / "openapi.yaml"
+# A test's report property naming the folder its screenshots went to (tests/browser/).
+SCREENSHOTS = "screenshots"
+
+
+def pytest_terminal_summary(terminalreporter):
+    """The folders of the browser tests' screenshots, from the reports of every process."""
+    reports = [r for reports in terminalreporter.stats.values() for r in reports if hasattr(r, "user_properties")]
+    folders = sorted({value for r in reports for name, value in r.user_properties if name == SCREENSHOTS})
+    for folder in folders:
+        terminalreporter.write_line(f"screenshots of the /table page: {folder}")
 
 
 def pytest_sessionstart(session):

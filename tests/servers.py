@@ -16,6 +16,18 @@ import pytest
 import requests
 
 ROOT = Path(__file__).resolve().parents[1]
+
+
+def expected_engine() -> str:
+    """The engine build these tests run on: the one make test asked for (GONGZHU_EXPECT_ENGINE),
+    else the one the play loop's module file shows (an extension module: compiled)."""
+    import importlib.machinery
+    import importlib.util
+
+    if os.environ.get("GONGZHU_EXPECT_ENGINE"):
+        return os.environ["GONGZHU_EXPECT_ENGINE"]
+    origin = importlib.util.find_spec("gongzhu.rules.table").origin or ""
+    return "compiled" if origin.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES)) else "pure"
 START_TIMEOUT_S = 30.0
 APT_TIMEOUT_S = 900
 # One apt at a time across the suite's processes (see debian_binary).
@@ -76,10 +88,11 @@ def workers_of(pid: int) -> set[int]:
     return kids
 
 
-def debian_binary(package: str, command: str) -> str:
-    """``command`` from Debian's ``package``, installed with apt-get when missing and running as root;
-    the test is skipped, saying how to install it, anywhere else. Installs are serialized by a file
-    lock: the suite's processes (pytest-xdist) may want packages at the same time, and apt allows one."""
+def debian_binary(package: str, command: str, also: tuple[str, ...] = ()) -> str:
+    """``command`` from Debian's ``package``, installed with apt-get (with the packages ``also`` names)
+    when missing and running as root; the test is skipped, saying how to install it, anywhere else.
+    Installs are serialized by a file lock: the suite's processes (pytest-xdist) may want packages at
+    the same time, and apt allows one."""
     found = shutil.which(command)
     if found:
         return found
@@ -90,13 +103,13 @@ def debian_binary(package: str, command: str) -> str:
             if not shutil.which(command):
                 subprocess.run(["apt-get", "update", "-qq"], env=env, check=False, timeout=APT_TIMEOUT_S,
                                capture_output=True)
-                subprocess.run(["apt-get", "install", "-y", "-qq", "--no-install-recommends", package],
+                subprocess.run(["apt-get", "install", "-y", "-qq", "--no-install-recommends", package, *also],
                                env=env, check=False, timeout=APT_TIMEOUT_S, capture_output=True)
         found = shutil.which(command)
         if found:
             return found
     pytest.skip(f"Debian's {package} is needed and could not be installed here (not root, or no apt-get): "
-                f"run `sudo apt-get install -y {package}`")
+                f"run `sudo apt-get install -y {' '.join([package, *also])}`")
 
 
 def prometheus_binary() -> str:

@@ -1,6 +1,9 @@
 """gongzhu-service: the rules of 拱猪 (Gong Zhu) as a pure engine (``gongzhu.rules``)
 and a stateless REST API over it (``gongzhu.api``). See docs/rules.md and openapi.yaml.
 
+This package, the engine and the bot (``gongzhu.bot``) import the standard library
+only; the REST API needs the ``server`` extra (``gongzhu.server_extra``).
+
 The version is pyproject.toml's, read from the installed package's metadata.
 """
 from importlib.metadata import PackageNotFoundError, version

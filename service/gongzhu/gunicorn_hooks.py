@@ -8,7 +8,9 @@ i.e. in gunicorn's configuration, before the app is loaded; files of an earlier
 run are removed so counters start at zero. When the variable is unset a fresh
 private directory under the temporary directory (``TMPDIR``, the chart's
 writable ``/tmp``) is used. A worker that exits is marked dead, so its gauges
-(none today) stop counting while its counters and histograms are kept.
+stop counting while its counters and histograms are kept. The master's pid is
+exported as ``GONGZHU_SERVER_PID``: a worker answering a scrape reports the
+process metrics of the master and of every worker (``gongzhu.api.metrics``).
 
 This module imports nothing of prometheus_client at import time on purpose.
 """
@@ -20,6 +22,7 @@ import tempfile
 from pathlib import Path
 
 MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
+SERVER_PID_ENV = "GONGZHU_SERVER_PID"
 # The directory this process created (and removes on exit), if it chose one itself.
 _created: list[str] = []
 
@@ -35,6 +38,8 @@ def prepare_metrics_dir() -> str:
     for stale in path.glob("*.db"):
         stale.unlink()
     os.environ[MULTIPROC_ENV] = str(path)
+    # The workers read the master's pid to report its and their process metrics (api/metrics.py).
+    os.environ[SERVER_PID_ENV] = str(os.getpid())
     return str(path)
 
 

@@ -144,10 +144,23 @@ def test_not_ready_with_a_contract_that_is_not_openapi_3_1(monkeypatch):
     assert_problem(create_app().test_client().get("/readyz"), 503, "not_ready")
 
 
-def test_not_ready_with_a_contract_that_is_not_valid_openapi(monkeypatch):
+def test_not_ready_with_a_contract_that_is_not_valid_openapi_when_asked_to_check(monkeypatch):
     text = b"openapi: 3.1.0\ninfo: {title: x}\npaths: {/a: {get: {responses: 7}}}\n"
     monkeypatch.setattr(contract, "load_contract", lambda: text)
+    monkeypatch.setenv("GONGZHU_CHECK_CONTRACT", "1")
     assert_problem(create_app().test_client().get("/readyz"), 503, "not_ready")
+
+
+def test_the_full_openapi_check_runs_at_start_up_only_when_asked(monkeypatch):
+    """The packaged contract is checked by the tests (test_openapi.py), not on every start."""
+    checked = []
+    monkeypatch.setattr(contract, "check_contract", checked.append)
+    monkeypatch.delenv("GONGZHU_CHECK_CONTRACT", raising=False)
+    assert create_app().test_client().get("/readyz").status_code == 200
+    assert checked == []
+    monkeypatch.setenv("GONGZHU_CHECK_CONTRACT", "1")
+    assert create_app().test_client().get("/readyz").status_code == 200
+    assert [document["info"]["title"] for document in checked] == ["gongzhu-service"]
 
 
 def test_contract_is_served_as_packaged(client):

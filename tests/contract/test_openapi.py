@@ -218,7 +218,8 @@ def test_get_examples_equal_the_answers(openapi, client, path):
 
 @pytest.mark.parametrize("path, media", [("/openapi.yaml", "application/yaml"), ("/docs", "text/html"),
                                          ("/docs/swagger-ui-bundle.js", None), ("/docs/swagger-ui.css", "text/css"),
-                                         ("/docs/favicon-32x32.png", "image/png")])
+                                         ("/docs/favicon-32x32.png", "image/png"), ("/table", "text/html"),
+                                         ("/table/table.js", "text/javascript"), ("/table/table.css", "text/css")])
 def test_documents_validate(openapi, client, path, media):
     response = call(client, "get", path)
     validate_exchange(openapi, response)

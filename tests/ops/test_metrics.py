@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 
+from tests.servers import expected_engine
+
 from .conftest import ClosingClient
 from .deals import SEED1
 from .metrics_text import value
@@ -82,3 +84,44 @@ def test_metrics_can_be_switched_off_for_measurement(monkeypatch):
     after = scrape(client)
     assert value(after, REQUESTS, operation="healthz", status="200") \
         == value(before, REQUESTS, operation="healthz", status="200")
+
+
+def test_build_info_is_one_series_naming_what_runs(client):
+    from gongzhu import about
+
+    text = scrape(client)
+    series = [line for line in text.splitlines() if line.startswith("gongzhu_build_info{")]
+    info = about.build_info()
+    assert len(series) == 1
+    assert value(text, "gongzhu_build_info", version=info["service"], contract=info["contract"],
+                 commit=info["commit"], engine=expected_engine()) == 1.0
+    assert info["commit"] and info["service"] == info["contract"]
+
+
+def test_a_new_app_replaces_the_build_info_labels(monkeypatch):
+    from gongzhu import about
+    from gongzhu.api import create_app
+
+    about.commit.cache_clear()
+    monkeypatch.setenv("GIT_COMMIT", "0123abc")
+    try:
+        app = create_app()
+    finally:
+        about.commit.cache_clear()
+    app.test_client_class = ClosingClient
+    text = scrape(app.test_client())
+    series = [line for line in text.splitlines() if line.startswith("gongzhu_build_info{")]
+    assert len(series) == 1 and 'commit="0123abc"' in series[0]
+
+
+def test_one_process_reports_its_own_process_metrics(client):
+    import os
+    import resource
+
+    text = scrape(client)
+    resident = value(text, "process_resident_memory_bytes")
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    assert 0 < resident <= peak
+    assert value(text, "process_max_fds") > 0
+    assert value(text, "process_start_time_seconds") > 0
+    assert os.environ.get("PROMETHEUS_MULTIPROC_DIR") is None

@@ -3,17 +3,17 @@ info.version (the contract is released with the service, so it is the same), the
 chart's appVersion, the newest CHANGELOG release and every example that names it."""
 from __future__ import annotations
 
-import importlib.machinery
-import importlib.util
-import os
 import platform
 import re
+import subprocess
 import tomllib
 from pathlib import Path
 
+import pytest
 import yaml
 
 from gongzhu import __version__
+from tests.servers import expected_engine
 
 ROOT = Path(__file__).resolve().parents[2]
 VERSION = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
@@ -31,32 +31,51 @@ def test_version_endpoint(client):
     assert body["service"] == VERSION
     assert body["contract"] == VERSION
     assert body["python"] == platform.python_version()
-    assert body["commit"] is None or re.fullmatch(r"[0-9a-f]{40}", body["commit"])
     assert body["engine"] == expected_engine()
+    assert list(body) == ["service", "contract", "commit", "engine", "python"]
+    # the tests run from a git checkout (an editable install): its HEAD
+    assert body["commit"] == git_head()
 
 
-def expected_engine() -> str:
-    """The build make test asked for (GONGZHU_EXPECT_ENGINE), else the one the play loop's module file shows."""
-    if os.environ.get("GONGZHU_EXPECT_ENGINE"):
-        return os.environ["GONGZHU_EXPECT_ENGINE"]
-    origin = importlib.util.find_spec("gongzhu.rules.table").origin or ""
-    return "compiled" if origin.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES)) else "pure"
+def git_head() -> str:
+    return subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True,
+                          check=True).stdout.strip()
 
 
-def test_the_build_info_metric_names_the_engine_build(client):
-    text = client.get("/metrics").get_data(as_text=True)
-    assert f'gongzhu_build_info{{engine="{expected_engine()}",version="{VERSION}"}} 1.0' in text
+@pytest.fixture()
+def fresh_commit():
+    from gongzhu import about
+
+    about.commit.cache_clear()
+    yield about
+    about.commit.cache_clear()
 
 
-def test_commit_from_the_environment(monkeypatch):
+def test_commit_from_the_environment_first(monkeypatch, fresh_commit):
     from gongzhu.api import ops
 
-    ops.git_commit.cache_clear()
     monkeypatch.setenv("GIT_COMMIT", "abc123")
-    try:
-        assert ops.version_info()["commit"] == "abc123"
-    finally:
-        ops.git_commit.cache_clear()
+    assert ops.version_info()["commit"] == "abc123"
+
+
+def test_commit_from_the_wheels_file_before_git(monkeypatch, fresh_commit, tmp_path):
+    """An installed wheel carries gongzhu/COMMIT (setup.py writes it); outside a checkout, nothing."""
+    monkeypatch.delenv("GIT_COMMIT", raising=False)
+    monkeypatch.setattr(fresh_commit, "_packaged_commit", lambda: "f" * 40)
+    assert fresh_commit.commit() == "f" * 40
+    fresh_commit.commit.cache_clear()
+    monkeypatch.setattr(fresh_commit, "_packaged_commit", lambda: None)
+    assert fresh_commit.commit() == git_head()
+    fresh_commit.commit.cache_clear()
+    monkeypatch.setattr(fresh_commit, "SOURCE_ROOT", tmp_path)
+    assert fresh_commit.commit() is None
+
+
+def test_the_contract_version_is_read_without_a_yaml_parser_as_yaml_reads_it():
+    from gongzhu import about
+
+    contract = yaml.safe_load((ROOT / "service" / "gongzhu" / "openapi.yaml").read_text(encoding="utf-8"))
+    assert about.contract_version() == contract["info"]["version"] == VERSION
 
 
 def test_the_contract_version_is_the_service_version():
@@ -87,3 +106,34 @@ def test_every_other_mention_is_the_version():
     assert mentions and set(mentions) == {VERSION}
     for path in (ROOT / "service").rglob("*.py"):
         assert not re.search(r"__version__\s*=\s*['\"]\d+\.\d+", path.read_text()), path
+
+
+def test_the_engine_build_is_read_from_where_each_engine_module_loads(monkeypatch):
+    """As make test built it here (compiled, or pure); compiled when every module is an extension
+    module (messages and build are interpreted in every build and do not count), mixed when some
+    are: the answer follows the files, whatever a build does."""
+    from importlib.machinery import EXTENSION_SUFFIXES, ModuleSpec
+
+    from gongzhu.rules import build
+
+    assert build.engine_build() == expected_engine()
+
+    def as_extension(names):
+        def find_spec(module):
+            suffix = EXTENSION_SUFFIXES[0] if module.rsplit(".", 1)[1] in names else ".py"
+            return ModuleSpec(module, None, origin=f"/site/{module.replace('.', '/')}{suffix}")
+        return find_spec
+
+    every = {"cards", "claims", "deal", "errors", "exposure", "information", "match", "messages", "moves", "play",
+             "running", "scoring", "settlement", "simulate", "state", "table", "titles", "tricks", "variants",
+             "build"}
+    try:
+        cases = ((every, "compiled"), (every - {"messages", "build"}, "compiled"), ({"moves", "play"}, "mixed"),
+                 ({"messages"}, "pure"), (set(), "pure"))
+        for names, expected in cases:
+            build.engine_build.cache_clear()
+            monkeypatch.setattr(build, "find_spec", as_extension(names))
+            assert build.engine_build() == expected
+    finally:
+        monkeypatch.undo()
+        build.engine_build.cache_clear()

@@ -1,8 +1,9 @@
 """The HTTP layer of gongzhu-service: ``create_app()``.
 
-The contract (``openapi.yaml``) is read and checked once; the request
+The contract (``openapi.yaml``) is read once (and checked when ``GONGZHU_CHECK_CONTRACT=1``); the request
 pipeline (``pipeline.py``) serves its operations with validators compiled
-from it, and Flask serves the operational routes (``meta.py``).
+from it, and Flask serves the operational routes (``meta.py``) and the deal table
+page (``table_page.py``).
 """
 from __future__ import annotations
 
@@ -10,16 +11,23 @@ import logging
 import os
 from typing import Any
 
-from flask import Flask
+from gongzhu.server_extra import require_server
 
-from . import cors, ops, problems
-from .contract import Contract, ContractError, read_contract
-from .headers import StandardHeaders
-from .meta import CONTRACT_KEY
-from .meta import meta as meta_routes
-from .ops import ops as ops_routes
-from .pipeline import Pipeline
-from .telemetry import Telemetry
+require_server()  # before Flask: without the server extra, one line says what to install
+
+from flask import Flask  # noqa: E402
+
+from gongzhu import about  # noqa: E402
+
+from . import cors, metrics, problems  # noqa: E402
+from .contract import Contract, ContractError, read_contract  # noqa: E402
+from .headers import StandardHeaders  # noqa: E402
+from .meta import CONTRACT_KEY  # noqa: E402
+from .meta import meta as meta_routes  # noqa: E402
+from .ops import ops as ops_routes  # noqa: E402
+from .pipeline import Pipeline  # noqa: E402
+from .table_page import table as table_routes  # noqa: E402
+from .telemetry import Telemetry  # noqa: E402
 
 DEFAULT_MAX_BODY = 256 * 1024
 MAX_BODY_ENV = "GONGZHU_MAX_BODY"
@@ -59,6 +67,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     problems.register(app)
     app.register_blueprint(meta_routes)
     app.register_blueprint(ops_routes)
+    app.register_blueprint(table_routes)
     contract = _contract()
     if contract is not None:
         app.extensions[CONTRACT_KEY] = contract
@@ -68,6 +77,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.wsgi_app = Telemetry(StandardHeaders(cors.wrap(pipeline, app.config.get("CORS_ORIGINS"))),
                              app.config.get("TRACER_PROVIDER"))
     # Asked once, before workers fork (preload): /version never waits for git.
-    ops.git_commit()
+    info = about.build_info()
+    metrics.record_build_info(info["service"], info["contract"], info["commit"], info["engine"])
     LOG.setLevel(logging.INFO)
     return app

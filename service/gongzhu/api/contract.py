@@ -1,5 +1,10 @@
-"""The hand-written contract, ``service/gongzhu/openapi.yaml`` (package data): read,
-checked with openapi-spec-validator and indexed by operation, once at start-up.
+"""The hand-written contract, ``service/gongzhu/openapi.yaml`` (package data): read
+and indexed by operation, once at start-up.
+
+The contract ships inside the package and is checked against the OpenAPI 3.1
+schema when it is built and tested (``tests/contract/test_openapi.py``), so a
+start-up does not check it again (about 0.8 s and 22 MiB with openapi-spec-validator's
+dependencies, docs/performance.md) unless ``GONGZHU_CHECK_CONTRACT=1`` asks for it.
 
 The contract drives the HTTP layer: its operations are the routes, its request
 schemas are the validators (``validation.py``) and its ``operationId`` names
@@ -7,14 +12,15 @@ the handler of each operation (``operations.py``).
 """
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
 import yaml
-from openapi_spec_validator import validate as validate_openapi
 
 CONTRACT_FILE = "openapi.yaml"
+CHECK_ENV = "GONGZHU_CHECK_CONTRACT"
 METHODS = ("get", "post", "put", "patch", "delete")
 
 
@@ -63,18 +69,33 @@ def load_contract() -> bytes:
     return resources.files("gongzhu").joinpath(CONTRACT_FILE).read_bytes()
 
 
-def read_contract() -> Contract:
-    """The parsed, validated contract; ``ContractError`` if it cannot be used."""
+def check_requested() -> bool:
+    """Whether ``GONGZHU_CHECK_CONTRACT=1`` asks for the full OpenAPI check at start-up."""
+    return os.environ.get(CHECK_ENV, "") == "1"
+
+
+def check_contract(document: dict[str, Any]) -> None:
+    """The full OpenAPI 3.1 check (openapi-spec-validator); ``ContractError`` if it fails."""
+    from openapi_spec_validator import validate as validate_openapi
+
+    try:
+        validate_openapi(document)
+    except Exception as error:  # noqa: BLE001 — the validator raises several unrelated types
+        raise ContractError(f"the API contract is not valid OpenAPI: {error}") from error
+
+
+def read_contract(check: bool | None = None) -> Contract:
+    """The parsed contract; ``ContractError`` if it cannot be used. ``check`` (default:
+    ``GONGZHU_CHECK_CONTRACT=1``) also runs the full OpenAPI check."""
     try:
         raw = load_contract()
-        document = yaml.safe_load(raw)
+        # libyaml's safe loader when PyYAML has it: the pure-Python one takes ~0.5 s here.
+        document = yaml.load(raw, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     except (OSError, yaml.YAMLError) as error:
         raise ContractError(f"the API contract could not be read: {error}") from error
     if not isinstance(document, dict) or not str(document.get("openapi")).startswith("3.1") \
             or not document.get("paths"):
         raise ContractError("the API contract is not an OpenAPI 3.1 document with paths")
-    try:
-        validate_openapi(document)
-    except Exception as error:  # noqa: BLE001 — the validator raises several unrelated types
-        raise ContractError(f"the API contract is not valid OpenAPI: {error}") from error
+    if check_requested() if check is None else check:
+        check_contract(document)
     return Contract(raw=raw, document=document)

@@ -8,28 +8,46 @@ Names and labels:
   have) and HTTP status; counted once, outermost (``telemetry.Telemetry``).
 - ``gongzhu_problems_total{code}``: problem answers by their stable code.
 - ``gongzhu_engine_replay_seconds``: time to replay a deal state's history.
-- ``gongzhu_build_info{version,engine}``: 1, labelled with the service version and the
-  engine's build (``compiled`` or ``pure``, ``gongzhu.rules.engine_build()``).
 - ``gongzhu_bot_decisions_total{reason}``, ``gongzhu_bot_samples``,
   ``gongzhu_bot_budget_used_ratio`` (thinking time / budget) and
   ``gongzhu_bot_shed_total`` (bot requests refused because the bot was busy).
+- ``gongzhu_build_info{version,contract,commit,engine}``: always 1; what runs.
+- ``process_*`` (prometheus_client's process metrics: CPU seconds, resident and
+  virtual memory, open and maximum file descriptors, start time).
 
 Under gunicorn prometheus_client runs in multiprocess mode
 (``service/gongzhu/gunicorn_hooks.py``) and ``render()`` sums every worker's files;
 elsewhere (tests, a plain WSGI server) it reports this process's registry.
+In multiprocess mode ``gongzhu_build_info`` is one series (``multiprocess_mode="max"``:
+every process sets the same labels to 1), and the ``process_*`` metrics are read from
+/proc at each scrape for gunicorn's master and each of its live workers, labelled
+``pid`` and ``role`` (``master`` or ``worker``): summed they would mean nothing, and
+per worker a recycled or stuck worker shows.
 Label children are cached here: ``labels()`` takes a lock and builds a key on
 every call, and the hot path should not pay for that twice per request.
 """
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Iterator
+from pathlib import Path
 
-from prometheus_client import REGISTRY, CollectorRegistry, Counter, Gauge, Histogram, generate_latest, multiprocess
-
-from gongzhu import __version__
-from gongzhu.rules import engine_build
+from prometheus_client import (
+    REGISTRY,
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    ProcessCollector,
+    generate_latest,
+    multiprocess,
+)
+from prometheus_client.metrics_core import Metric
 
 MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
+# gunicorn's master pid, exported by gunicorn_hooks.prepare_metrics_dir() for its workers.
+SERVER_PID_ENV = "GONGZHU_SERVER_PID"
+PROC = Path("/proc")
 # The classic text format, which every Prometheus version reads.
 TEXT_FORMAT = "text/plain; version=0.0.4; charset=utf-8"
 # Seconds: a mid-deal /legal-moves is well under a millisecond, /suggest up to its budget.
@@ -51,11 +69,9 @@ BOT_SAMPLES = Histogram("gongzhu_bot_samples", "Deals sampled per bot suggestion
                         buckets=SAMPLE_BUCKETS)
 BOT_BUDGET_USED = Histogram("gongzhu_bot_budget_used_ratio",
                             "Bot thinking time as a share of its budget", buckets=RATIO_BUCKETS)
-# one series per build; every worker sets the same value ("max" reads it once across workers)
-BUILD_INFO = Gauge("gongzhu_build_info", "The service version and the engine's build (compiled or pure)",
-                   ["version", "engine"], multiprocess_mode="max")
-BUILD_INFO.labels(__version__, engine_build()).set(1)
 BOT_SHED = Counter("gongzhu_bot_shed", "Bot requests refused because the bot was busy")
+BUILD_INFO = Gauge("gongzhu_build_info", "What runs: service and contract versions, commit, engine build (always 1)",
+                   ["version", "contract", "commit", "engine"], multiprocess_mode="max")
 
 _request_children: dict[tuple[str, int], tuple] = {}
 
@@ -89,10 +105,60 @@ def count_bot_shed() -> None:
     BOT_SHED.inc()
 
 
+def record_build_info(version: str, contract: str, commit: str | None, engine: str) -> None:
+    """Set ``gongzhu_build_info``. One process's labels do not change (under gunicorn the
+    master sets them once, before forking); in one process, an app created again with
+    other labels (tests) replaces them. prometheus_client cannot clear labels in
+    multiprocess mode, hence the test."""
+    if not os.environ.get(MULTIPROC_ENV):
+        BUILD_INFO.clear()
+    BUILD_INFO.labels(version, contract, commit or "", engine).set(1)
+
+
+def _children(pid: int) -> list[int]:
+    """The child processes of ``pid`` (a gunicorn master's workers), from /proc."""
+    kids: list[int] = []
+    for task in (PROC / str(pid) / "task").glob("*"):
+        try:
+            kids += [int(kid) for kid in (task / "children").read_text().split()]
+        except (OSError, ValueError):
+            continue
+    return sorted(kids)
+
+
+def server_processes() -> list[tuple[int, str]]:
+    """(pid, role) of gunicorn's master and its workers; this process alone elsewhere."""
+    master = os.environ.get(SERVER_PID_ENV, "")
+    if not master.isdigit() or not (PROC / master).exists():
+        return [(os.getpid(), "worker")]
+    workers = _children(int(master)) or [os.getpid()]
+    return [(int(master), "master"), *((pid, "worker") for pid in workers)]
+
+
+def _constant(pid: int) -> Callable[[], int]:
+    return lambda: pid
+
+
+class ServerProcessCollector:
+    """prometheus_client's process metrics for each process of the server, labelled
+    ``pid`` and ``role``; read from /proc when scraped (a process gone meanwhile is left out)."""
+
+    def collect(self) -> Iterator[Metric]:
+        families: dict[str, Metric] = {}
+        for pid, role in server_processes():
+            one = ProcessCollector(pid=_constant(pid), registry=None)
+            for family in one.collect():
+                merged = families.setdefault(family.name, Metric(family.name, family.documentation, family.type))
+                for sample in family.samples:
+                    merged.add_sample(sample.name, {**sample.labels, "pid": str(pid), "role": role}, sample.value)
+        yield from families.values()
+
+
 def render() -> tuple[bytes, str]:
     """The exposition text of every worker (multiprocess mode) or of this process."""
     if os.environ.get(MULTIPROC_ENV):
         registry = CollectorRegistry()
         multiprocess.MultiProcessCollector(registry)
+        registry.register(ServerProcessCollector())
         return generate_latest(registry), TEXT_FORMAT
     return generate_latest(REGISTRY), TEXT_FORMAT

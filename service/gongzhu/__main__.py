@@ -1,0 +1,6 @@
+"""``python -m gongzhu``: the ``gongzhu-service`` command (``gongzhu.cli``)."""
+import sys
+
+from gongzhu.cli import main
+
+sys.exit(main())

@@ -1,0 +1,444 @@
+"""The /table page in Debian's chromium (headless) against a live gunicorn: a seeded
+deal shows every card once, a whole deal is played by clicking legal cards only and
+its score sheet is /score's, states with an illegal play or hand show the offending
+card with the problem's words in English and Chinese, suggest and claim answer as
+the API does; the console stays free of errors and no request leaves the service.
+Screenshots (desktop and phone widths) are saved in GONGZHU_ARTIFACTS, or a
+temporary directory, which the run prints."""
+from __future__ import annotations
+
+import base64
+import json
+import os
+import random
+from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+import requests
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select, WebDriverWait
+
+from tests.conftest import SCREENSHOTS
+
+from .chromium import driver
+
+pytestmark = [pytest.mark.live, pytest.mark.browser]
+
+DESKTOP = (1280, 900)
+PHONE = (390, 844)
+WAIT_S = 30
+CHINESE = {"Accept-Language": "zh-CN"}
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory):
+    chromium = driver(tmp_path_factory.mktemp("chromium-profile"))
+    chromium.set_window_size(*DESKTOP)
+    yield chromium
+    chromium.quit()
+
+
+@pytest.fixture(scope="module")
+def artifacts(tmp_path_factory):
+    folder = os.environ.get("GONGZHU_ARTIFACTS")
+    path = Path(folder) if folder else tmp_path_factory.mktemp("table-screenshots")
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+@pytest.fixture()
+def screenshots(artifacts, record_property):
+    """Where this test's screenshots go, named in its report (the run prints it at the end)."""
+    record_property(SCREENSHOTS, str(artifacts))
+    return artifacts
+
+
+def b64url(value) -> str:
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return base64.urlsafe_b64encode(text.encode()).decode().rstrip("=")
+
+
+def post(base: str, path: str, body: dict, headers: dict | None = None) -> requests.Response:
+    return requests.post(f"{base}{path}", json=body, headers=headers or {}, timeout=10)
+
+
+def open_table(browser, base: str, fragment: str) -> None:
+    browser.get("about:blank")
+    browser.get(f"{base}/table#{fragment}")
+    settle(browser)
+
+
+def settle(browser) -> None:
+    WebDriverWait(browser, WAIT_S).until(
+        lambda b: b.find_element(By.TAG_NAME, "body").get_attribute("data-busy") == "false")
+
+
+def click(browser, element) -> None:
+    browser.execute_script("arguments[0].scrollIntoView({block: 'center'});", element)
+    element.click()
+    settle(browser)
+
+
+def page_state(browser) -> dict:
+    """The deal state the page shows, from its URL fragment."""
+    fragment = parse_qs(urlsplit(browser.current_url).fragment)
+    text = fragment["state"][0]
+    return json.loads(base64.urlsafe_b64decode(text + "=" * (-len(text) % 4)))
+
+
+def cursor(browser) -> int:
+    return int(browser.find_element(By.CSS_SELECTOR, "[data-role=position]").get_attribute("data-cursor"))
+
+
+def hand_cards(browser, seat: int | None = None, extra: str = "") -> list:
+    seats = f"[data-seat='{seat}']" if seat is not None else ""
+    return browser.find_elements(By.CSS_SELECTOR, f"[data-role=hand]{seats} [data-card]{extra}")
+
+
+def screenshot(browser, path: Path, size: tuple[int, int]) -> None:
+    """The whole page at that width (a phone's: a mobile viewport)."""
+    width, height = size
+    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+        "width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < DESKTOP[0]})
+    try:
+        full = browser.execute_script("return document.documentElement.scrollHeight")
+        shot = browser.execute_cdp_cmd("Page.captureScreenshot", {
+            "format": "png", "captureBeyondViewport": True,
+            "clip": {"x": 0, "y": 0, "width": width, "height": max(height, full), "scale": 1}})
+    finally:
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    path.write_bytes(base64.b64decode(shot["data"]))
+    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and path.stat().st_size > 10_000
+
+
+def check_console_and_network(browser, base: str, allowed_statuses: tuple[int, ...] = ()) -> None:
+    """No console error or warning (but the network lines Chrome writes for the API's own
+    problem answers when a test sends a rejected state); every request went to ``base``."""
+    for entry in browser.get_log("browser"):
+        message = entry["message"]
+        expected = (entry["source"] == "network" and message.startswith(base)
+                    and any(f"status of {status}" in message for status in allowed_statuses))
+        assert expected or entry["level"] not in {"SEVERE", "WARNING"}, entry
+    urls = []
+    for entry in browser.get_log("performance"):
+        event = json.loads(entry["message"])["message"]
+        if event["method"] == "Network.requestWillBeSent":
+            urls.append(event["params"]["request"]["url"])
+    # chrome:// and data: are the browser's own (its start pages); a host is asked over the network
+    sent = [u for u in urls if urlsplit(u).scheme not in {"chrome", "data", "about"}]
+    assert any(u.startswith(f"{base}/table") for u in sent), "the performance log recorded the page's requests"
+    assert [u for u in sent if not u.startswith(base + "/")] == []
+    resources = browser.execute_script("return performance.getEntriesByType('resource').map(e => e.name)")
+    assert all(name.startswith(base + "/") for name in resources), resources
+
+
+# ---- a seeded deal -----------------------------------------------------------------------
+
+@pytest.mark.parametrize("decks, cards", [(1, 52), (2, 104)])
+def test_a_seeded_deal_shows_every_card_once(browser, live_server, decks, cards):
+    open_table(browser, live_server, f"seed=5&decks={decks}")
+    dealt = post(live_server, "/deal", {"seed": 5, "rules": {"decks": decks}}).json()
+    shown = hand_cards(browser)
+    assert len(shown) == cards
+    # two decks' copies are told apart: every card has an id of its own
+    assert len({card.get_attribute("data-id") for card in shown}) == cards
+    assert {card.get_attribute("data-copy") for card in shown} == {str(c) for c in range(1, decks + 1)}
+    for seat in range(4):
+        names = sorted(card.get_attribute("data-card") for card in hand_cards(browser, seat))
+        assert names == sorted(dealt["hands"][seat])
+    to_act = browser.find_elements(By.CSS_SELECTOR, ".seat[data-to-act]")
+    assert [s.get_attribute("data-seat") for s in to_act] == [str(dealt["leader"])]
+    assert [c.get_attribute("data-card") for c in hand_cards(browser, extra="[data-legal=true]")] == ["C2"]
+    check_console_and_network(browser, live_server)
+
+
+# ---- a whole deal by clicks ---------------------------------------------------------------
+
+def test_a_whole_deal_played_by_clicking_legal_cards_scores_as_score_does(browser, live_server, screenshots):
+    choose = random.Random(29)
+    open_table(browser, live_server, "seed=11")
+    for n in range(52):
+        state = page_state(browser)
+        assert len(state["plays"]) == n == cursor(browser)
+        turn = post(live_server, "/legal-moves", state).json()
+        legal = hand_cards(browser, extra="[data-legal=true]")
+        assert sorted(c.get_attribute("data-card") for c in legal) == sorted(m[0] for m in turn["moves"])
+        assert {c.get_attribute("data-seat") for c in legal} == {str(turn["seat"])}
+        if n == 20:
+            # a card that is not legal does nothing
+            others = hand_cards(browser, turn["seat"], "[data-legal=false]")
+            if others:
+                click(browser, others[0])
+                assert cursor(browser) == n
+            screenshot(browser, screenshots / "table-mid-deal-desktop.png", DESKTOP)
+        click(browser, choose.choice(legal))
+        assert cursor(browser) == n + 1
+    state = page_state(browser)
+    final = post(live_server, "/legal-moves", state).json()
+    assert final["finished"] is True and final["hand_sizes"] == [0, 0, 0, 0]
+    for seat in range(4):
+        taken = browser.find_elements(By.CSS_SELECTOR, f"[data-role=taken][data-seat='{seat}'] [data-card]")
+        assert sorted(c.get_attribute("data-card") for c in taken) == sorted(final["taken"][seat])
+        points = browser.find_element(By.CSS_SELECTOR, f".seat[data-seat='{seat}'] [data-role=points]")
+        assert int(points.get_attribute("data-points")) == final["points"][seat]
+    score = post(live_server, "/score", {"captured": final["taken"]}).json()
+    ingots = post(live_server, "/ingots", {"scores": score["raw"]}).json()
+    sheet_cells = browser.find_elements(By.CSS_SELECTOR, "[data-role=score-sheet] td[data-value]")
+    shown = {(c.get_attribute("data-field"), int(c.get_attribute("data-seat"))): int(c.get_attribute("data-value"))
+             for c in sheet_cells}
+    expected = {}
+    for seat in range(4):
+        for field in ["hearts", "pig", "sheep", "transformer_factor", "raw"]:
+            expected[field, seat] = score["seats"][seat][field]
+        for field in ["normalized", "final"]:
+            expected[field, seat] = score[field][seat]
+        expected["ingots", seat] = ingots["net"][seat]
+        notes = browser.find_element(By.CSS_SELECTOR,
+                                     f"[data-role=score-sheet] td[data-field=notes][data-seat='{seat}']")
+        assert ("满红" in notes.text) == score["seats"][seat]["all_hearts"]
+        assert ("满贯" in notes.text) == score["seats"][seat]["grand_slam"]
+    assert shown == expected
+    assert browser.find_element(By.CSS_SELECTOR, "[data-role=finished]").is_displayed()
+    screenshot(browser, screenshots / "table-score-sheet-desktop.png", DESKTOP)
+    screenshot(browser, screenshots / "table-score-sheet-phone.png", PHONE)
+    # stepping back and forward walks the history
+    click(browser, browser.find_element(By.CSS_SELECTOR, "[data-action=back]"))
+    assert cursor(browser) == 51 and not browser.find_elements(By.CSS_SELECTOR, "[data-role=score-sheet]")
+    assert len(hand_cards(browser)) == 1
+    click(browser, browser.find_element(By.CSS_SELECTOR, "[data-action=start]"))
+    assert cursor(browser) == 0 and len(hand_cards(browser)) == 52
+    click(browser, browser.find_element(By.CSS_SELECTOR, "[data-action=end]"))
+    assert cursor(browser) == 52 and browser.find_elements(By.CSS_SELECTOR, "[data-role=score-sheet]")
+    check_console_and_network(browser, live_server)
+
+
+def click_move(browser, seat: int, move: list[str], moves: list[list[str]]) -> None:
+    """Plays ``move`` by clicking its cards in the seat's hand: a card that is also part of a
+    legal pair is selected first, so a single play of it is clicked twice."""
+    clicks = [move[0], move[0]] if len(move) == 1 and any(len(m) == 2 and move[0] in m for m in moves) else move
+    used: list[str] = []
+    for card in clicks:
+        found = hand_cards(browser, seat, f"[data-card='{card}'][data-legal=true]")
+        again = len(move) == 1 and used
+        element = next(e for e in found if (e.get_attribute("data-id") in used) == bool(again))
+        used.append(element.get_attribute("data-id"))
+        click(browser, element)
+
+
+def test_two_decks_pairs_are_played_by_clicking_both_cards(browser, live_server, screenshots):
+    # seed 10 deals both C2 to seat 1, which may lead C2 or the pair C2 C2
+    rules = {"decks": 2}
+    open_table(browser, live_server, "seed=10&decks=2")
+    dealt = post(live_server, "/deal", {"seed": 10, "rules": rules}).json()
+    assert dealt["leader"] == 1
+    first = hand_cards(browser, 1, "[data-card=C2]")
+    assert [c.get_attribute("data-id") for c in first] == ["C2-1", "C2-2"]
+    click(browser, first[0])
+    assert cursor(browser) == 0 and hand_cards(browser, 1, "[data-selected]")
+    click(browser, hand_cards(browser, 1, "[data-id='C2-2']")[0])
+    assert cursor(browser) == 1 and page_state(browser)["plays"] == [["C2", "C2"]]
+    choose = random.Random(10)
+    for n in range(1, 9):
+        state = page_state(browser)
+        turn = post(live_server, "/legal-moves", state).json()
+        move = choose.choice(turn["moves"])
+        click_move(browser, turn["seat"], move, turn["moves"])
+        assert cursor(browser) == n + 1
+        assert sorted(page_state(browser)["plays"][n]) == sorted(move)
+    assert len(hand_cards(browser)) == 104 - sum(len(p) for p in page_state(browser)["plays"])
+    screenshot(browser, screenshots / "table-two-decks-desktop.png", DESKTOP)
+    check_console_and_network(browser, live_server)
+
+
+# ---- problems -----------------------------------------------------------------------------
+
+def problem_text(browser) -> tuple[str, str, list[str]]:
+    box = browser.find_element(By.CSS_SELECTOR, "[data-role=problem]")
+    details = [e.text for e in box.find_elements(By.CSS_SELECTOR, "[data-role=error-detail]")]
+    return (box.get_attribute("data-problem-code"),
+            box.find_element(By.CSS_SELECTOR, "[data-role=problem-detail]").text, details)
+
+
+def test_an_illegal_play_is_shown_on_its_card_in_english_and_chinese(browser, live_server, screenshots):
+    hands = post(live_server, "/deal", {"seed": 1}).json()["hands"]
+    # seat 3 leads C2; seat 0 holds C8 yet plays the pig
+    state = {"hands": hands, "plays": [["C2"], ["SQ"], ["CA"], ["C3"]]}
+    english = post(live_server, "/legal-moves", state).json()
+    chinese = post(live_server, "/legal-moves", state, CHINESE).json()
+    assert english["code"] == "must_follow_suit" and english["errors"][0]["pointer"] == "/plays/1"
+    open_table(browser, live_server, f"state={b64url(state)}&lang=en")
+    assert problem_text(browser) == ("must_follow_suit", english["detail"], [english["errors"][0]["detail"]])
+    # the page stands before the rejected play, with its card marked in seat 0's hand
+    assert cursor(browser) == 1
+    marked = hand_cards(browser, extra="[data-problem]")
+    assert [(c.get_attribute("data-card"), c.get_attribute("data-seat")) for c in marked] == [("SQ", "0")]
+    assert marked[0].get_attribute("data-problem") == "must_follow_suit"
+    rejected = browser.find_elements(By.CSS_SELECTOR, "[data-role=rejected] [data-card][data-problem]")
+    assert [c.get_attribute("data-card") for c in rejected] == ["SQ"]
+    pointer = browser.find_element(By.CSS_SELECTOR, "[data-pointer='/plays/1']").text
+    assert "plays[1], the deal's 2nd play (trick 1) by seat 0: SQ" in pointer
+    screenshot(browser, screenshots / "table-problem-desktop-en.png", DESKTOP)
+    click(browser, browser.find_element(By.CSS_SELECTOR, "[data-action=lang][data-lang=zh]"))
+    assert problem_text(browser) == ("must_follow_suit", chinese["detail"], [chinese["errors"][0]["detail"]])
+    assert "必须跟出梅花" in chinese["detail"]
+    assert [c.get_attribute("data-card") for c in hand_cards(browser, extra="[data-problem]")] == ["SQ"]
+    pointer = browser.find_element(By.CSS_SELECTOR, "[data-pointer='/plays/1']").text
+    assert "plays[1]，即本局第 2 张出牌（第 1 圈），座位 0：SQ" in pointer
+    screenshot(browser, screenshots / "table-problem-desktop-zh.png", DESKTOP)
+    screenshot(browser, screenshots / "table-problem-phone-zh.png", PHONE)
+    # the share link carries the whole state, so it shows the problem again
+    assert page_state(browser) == state
+    check_console_and_network(browser, live_server, allowed_statuses=(422,))
+
+
+def test_a_card_the_seat_does_not_hold_and_a_bad_hand(browser, live_server):
+    hands = post(live_server, "/deal", {"seed": 1}).json()["hands"]
+    # seat 1 took trick 1 with CA and leads the pig, which seat 0 holds
+    state = {"hands": hands, "plays": [["C2"], ["C8"], ["CA"], ["C3"], ["SQ"]]}
+    answer = post(live_server, "/legal-moves", state).json()
+    assert (answer["code"], answer["errors"][0]["pointer"]) == ("card_not_in_hand", "/plays/4/0")
+    open_table(browser, live_server, f"state={b64url(state)}&lang=en")
+    assert problem_text(browser)[:2] == ("card_not_in_hand", answer["detail"])
+    assert cursor(browser) == 4 and hand_cards(browser, extra="[data-problem]") == []
+    assert [c.get_attribute("data-card") for c in browser.find_elements(
+        By.CSS_SELECTOR, "[data-role=rejected] [data-problem]")] == ["SQ"]
+    assert "plays[4], the deal's 5th play (trick 2) by seat 1: SQ" in browser.find_element(
+        By.CSS_SELECTOR, "[data-pointer='/plays/4/0']").text
+    # a hand dealt the pig twice: the copy in seat 1's hand is marked where it was sent
+    bad = {"hands": [hands[0], ["SQ", *hands[1][1:]], hands[2], hands[3]]}
+    answer = post(live_server, "/legal-moves", bad).json()
+    pointers = [e["pointer"] for e in answer["errors"]]
+    assert "/hands/1/0" in pointers
+    open_table(browser, live_server, f"state={b64url(bad)}&lang=en")
+    assert problem_text(browser)[:2] == (answer["code"], answer["detail"])
+    marked = {(c.get_attribute("data-seat"), c.get_attribute("data-index"))
+              for c in hand_cards(browser, extra="[data-problem]")}
+    assert ("1", "0") in marked
+    check_console_and_network(browser, live_server, allowed_statuses=(422,))
+
+
+# ---- suggest, claim, copy as curl ----------------------------------------------------------
+
+def test_suggest_and_claim_answer_as_the_api_does(browser, live_server):
+    hands = post(live_server, "/deal", {"seed": 1}).json()["hands"]
+    state = {"hands": hands, "plays": [["C2"], ["C8"], ["CA"], ["C3"]]}
+    open_table(browser, live_server, f"state={b64url(state)}&lang=en")
+    moves = post(live_server, "/legal-moves", state).json()["moves"]
+    click(browser, browser.find_element(By.CSS_SELECTOR, "[data-action=suggest]"))
+    suggestion = browser.find_element(By.CSS_SELECTOR, "[data-role=suggestion]").get_attribute("data-move").split()
+    assert suggestion in moves
+    assert [c.get_attribute("data-card") for c in hand_cards(browser, 1, "[data-suggested]")] == suggestion
+    claim = {"seat": 1, "kind": "all_tricks"}
+    verdict = post(live_server, "/claim", {**state, "claim": claim}).json()
+    assert verdict["holds"] is False
+    click(browser, browser.find_element(By.CSS_SELECTOR, "[data-action=claim]"))
+    assert browser.find_element(By.CSS_SELECTOR, "[data-role=verdict]").get_attribute("data-holds") == "false"
+    click(browser, browser.find_element(By.CSS_SELECTOR, "[data-action=refutation]"))
+    assert cursor(browser) == 4 + len(verdict["refutation"])
+    assert page_state(browser)["plays"] == state["plays"] + verdict["refutation"]
+    click(browser, browser.find_element(By.CSS_SELECTOR, "[data-action=curl]"))
+    curl = browser.find_element(By.CSS_SELECTOR, "[data-role=curl-text]").get_attribute("value")
+    assert curl.startswith(f"curl -s '{live_server}/legal-moves' -H 'Content-Type: application/json'")
+    body = json.loads(curl.split(" -d '", 1)[1][:-1])
+    assert body == page_state(browser)
+    check_console_and_network(browser, live_server)
+
+
+def test_pasted_json_shows_exposures_and_a_bad_seed_marks_its_field(browser, live_server):
+    hands = post(live_server, "/deal", {"seed": 1}).json()["hands"]
+    # three of SQ DJ C10 HA exposed: the fourth (C10, seat 2) is exposed too (rules.md §3)
+    state = {"hands": hands, "exposed": [["SQ", "HA"], [], [], ["DJ"]], "plays": []}
+    effective = post(live_server, "/exposures", {"hands": hands, "exposed": state["exposed"]}).json()
+    open_table(browser, live_server, "lang=en")
+    load = browser.find_element(By.CSS_SELECTOR, "[data-role=load]")
+    if load.get_attribute("open") is None:
+        load.find_element(By.TAG_NAME, "summary").click()
+    box = browser.find_element(By.CSS_SELECTOR, "[data-field=paste]")
+    box.clear()
+    box.send_keys(json.dumps(state))
+    click(browser, browser.find_element(By.CSS_SELECTOR, "[data-action=load]"))
+    exposed = {(c.get_attribute("data-seat"), c.get_attribute("data-card"))
+               for c in hand_cards(browser, extra="[data-exposed]")}
+    assert exposed == {(str(seat), card) for seat, cards in enumerate(effective["exposed"]) for card in cards}
+    assert ("2", "C10") in exposed
+    assert page_state(browser) == state
+    values = browser.find_element(By.CSS_SELECTOR, "[data-role=exposure-values]").text
+    assert f"C10 ×{effective['transformer_factor']}" in values
+    answer = post(live_server, "/deal", {"seed": "not-a-seed"}).json()
+    open_table(browser, live_server, "seed=not-a-seed&lang=en")
+    assert problem_text(browser)[:2] == ("schema_violation", answer["detail"])
+    assert browser.find_element(By.CSS_SELECTOR, "[data-field=seed]").get_attribute("data-problem") == "true"
+    check_console_and_network(browser, live_server, allowed_statuses=(422,))
+
+
+# Rejected states of every shape: each is drawn with the service's own problem, never a
+# fault of the page. "HANDS" stands for seed 1's hands.
+REJECTED = {
+    "hands not a list": {"hands": 5},
+    "plays not a list": {"hands": "HANDS", "plays": "C2"},
+    "a play not a list": {"hands": "HANDS", "plays": [["C2"], "C8"]},
+    "an empty play": {"hands": "HANDS", "plays": [["C2"], []]},
+    "a card that is no card": {"hands": "HANDS", "plays": [["C2"], ["X1"]]},
+    "an exposure not held": {"hands": "HANDS", "exposed": [["DJ"], [], [], []]},
+    "three decks": {"hands": "HANDS", "rules": {"decks": 3}},
+    "a field the contract lacks": {"hands": "HANDS", "player": 1},
+}
+
+
+@pytest.mark.parametrize("name", list(REJECTED))
+def test_rejected_states_of_any_shape_show_the_services_problem(browser, live_server, name):
+    hands = post(live_server, "/deal", {"seed": 1}).json()["hands"]
+    state = {key: hands if value == "HANDS" else value for key, value in REJECTED[name].items()}
+    answer = post(live_server, "/legal-moves", state)
+    assert answer.status_code == 422
+    open_table(browser, live_server, f"state={b64url(state)}&lang=en")
+    code, detail, details = problem_text(browser)
+    assert (code, detail) == (answer.json()["code"], answer.json()["detail"])
+    assert details == [e["detail"] for e in answer.json()["errors"]]
+    check_console_and_network(browser, live_server, allowed_statuses=(422,))
+
+
+@pytest.mark.parametrize("fragment, code", [("state=%%%", "bad_fragment"), ("state=W10", "not_object"),
+                                            ("state=bnVsbA", "not_object")])
+def test_a_fragment_that_is_no_state_is_said_so(browser, live_server, fragment, code):
+    open_table(browser, live_server, f"{fragment}&lang=en")
+    assert problem_text(browser)[0] == code
+    check_console_and_network(browser, live_server)
+
+
+def test_a_finished_partnership_deal_with_exposures_scores_as_score_does(browser, live_server):
+    rules = {"partnership": True}
+    hands = post(live_server, "/deal", {"seed": 3, "rules": rules}).json()["hands"]
+    exposed = [[card for card in hand if card in {"SQ", "HA"}] for hand in hands]
+    state = {"rules": rules, "hands": hands, "exposed": exposed, "plays": []}
+    choose = random.Random(3)
+    turn = post(live_server, "/legal-moves", state).json()
+    while not turn["finished"]:
+        answer = post(live_server, "/play", {**state, "move": choose.choice(turn["moves"])}).json()
+        state, turn = answer["state"], answer["next"]
+    score = post(live_server, "/score", {"rules": rules, "captured": turn["taken"], "exposed": exposed}).json()
+    open_table(browser, live_server, f"state={b64url(state)}&lang=en")
+    cells = browser.find_elements(By.CSS_SELECTOR, "[data-role=score-sheet] td[data-value]")
+    shown = {(c.get_attribute("data-field"), int(c.get_attribute("data-seat"))): int(c.get_attribute("data-value"))
+             for c in cells}
+    for seat in range(4):
+        assert [shown[f, seat] for f in ["raw", "normalized", "final"]] == [
+            score["raw"][seat], score["normalized"][seat], score["final"][seat]]
+    label = browser.find_element(By.CSS_SELECTOR, "[data-role=score-sheet] tr[data-field=normalized] th").text
+    assert label == "Partnership"
+    # partners share one result
+    assert shown["final", 0] == shown["final", 2] == -shown["final", 1] == -shown["final", 3]
+    # before the last trick, the seat that takes it may claim every trick: the claim holds
+    last = {**state, "plays": state["plays"][:48]}
+    verdicts = {seat: post(live_server, "/claim", {**last, "claim": {"seat": seat, "kind": "all_tricks"}}).json()
+                for seat in range(4)}
+    taker = next(seat for seat, verdict in verdicts.items() if verdict["holds"] is True)
+    open_table(browser, live_server, f"state={b64url(state)}&at=48&lang=en")
+    assert cursor(browser) == 48
+    Select(browser.find_element(By.CSS_SELECTOR, "[data-field=claim-seat]")).select_by_value(str(taker))
+    click(browser, browser.find_element(By.CSS_SELECTOR, "[data-action=claim]"))
+    verdict = browser.find_element(By.CSS_SELECTOR, "[data-role=verdict]")
+    assert verdict.get_attribute("data-holds") == "true"
+    assert ", ".join(f"{v:+d}".replace("-", "−") if v else "0" for v in verdicts[taker]["score"]["raw"]) in verdict.text
+    check_console_and_network(browser, live_server)
