@@ -58,7 +58,7 @@ run: $(VENV)/.stamp-run
 # deployment checks install their tools into one folder. Last, the rules, bot and API tests (no live server)
 # once more on the pure build: the same source, its compiled modules left out (bench/_builds.py).
 SERIAL := faults or deploy
-PURE_TESTS := tests/rules tests/bot tests/api tests/ops/test_version.py
+PURE_TESTS := tests/rules tests/bot tests/api tests/ops/test_version.py::test_the_engine_build_is_read_from_where_each_engine_module_loads
 test: $(VENV)/.stamp-test $(NODE_TOOLS)/node_modules/.stamp
 	GONGZHU_EXPECT_ENGINE=$(EXPECT_ENGINE) $(BIN)/python -m pytest -n $(TEST_JOBS) --dist loadfile \
 		-m "not ($(SERIAL))" $(PYTEST_ARGS); $(PYTEST_OK)
