@@ -63,11 +63,6 @@ class OptionalBuildExt(build_ext):
     """Builds the compiled engine, or none of it: without a C compiler the package is pure Python."""
 
     def build_extensions(self) -> None:
-        if self.inplace:
-            # an editable install builds next to the source: a module left interpreted since must not load a stale build
-            for name in INTERPRETED:
-                for stale in RULES.glob(Path(name).stem + ".*.so"):
-                    stale.unlink()
         try:
             super().build_extensions()
         except Exception as error:  # noqa: BLE001 - any compiler failure falls back to the pure package
@@ -77,7 +72,18 @@ class OptionalBuildExt(build_ext):
             print(f"gongzhu-service: no compiled engine ({error}); the package is pure Python", file=sys.stderr)
 
 
+def remove_stale_builds() -> None:
+    """An editable install builds next to the source: a module interpreted by design (or a pure build) must
+    not load an extension module an earlier build left there."""
+    keep_compiled = os.environ.get(PURE_ENV, "") in ("", "0")
+    for path in (ROOT / RULES).glob("*.so"):
+        module = path.name.split(".")[0] + ".py"
+        if module in INTERPRETED or not keep_compiled:
+            path.unlink()
+
+
 def extensions() -> list:
+    remove_stale_builds()
     if os.environ.get(PURE_ENV, "") not in ("", "0"):
         return []
     try:
