@@ -2,7 +2,10 @@
 #
 # Two stages on the same base: `build` turns the project and its dependencies
 # into wheels and installs them into /opt/venv; `runtime` gets only that venv,
-# so no compiler, pip, wheel or cache reaches the final image.
+# so no compiler, pip, wheel or cache reaches the final image. The build stage
+# compiles the rules engine with mypyc (setup.py) when it has a C compiler (gcc
+# from apt when the network allows); without one the engine is the pure Python
+# build. The build prints which; /version's `engine` says it at run time.
 #
 #   docker build --build-arg VERSION=0.1.0 --build-arg REVISION=$(git rev-parse HEAD) \
 #                -t gongzhu-service:0.1.0 .                  # official slim Python
@@ -31,6 +34,14 @@ ENV PIP_DISABLE_PIP_VERSION_CHECK=1 \
 WORKDIR /src
 # A throwaway venv holds the build tools (pip), the runtime venv gets none.
 RUN python3 -m venv /opt/build-venv
+# The C compiler for the compiled engine (this stage only; nothing it builds reaches the runtime stage).
+# Debian's gcc of the base's release, whichever version that is: the compiler's version changes no answer.
+# hadolint ignore=DL3008
+RUN if ! command -v cc >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; then \
+        { apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+              gcc libc6-dev && rm -rf /var/lib/apt/lists/*; } >/dev/null 2>&1 \
+        || echo "no C compiler reachable: the engine is built pure"; \
+    fi
 COPY deploy/wheelhouse/ /wheelhouse/
 COPY pyproject.toml setup.py README.md LICENSE ./
 COPY service/ service/
@@ -44,7 +55,7 @@ RUN set -eu; \
     python3 -m venv --without-pip /opt/venv; \
     /opt/build-venv/bin/pip --python /opt/venv/bin/python install \
         --no-index --find-links /wheels --no-deps /wheels/*.whl; \
-    /opt/venv/bin/python -c "import gongzhu.wsgi, gongzhu.gunicorn_conf"
+    /opt/venv/bin/python -c "import gongzhu.wsgi, gongzhu.gunicorn_conf, gongzhu.rules as r; print('engine', r.engine_build())"
 
 FROM ${BASE_IMAGE} AS runtime
 ARG VERSION=""

@@ -1,6 +1,7 @@
 # gongzhu-service — `make run` serves the API on :8080; `make test` runs every test.
 # Both bootstrap .venv on first use; a stamp file makes later runs skip the install
-# until pyproject.toml changes.
+# until pyproject.toml, setup.py or the engine's source changes (the install compiles the
+# engine with mypyc, in place: a changed rules module must be compiled again).
 
 PYTHON ?= python3
 VENV   ?= .venv
@@ -12,11 +13,12 @@ TEST_JOBS ?= auto
 # pytest's exit status 5 means the selection was empty (e.g. PYTEST_ARGS names a file with no drill in it).
 PYTEST_OK = s=$$?; [ $$s -eq 0 ] || [ $$s -eq 5 ]
 
-.PHONY: run test test-fast lint lint-contract sdk schemathesis venv clean help bench-engine bench-http soak faults properties arena
+.PHONY: run test test-pure test-fast lint lint-contract sdk schemathesis venv clean help bench-engine bench-http soak faults properties arena
 
 help:
 	@echo "make run    serve the API with gunicorn on :$(PORT) (PORT, WEB_CONCURRENCY override)"
 	@echo "make test   install test extras and run every test (pytest)"
+	@echo "make test-pure   the rules, bot and API tests on the pure build (make test runs them last)"
 	@echo "make test-fast   the inner loop: no live server, drill, deployment check or long property run"
 	@echo "make lint   ruff over service/, tests/, bench/, sdk/ and mypy over service/ (settings in pyproject.toml)"
 	@echo "make sdk    build the Python and TypeScript SDKs from the contract into build/sdk (sdk/README.md)"
@@ -24,12 +26,17 @@ help:
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
+# The engine's source: the install compiles it (setup.py; GONGZHU_PURE=1 make … for the pure build).
+ENGINE_SOURCES := setup.py $(wildcard service/gongzhu/rules/*.py)
+# The pure build for make test's second run: the same source without the compiled modules.
+PURE_ROOT := build/pure
+
 # The runtime install (the engine and the server extra); the test install below also satisfies it.
-$(VENV)/.stamp-run: pyproject.toml | $(BIN)/python
+$(VENV)/.stamp-run: pyproject.toml $(ENGINE_SOURCES) | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[server]'
 	touch $@
 
-$(VENV)/.stamp-test: pyproject.toml | $(BIN)/python
+$(VENV)/.stamp-test: pyproject.toml $(ENGINE_SOURCES) | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[server,test]'
 	touch $@ $(VENV)/.stamp-run
 
@@ -48,14 +55,25 @@ run: $(VENV)/.stamp-run
 # The suite in two runs. First every test but the drills, on TEST_JOBS processes (a file's tests stay in
 # one process, so its fixtures are built once). Then, alone, the drills and the deployment checks: the
 # drills time probes while they attack and kill servers, so no other test may load the machine, and the
-# deployment checks install their tools into one folder.
+# deployment checks install their tools into one folder. Last, the rules, bot and API tests (no live server)
+# once more on the pure build: the same source, its compiled modules left out (bench/_builds.py).
 SERIAL := faults or deploy
+PURE_TESTS := tests/rules tests/bot tests/api tests/ops/test_version.py::test_the_engine_build_is_read_from_where_each_engine_module_loads
 test: $(VENV)/.stamp-test $(NODE_TOOLS)/node_modules/.stamp
-	$(BIN)/python -m pytest -n $(TEST_JOBS) --dist loadfile -m "not ($(SERIAL))" $(PYTEST_ARGS); $(PYTEST_OK)
+	GONGZHU_EXPECT_ENGINE=$(EXPECT_ENGINE) $(BIN)/python -m pytest -n $(TEST_JOBS) --dist loadfile \
+		-m "not ($(SERIAL))" $(PYTEST_ARGS); $(PYTEST_OK)
 	$(BIN)/python -m pytest -m "$(SERIAL)" $(PYTEST_ARGS); $(PYTEST_OK)
+	$(if $(PYTEST_ARGS),,$(MAKE) --no-print-directory test-pure)
+
+# The engine build make test expects: pure with GONGZHU_PURE=1 at install time or no C compiler, else compiled.
+EXPECT_ENGINE := $(if $(filter-out 0,$(GONGZHU_PURE)),pure,$(if $(shell command -v $${CC:-cc}),compiled,pure))
+test-pure: $(VENV)/.stamp-test
+	$(BIN)/python bench/_builds.py $(PURE_ROOT)
+	GONGZHU_EXPECT_ENGINE=pure PYTHONPATH=$(CURDIR)/$(PURE_ROOT) $(BIN)/python -m pytest -n $(TEST_JOBS) \
+		--dist loadfile -m "not (live or faults or deploy or slow)" $(PURE_TESTS)
 
 lint: $(VENV)/.stamp-test
-	$(BIN)/ruff check service tests bench sdk
+	$(BIN)/ruff check service tests bench sdk setup.py
 	$(BIN)/mypy
 
 # The inner loop: no server, no drill, no long property run.
@@ -89,8 +107,10 @@ properties: $(VENV)/.stamp-test
 arena: $(VENV)/.stamp-test
 	$(BIN)/python -m bench.arena --deals $(or $(DEALS),2000) --opponent $(or $(OPPONENT),heuristic) --budget-ms 20 $(ARENA_ARGS)
 
+# (and the compiled engine an editable install builds in place, setup.py)
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis build dist *.egg-info $(NODE_TOOLS)/node_modules $(NODE_TOOLS)/build
+	find service -name '*.so' -delete
 
 # Deployment targets (Dockerfile, Helm) live in mk/*.mk.
 -include mk/*.mk

@@ -1,18 +1,33 @@
-"""The build writes the commit it was built from into the wheel (``gongzhu/COMMIT``),
-so ``/version``, ``gongzhu-service --version`` and ``gongzhu_build_info`` name it
-from an installed wheel too (``gongzhu.about``). The commit is ``GONGZHU_COMMIT``
-when set (the Dockerfile passes its ``REVISION`` build argument), else
-``git rev-parse HEAD`` when building from a git checkout, else none. Everything
-else about the package is in pyproject.toml."""
+"""The build compiles the rules engine with mypyc and writes the commit it was built from
+into the wheel. Everything else about the package is in pyproject.toml.
+
+The modules of ``service/gongzhu/rules`` (but ``messages.py``, a ``str`` subclass mypyc
+cannot compile, and ``build.py``, which reads how the others were built) become C extension
+modules next to their ``.py`` source, from that same source (docs/engine-api.md, "Builds").
+``GONGZHU_PURE=1`` at build time, or a build without a working C compiler, gives the pure
+package; ``gongzhu.rules.engine_build()`` says which build runs.
+
+The commit goes into ``gongzhu/COMMIT``, so ``/version``, ``gongzhu-service --version`` and
+``gongzhu_build_info`` name it from an installed wheel too (``gongzhu.about``). The commit is
+``GONGZHU_COMMIT`` when set (the Dockerfile passes its ``REVISION`` build argument), else
+``git rev-parse HEAD`` when building from a git checkout, else none."""
 from __future__ import annotations
 
 import os
 import re
 import subprocess
+import sys
 from pathlib import Path
 
 from setuptools import setup
+from setuptools.command.build_ext import build_ext
 from setuptools.command.build_py import build_py
+
+ROOT = Path(__file__).resolve().parent
+RULES = Path("service") / "gongzhu" / "rules"
+# left interpreted: a str subclass (Message), and the module that tells the builds apart
+INTERPRETED = {"messages.py", "build.py"}
+PURE_ENV = "GONGZHU_PURE"
 
 COMMIT = re.compile(r"[0-9a-f]{7,64}")
 
@@ -40,4 +55,44 @@ class BuildWithCommit(build_py):
             target.write_text(commit + "\n", encoding="ascii")
 
 
-setup(cmdclass={"build_py": BuildWithCommit})
+def compiled_paths() -> list[str]:
+    return sorted(str(p) for p in RULES.glob("*.py") if p.name not in INTERPRETED)
+
+
+class OptionalBuildExt(build_ext):
+    """Builds the compiled engine, or none of it: without a C compiler the package is pure Python."""
+
+    def build_extensions(self) -> None:
+        try:
+            super().build_extensions()
+        except Exception as error:  # noqa: BLE001 - any compiler failure falls back to the pure package
+            # all or nothing: a compiled module needs the group's shared library
+            for ext in self.extensions:
+                Path(self.get_ext_fullpath(ext.name)).unlink(missing_ok=True)
+            print(f"gongzhu-service: no compiled engine ({error}); the package is pure Python", file=sys.stderr)
+
+
+def remove_stale_builds() -> None:
+    """An editable install builds next to the source: a module interpreted by design (or a pure build) must
+    not load an extension module an earlier build left there."""
+    keep_compiled = os.environ.get(PURE_ENV, "") in ("", "0")
+    for path in (ROOT / RULES).glob("*.so"):
+        module = path.name.split(".")[0] + ".py"
+        if module in INTERPRETED or not keep_compiled:
+            path.unlink()
+
+
+def extensions() -> list:
+    remove_stale_builds()
+    if os.environ.get(PURE_ENV, "") not in ("", "0"):
+        return []
+    try:
+        from mypyc.build import mypycify
+    except ImportError:
+        print("gongzhu-service: mypyc is not installed; the package is pure Python", file=sys.stderr)
+        return []
+    os.chdir(ROOT)
+    return mypycify(compiled_paths(), opt_level="3", group_name="gongzhu_rules")
+
+
+setup(ext_modules=extensions(), cmdclass={"build_py": BuildWithCommit, "build_ext": OptionalBuildExt})

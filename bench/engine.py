@@ -1,6 +1,6 @@
 """Engine speed: random legal deals per second, legal moves and replay latency.
 
-    python bench/engine.py [--seconds 3] [--seed 1]
+    python bench/engine.py [--seconds 3] [--seed 1] [--builds compiled,pure [--base DIR]]
 
 Times are CPU time of this single-threaded process (``time.process_time``),
 so other load on the machine does not count against the engine.
@@ -11,21 +11,35 @@ play every card by uniformly random legal plays, score), the median µs of
 ``legal_moves`` on a mid-deal state, and the µs of ``replay`` (full
 validation) of a finished deal: each of 20 deals' median, averaged. See
 docs/performance.md for recorded figures.
+
+``--builds compiled,pure`` measures both builds of the engine in one run (each in
+its own process, taking turns deck count by deck count): ``compiled`` is the
+installed package (its rules modules compiled by mypyc, setup.py), ``pure`` the
+same source without the compiled modules (bench/_builds.py). Each line is
+prefixed by its build's name, and the compiled/pure ratios follow. ``--base DIR``
+adds ``base``: another checkout's source (e.g. main's), pure, for "no slower
+than before".
 """
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import platform
 import random
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Sequence
+from pathlib import Path
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from gongzhu.rules import Play, Rules, advance, deal_hands, first_leader, legal_moves, new_table, random_chooser, replay  # noqa: E402
+
+FIGURES = "#figures "
 
 SAMPLES = 2000
 ROUNDS = 5
@@ -94,27 +108,97 @@ def median_us(fn, samples: int = SAMPLES) -> float:
     return statistics.median(times) * 1e6
 
 
+def measure(decks: int, seconds: float, seed: int, prefix: str) -> dict[str, float]:
+    """Prints one deck count's line; returns its figures."""
+    rules = Rules(decks=decks)
+    rate, best, count = deals_per_second(rules, seconds, seed)
+    hands, plays = recorded_deal(rules, seed)
+    leader = first_leader(rules, hands)
+    mid = replay(rules, hands=hands, plays=plays[:MID_DEAL_PLAYS[decks]], leader=leader)
+    legal_us = median_us(lambda: legal_moves(mid))
+    replay_us, mean_plays = replay_cost(rules, seed)
+    print(f"{prefix}{decks} deck(s): {rate:,.0f} random deals/s (median of {ROUNDS} rounds, best {best:,.0f}; "
+          f"{count:,} deals), "
+          f"legal_moves mid-deal {legal_us:.1f} µs median, "
+          f"replay+validate finished deal {replay_us:.1f} µs (mean over {REPLAY_DEALS} deals of each one's "
+          f"median; {mean_plays:.1f} plays a deal)", flush=True)
+    return {"deals": rate, "best": best, "legal_us": legal_us, "replay_us": replay_us}
+
+
+def run_build(name: str, env: dict[str, str], args: argparse.Namespace, decks: int) -> dict[str, float]:
+    """One deck count measured by ``name``'s build in its own process; its line is printed as it comes."""
+    command = [sys.executable, os.path.abspath(__file__), "--seconds", str(args.seconds), "--seed", str(args.seed),
+               "--decks", str(decks), "--prefix", name, "--expect", "" if name == "base" else name]
+    found = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
+    if found.returncode:
+        sys.exit(f"{name}: {found.stderr.strip()}")
+    figures: dict[str, float] = {}
+    for line in found.stdout.splitlines():
+        if line.startswith(FIGURES):
+            figures = json.loads(line[len(FIGURES):])
+        else:
+            print(line, flush=True)
+    return figures
+
+
+def compare_builds(args: argparse.Namespace) -> None:
+    from _builds import pure_copy, pure_env  # bench/ is this script's folder, first on sys.path
+
+    builds = args.builds.split(",")
+    unknown = set(builds) - {"compiled", "pure"}
+    if unknown:
+        sys.exit(f"unknown builds {sorted(unknown)}: compiled, pure (and --base DIR)")
+    work = Path(tempfile.mkdtemp(prefix="gongzhu-builds-"))
+    envs = {"compiled": dict(os.environ), "pure": pure_env(pure_copy(work / "pure"))}
+    if args.base:
+        envs["base"] = pure_env(args.base.resolve() / "service")
+        builds.append("base")
+    print(f"python {platform.python_version()} on {platform.machine()}, {os.cpu_count()} cores; "
+          f"builds {', '.join(builds)}")
+    figures: dict[str, dict[int, dict[str, float]]] = {name: {} for name in builds}
+    for decks in (1, 2):
+        for name in builds:
+            figures[name][decks] = run_build(name, envs[name], args, decks)
+    pairs = [("compiled", "pure"), ("pure", "base")]
+    for a, b in pairs:
+        if a in figures and b in figures:
+            for decks in (1, 2):
+                fa, fb = figures[a][decks], figures[b][decks]
+                print(f"{a} / {b}, {decks} deck(s): random deals/s ×{fa['deals'] / fb['deals']:.2f} "
+                      f"(best rounds ×{fa['best'] / fb['best']:.2f}), "
+                      f"legal_moves ×{fb['legal_us'] / fa['legal_us']:.2f}, "
+                      f"replay+validate ×{fb['replay_us'] / fa['replay_us']:.2f} (speed-ups: > 1 is faster)")
+
+
+def engine_build() -> str:
+    """The running engine's build (a checkout from before the compiled build is pure)."""
+    from gongzhu import rules
+
+    return rules.engine_build() if hasattr(rules, "engine_build") else "pure"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=3.0)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--builds", help="compiled,pure: both builds in one run, each line prefixed by its build")
+    parser.add_argument("--base", type=Path, help="with --builds: also another checkout's source, pure")
+    parser.add_argument("--decks", type=int, choices=(1, 2), help=argparse.SUPPRESS)
+    parser.add_argument("--prefix", default="", help=argparse.SUPPRESS)
+    parser.add_argument("--expect", default="", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    print(f"python {platform.python_version()} on {platform.machine()}, {os.cpu_count()} cores")
-    rates = {}
-    for decks in (1, 2):
-        rules = Rules(decks=decks)
-        rate, best, count = deals_per_second(rules, args.seconds, args.seed)
-        rates[decks] = best
-        hands, plays = recorded_deal(rules, args.seed)
-        leader = first_leader(rules, hands)
-        mid = replay(rules, hands=hands, plays=plays[:MID_DEAL_PLAYS[decks]], leader=leader)
-        legal_us = median_us(lambda: legal_moves(mid))
-        replay_us, mean_plays = replay_cost(rules, args.seed)
-        print(f"{decks} deck(s): {rate:,.0f} random deals/s (median of {ROUNDS} rounds, best {best:,.0f}; "
-              f"{count:,} deals), "
-              f"legal_moves mid-deal {legal_us:.1f} µs median, "
-              f"replay+validate finished deal {replay_us:.1f} µs (mean over {REPLAY_DEALS} deals of each one's "
-              f"median; {mean_plays:.1f} plays a deal)")
+    if args.builds:
+        compare_builds(args)
+        return
+    if args.expect and engine_build() != args.expect:
+        sys.exit(f"asked for the {args.expect} build, but the {engine_build()} build is installed")
+    prefix = f"{args.prefix} " if args.prefix else ""
+    if args.decks:
+        print(FIGURES + json.dumps(measure(args.decks, args.seconds, args.seed, prefix)))
+        return
+    print(f"python {platform.python_version()} on {platform.machine()}, {os.cpu_count()} cores; "
+          f"engine {engine_build()}")
+    rates = {decks: measure(decks, args.seconds, args.seed, prefix)["best"] for decks in (1, 2)}
     # same run, best rounds: a card of two decks costs as much as a card of one at 0.5
     print(f"two decks / one deck, random deals per second (best rounds): {rates[2] / rates[1]:.2f}")
 

@@ -6,7 +6,7 @@
 ``service/gongzhu/rules`` and this checkout's are loaded side by side as two packages
 (the engine imports only the standard library and itself), and batches of
 random deals (deal, ``new_table``, ``advance`` with ``random_chooser``,
-``table_raw_scores``) and of replays with full validation (20 finished deals)
+``Table.raw_scores``) and of replays with full validation (20 finished deals)
 alternate between them, one and two decks, for ``--seconds`` of CPU time in
 all. Prints, per figure, the median over batch pairs of the after/before CPU
 time ratio, and each side's median rate.
@@ -32,7 +32,8 @@ REPLAY_DEALS = 20
 
 def load(root: Path, name: str, into: Path):
     """``root``'s engine as the top-level package ``name``."""
-    shutil.copytree(package_dir(root) / "rules", into / name)
+    # the source only: compiled modules (setup.py) would load under their own name, not this one
+    shutil.copytree(package_dir(root) / "rules", into / name, ignore=shutil.ignore_patterns("*.so", "*.pyd"))
     return importlib.import_module(name)
 
 

@@ -3,7 +3,7 @@
     python bench/instructions.py [--root DIR] [--count 100]
 
 For one and two decks, prints the instructions of one random deal (deal,
-``new_table``, ``advance`` with ``random_chooser``, ``table_raw_scores``) and of
+``new_table``, ``advance`` with ``random_chooser``, ``Table.raw_scores``) and of
 one ``replay`` with full validation of a finished deal (the mean over 20
 random deals). Each figure is the difference of two runs (``--count`` and a
 fifth of it) over the difference in iterations, so the interpreter's start-up
@@ -43,7 +43,7 @@ def inner(root: str, decks: int, count: int, what: str) -> None:
     engine, simulate = import_from(Path(root), "rules"), import_from(Path(root), "rules.simulate")
     Rules, advance, deal_hands, first_leader = engine.Rules, engine.advance, engine.deal_hands, engine.first_leader
     random_chooser, replay = engine.random_chooser, engine.replay
-    new_table, table_raw_scores = simulate.new_table, simulate.table_raw_scores
+    new_table = simulate.new_table
 
     rules = Rules(decks=decks)
     rng = random.Random(1)
@@ -54,7 +54,7 @@ def inner(root: str, decks: int, count: int, what: str) -> None:
         for _ in range(count):
             t = new_table(rules, deal_hands(rules, rng=rng))
             advance(t, choose)
-            table_raw_scores(t)
+            t.raw_scores()
         return
     deals = []
     for _ in range(REPLAY_DEALS):

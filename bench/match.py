@@ -49,7 +49,7 @@ def played_match(decks: int, deals: int, seed: int) -> tuple[engine.Rules, list[
         hands = engine.deal_hands(rules, rng=rng)
         table = engine.new_table(rules, hands, first_deal=first_deal, leader=leader)
         engine.advance(table, engine.random_chooser(rng))
-        state = engine.freeze(table)
+        state = table.snapshot()
         records.append(engine.DealRecord(hands=hands, plays=tuple(state.plays())))
         first_deal, leader = False, state.first_pig_taker
     return rules, records

@@ -16,6 +16,18 @@ import pytest
 import requests
 
 ROOT = Path(__file__).resolve().parents[1]
+
+
+def expected_engine() -> str:
+    """The engine build these tests run on: the one make test asked for (GONGZHU_EXPECT_ENGINE),
+    else the one the play loop's module file shows (an extension module: compiled)."""
+    import importlib.machinery
+    import importlib.util
+
+    if os.environ.get("GONGZHU_EXPECT_ENGINE"):
+        return os.environ["GONGZHU_EXPECT_ENGINE"]
+    origin = importlib.util.find_spec("gongzhu.rules.table").origin or ""
+    return "compiled" if origin.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES)) else "pure"
 START_TIMEOUT_S = 30.0
 APT_TIMEOUT_S = 900
 # One apt at a time across the suite's processes (see debian_binary).

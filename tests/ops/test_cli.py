@@ -13,7 +13,7 @@ import pytest
 import requests
 
 from gongzhu import __version__, about, cli
-from tests.servers import ROOT, free_port, start, stop
+from tests.servers import ROOT, expected_engine, free_port, start, stop
 
 
 def test_make_run_is_gongzhu_service_serve_which_is_gunicorn_with_our_config():
@@ -40,7 +40,7 @@ def test_every_option_after_serve_goes_to_gunicorn(monkeypatch):
 def test_version_names_service_contract_engine_and_commit(capsys):
     assert cli.main(["--version"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines == [f"gongzhu-service {__version__}", f"contract {__version__}", "engine pure",
+    assert lines == [f"gongzhu-service {__version__}", f"contract {__version__}", f"engine {expected_engine()}",
                      f"commit {about.commit()}"]
     assert re.fullmatch(r"[0-9a-f]{40}", about.commit())
 

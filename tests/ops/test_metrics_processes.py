@@ -14,7 +14,7 @@ import pytest
 import requests
 
 from gongzhu import about
-from tests.servers import ROOT, free_port, start, stop, workers_of
+from tests.servers import ROOT, expected_engine, free_port, start, stop, workers_of
 
 from .metrics_text import value
 
@@ -85,7 +85,7 @@ def test_build_info_is_one_series_over_the_workers(server):
         series = [line for line in text.splitlines() if line.startswith("gongzhu_build_info{")]
         assert len(series) == 1, series
         assert value(text, "gongzhu_build_info", version=about.service_version(),
-                     contract=about.contract_version(), commit=git_head(), engine="pure") == 1.0
+                     contract=about.contract_version(), commit=git_head(), engine=expected_engine()) == 1.0
 
 
 def test_process_metrics_of_the_master_and_each_worker(server):

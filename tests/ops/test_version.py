@@ -13,6 +13,7 @@ import pytest
 import yaml
 
 from gongzhu import __version__
+from tests.servers import expected_engine
 
 ROOT = Path(__file__).resolve().parents[2]
 VERSION = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
@@ -30,7 +31,7 @@ def test_version_endpoint(client):
     assert body["service"] == VERSION
     assert body["contract"] == VERSION
     assert body["python"] == platform.python_version()
-    assert body["engine"] == "pure"
+    assert body["engine"] == expected_engine()
     assert list(body) == ["service", "contract", "commit", "engine", "python"]
     # the tests run from a git checkout (an editable install): its HEAD
     assert body["commit"] == git_head()
@@ -108,13 +109,14 @@ def test_every_other_mention_is_the_version():
 
 
 def test_the_engine_build_is_read_from_where_each_engine_module_loads(monkeypatch):
-    """pure here (every module a .py file); compiled when every module is an extension module,
-    mixed when some are: the answer follows the files, whatever a build does."""
+    """As make test built it here (compiled, or pure); compiled when every module is an extension
+    module (messages and build are interpreted in every build and do not count), mixed when some
+    are: the answer follows the files, whatever a build does."""
     from importlib.machinery import EXTENSION_SUFFIXES, ModuleSpec
 
     from gongzhu.rules import build
 
-    assert build.engine_build() == "pure"
+    assert build.engine_build() == expected_engine()
 
     def as_extension(names):
         def find_spec(module):
@@ -126,7 +128,9 @@ def test_the_engine_build_is_read_from_where_each_engine_module_loads(monkeypatc
              "running", "scoring", "settlement", "simulate", "state", "table", "titles", "tricks", "variants",
              "build"}
     try:
-        for names, expected in ((every, "compiled"), ({"moves", "play"}, "mixed"), (set(), "pure")):
+        cases = ((every, "compiled"), (every - {"messages", "build"}, "compiled"), ({"moves", "play"}, "mixed"),
+                 ({"messages"}, "pure"), (set(), "pure"))
+        for names, expected in cases:
             build.engine_build.cache_clear()
             monkeypatch.setattr(build, "find_spec", as_extension(names))
             assert build.engine_build() == expected

@@ -48,7 +48,7 @@ def play_deal(rules, rng, *, first_deal, leader, exposure=0.0, plays=None):
     state = R.replay(rules, hands=hands, exposed=exposed, first_deal=first_deal, leader=leader)
     table = state.table()
     R.advance(table, R.random_chooser(rng), -1 if plays is None else plays)
-    state = R.freeze(table)
+    state = table.snapshot()
     record = R.DealRecord(hands=hands, exposed=exposed, plays=tuple(state.plays()))
     return record, state
 

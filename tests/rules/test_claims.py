@@ -188,6 +188,8 @@ def test_the_fast_path_plays_as_the_engine_does():
             else:
                 assert plain == expected[0]
             assert (plain_completed, plain_broken) == (completed, broken)
+            search.back(general)   # the engine's child is the table itself, the move applied: undo it
+            assert general == state.table()
             compared += 1
     assert compared > 100
 

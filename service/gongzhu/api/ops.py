@@ -3,8 +3,8 @@
 ``/version`` reports the service version (the installed package's, which
 pyproject.toml sets), the contract version (openapi.yaml ``info.version``), the
 git commit the code was built from when known, how the engine was built
-(``pure`` Python today) and the Python version; ``gongzhu.about`` says where each
-comes from.
+(``compiled`` or ``pure``: ``gongzhu.rules.engine_build``) and the Python version;
+``gongzhu.about`` says where each comes from.
 """
 from __future__ import annotations
 

@@ -75,7 +75,7 @@ def move_problem(error: engine.IllegalMove, state: engine.DealState, move) -> en
 
 
 def score_out(rules: engine.Rules, sheet: engine.ScoreSheet) -> dict:
-    base = engine.partnership(sheet.raw) if rules.partnership else engine.normalize(sheet.raw)
+    base = engine.base_scores(rules, sheet.raw)
     return {
         "rules": rules_out(rules),
         "raw": list(sheet.raw),

@@ -14,11 +14,17 @@ from typing import Any
 
 from marshmallow import Schema, fields, missing
 
-from gongzhu.rules import CARD_BY_NAME, CARD_NAMES, MATCH_TARGET, PIG_TAKER, DealRecord, Rules
-
-DEFAULT_RULES = Rules()
-NO_EXPOSURE: tuple[tuple[int, ...], ...] = ((), (), (), ())
-DEFAULT_BUDGET_MS = 100
+from gongzhu.bot.advice import DEFAULT_BUDGET_MS
+from gongzhu.rules import (
+    CARD_BY_NAME,
+    CARD_NAMES,
+    DEFAULT_RULES,
+    MATCH_TARGET,
+    NO_EXPOSURE,
+    PIG_TAKER,
+    DealRecord,
+    Rules,
+)
 
 
 class Cards(fields.Field):

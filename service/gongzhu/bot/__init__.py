@@ -6,7 +6,7 @@ engine only through ``gongzhu.rules``' public names. See docs/bot.md.
 from .advice import Suggestion, heuristic_suggestion, suggest
 from .exposures import suggest_exposures
 from .heuristic import heuristic_play
-from .knowledge import Knowledge, knowledge
+from .knowledge import knowledge
 
-__all__ = ["Knowledge", "Suggestion", "heuristic_play", "heuristic_suggestion", "knowledge",
+__all__ = ["Suggestion", "heuristic_play", "heuristic_suggestion", "knowledge",
            "suggest", "suggest_exposures"]

@@ -16,12 +16,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from gongzhu.rules import (
+    HEART_MASK,
     HEART_VALUES,
     HEARTS,
     ONE_PLANE,
     PIG,
+    PLANE,
     SHEEP,
-    SUIT_MASKS,
     SUIT_SIZE,
     TRANSFORMER,
     Play,
@@ -29,8 +30,6 @@ from gongzhu.rules import (
     lowest_of_runs,
 )
 
-PLANE = ONE_PLANE.bit_length()
-HEART_MASK = SUIT_MASKS[HEARTS]
 # the hearts of each value (2-4, 5-10, J, Q, K, A): runs never cross a value
 HEART_VALUE_MASKS = tuple(
     sum(1 << HEARTS * SUIT_SIZE + r for r in range(SUIT_SIZE) if HEART_VALUES[r] == value)

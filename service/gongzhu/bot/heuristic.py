@@ -20,17 +20,19 @@ from collections.abc import Sequence
 
 from gongzhu.rules import (
     HEART_ACE,
-    HEARTS,
+    HEART_MASK,
     ONE_PLANE,
     PIG,
     SEATS,
     SHEEP,
     SPADES,
+    SUIT_MASK,
     SUIT_MASKS,
     SUIT_SIZE,
     TRANSFORMER,
     Card,
     Play,
+    leading_index,
 )
 
 SPADE_KING = SPADES * SUIT_SIZE + 11
@@ -38,16 +40,14 @@ SPADE_ACE = SPADES * SUIT_SIZE + 12
 # a heavy card kept out of a lead or a duck; any ordering above the rank range works
 AVOID = 100
 
-HEART_MASK = SUIT_MASKS[HEARTS]
 PIG_BIT, SHEEP_BIT, TRANSFORMER_BIT = 1 << PIG, 1 << SHEEP, 1 << TRANSFORMER
 GUARD_BITS = 1 << SPADE_KING | 1 << SPADE_ACE
 POINT_BITS = HEART_MASK | PIG_BIT | TRANSFORMER_BIT
-RANKS = (1 << SUIT_SIZE) - 1
 
 
 def _ranks(m: int) -> int:
     """The ranks held in any suit of one-plane ``m``, as a 13-bit mask."""
-    return (m | m >> SUIT_SIZE | m >> 2 * SUIT_SIZE | m >> 3 * SUIT_SIZE) & RANKS
+    return (m | m >> SUIT_SIZE | m >> 2 * SUIT_SIZE | m >> 3 * SUIT_SIZE) & SUIT_MASK
 
 
 def _lowest(m: int) -> Card:
@@ -74,13 +74,7 @@ def _top(m: int) -> Card:
 
 def _winning_card(trick: Sequence[Play]) -> Card:
     """The highest card of the led suit in a single-card trick so far."""
-    top = trick[0][0]
-    end = top - top % SUIT_SIZE + SUIT_SIZE
-    for play in trick:
-        card = play[0]
-        if top < card < end:
-            top = card
-    return top
+    return trick[leading_index([play[0] for play in trick])][0]
 
 
 def _has_points(trick: Sequence[Play]) -> bool:

@@ -36,10 +36,8 @@ from gongzhu.rules import (
 
 from .heuristic import PIG_BIT, POINT_BITS, SHEEP_BIT
 
-Knowledge = SeatView
 
-
-def knowledge(state: DealState, plays: Sequence[Iterable[Card]] | None = None) -> Knowledge:
+def knowledge(state: DealState, plays: Sequence[Iterable[Card]] | None = None) -> SeatView:
     """The information set of ``state.seat``; ``plays``, if given, must be the state's history."""
     if plays is not None and [tuple(sorted(p)) for p in plays] != state.plays():
         raise ValueError("plays is not the history of this deal state")

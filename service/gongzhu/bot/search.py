@@ -20,29 +20,19 @@ import time
 from collections.abc import Sequence
 
 from gongzhu.rules import (
-    SEATS,
     Chooser,
     DealState,
     Play,
-    Rules,
     SeatView,
     Table,
     advance,
+    exact_score,
     mask_cards,
     sample_hidden,
     scripted,
 )
 
 from .heuristic import heuristic_play
-
-
-def seat_value(rules: Rules, raw: Sequence[int], seat: int) -> float:
-    """The seat's exact normalized (or partnership) score from raw scores."""
-    if rules.partnership:
-        partner = (seat + 2) % SEATS
-        ours = raw[seat] + raw[partner]
-        return (2 * ours - sum(raw)) / 2
-    return (SEATS * raw[seat] - sum(raw)) / (SEATS - 1)
 
 
 def heuristic_chooser(t: Table) -> Chooser:
@@ -72,7 +62,7 @@ def playout_value(state: DealState, hands: list[int], move: Play) -> float:
     advance(t, scripted(move), 1)
     advance(t, heuristic_chooser(t))
     assert state.seat is not None
-    return seat_value(state.rules, t.raw_scores(), state.seat)
+    return exact_score(state.rules, t.raw_scores(), state.seat)
 
 
 def monte_carlo(state: DealState, k: SeatView, moves: list[Play], *, playouts: int, deadline: float,

@@ -6,12 +6,15 @@ from .cards import (
                     DIAMONDS,
                     EXPOSABLE,
                     HEART_ACE,
+                    HEART_MASK,
                     HEARTS,
                     ONE_PLANE,
                     PIG,
+                    PLANE,
                     SEATS,
                     SHEEP,
                     SPADES,
+                    SUIT_MASK,
                     SUIT_MASKS,
                     SUIT_SIZE,
                     SUITS,
@@ -34,35 +37,45 @@ from .errors import IllegalMove, InvalidDeal, Problem, RuleError
 from .exposure import deal_exposure_counts, effective_exposure, exposure_counts
 from .information import SeatView, sample_hidden, seat_view
 from .match import (
-    LEADER_RULES,
-    MATCH_TARGET,
-    PIG_TAKER,
-    DealRecord,
-    Match,
-    MatchDeal,
-    NextDeal,
-    Standing,
-    deal_leader,
-    next_deal,
-    score_match,
+                    LEADER_RULES,
+                    MATCH_TARGET,
+                    PIG_TAKER,
+                    DealRecord,
+                    Match,
+                    MatchDeal,
+                    NextDeal,
+                    Standing,
+                    deal_leader,
+                    next_deal,
+                    score_match,
 )
 from .messages import Message, Text, localized
-from .play import apply_legal_move, apply_move, check_move, freeze, is_legal_move, legal_moves, replay
-from .running import Running, hand_sizes, running_state, seated_plays, void_suits, winning_seat
-from .scoring import HEART_VALUES, ScoreSheet, SeatScore, exposure_values, score_cards, score_state
-from .settlement import Ingots, Transfer, base_scores, final_scores, normalize, partnership, settle_ingots
-from .simulate import new_table, random_deal, table_raw_scores
+from .play import NO_EXPOSURE, apply_legal_move, apply_move, check_move, is_legal_move, legal_moves, replay
+from .running import Running, hand_sizes, running_state, score_state, seated_plays, void_suits, winning_seat
+from .scoring import HEART_VALUES, ScoreSheet, SeatScore, exposure_values, score_cards
+from .settlement import (
+    Ingots,
+    Transfer,
+    base_scores,
+    exact_score,
+    final_scores,
+    normalize,
+    partnership,
+    settle_ingots,
+)
+from .simulate import new_table, random_deal
 from .state import DealState, Table, Trick
 from .table import Chooser, advance, random_chooser, scripted
 from .titles import TITLES, Title, title_for
-from .tricks import TrickResult, rank_trick
-from .variants import OPENING_CARDS, Rules
+from .tricks import TrickResult, leading_index, rank_trick
+from .variants import DEFAULT_RULES, OPENING_CARDS, Rules
 
 __all__ = [
     "engine_build",
     "CLAIM_KINDS", "ClaimVerdict", "claim_move", "claimed_captures", "decide_claim", "tricks_left",
-    "CARD_BY_NAME", "CARD_NAMES", "DIAMONDS", "EXPOSABLE", "HEART_ACE", "HEARTS", "ONE_PLANE", "PIG", "SEATS",
-    "SHEEP", "SPADES", "SUIT_MASKS", "SUIT_SIZE", "SUITS", "TRANSFORMER", "Card", "Play", "bits_cards",
+    "CARD_BY_NAME", "CARD_NAMES", "DIAMONDS", "EXPOSABLE", "HEART_ACE", "HEART_MASK", "HEARTS", "ONE_PLANE", "PLANE",
+    "PIG", "SEATS",
+    "SHEEP", "SPADES", "SUIT_MASK", "SUIT_MASKS", "SUIT_SIZE", "SUITS", "TRANSFORMER", "Card", "Play", "bits_cards",
     "format_card", "format_cards", "full_deck", "hand_bits", "lowest_of_runs", "mask_cards", "parse_card", "suit_of",
     "deal_hands", "dealt_hand_problems", "first_leader", "seeded_shuffle",
     "IllegalMove", "InvalidDeal", "Problem", "RuleError",
@@ -71,14 +84,14 @@ __all__ = [
     "LEADER_RULES", "MATCH_TARGET", "PIG_TAKER", "DealRecord", "Match", "MatchDeal", "NextDeal", "Standing",
     "deal_leader", "next_deal", "score_match",
     "Message", "Text", "localized",
-    "freeze", "apply_legal_move", "apply_move", "check_move", "is_legal_move", "legal_moves", "replay",
+    "NO_EXPOSURE", "apply_legal_move", "apply_move", "check_move", "is_legal_move", "legal_moves", "replay",
     "Running", "hand_sizes", "running_state", "seated_plays", "void_suits", "winning_seat",
     "HEART_VALUES", "ScoreSheet", "SeatScore", "exposure_values", "score_cards", "score_state",
-    "Ingots", "Transfer", "base_scores", "final_scores", "normalize", "partnership", "settle_ingots",
-    "new_table", "random_deal", "table_raw_scores",
+    "Ingots", "Transfer", "base_scores", "exact_score", "final_scores", "normalize", "partnership", "settle_ingots",
+    "new_table", "random_deal",
     "DealState", "Table", "Trick",
     "Chooser", "advance", "random_chooser", "scripted",
     "TITLES", "Title", "title_for",
-    "TrickResult", "rank_trick",
-    "OPENING_CARDS", "Rules",
+    "TrickResult", "leading_index", "rank_trick",
+    "DEFAULT_RULES", "OPENING_CARDS", "Rules",
 ]

@@ -124,6 +124,7 @@ def bits_cards(bits: int) -> tuple[Card, ...]:
 SUIT_RANKS: tuple[tuple[int, ...], ...] = tuple(
     tuple(r for r in range(SUIT_SIZE) if m >> r & 1) for m in range(1 << SUIT_SIZE))
 SUIT_SUBSETS = len(SUIT_RANKS)
+# the 13 rank bits of one suit (a suit's mask shifted down to rank 0)
 SUIT_MASK = SUIT_SUBSETS - 1
 TWO_SUITS = (1 << 2 * SUIT_SIZE) - 1
 # the bits of a random draw below n, for n up to the cards of two decks (the shuffle, the random chooser):

@@ -10,7 +10,7 @@ whatever legal plays the other three seats make.
 - ``no_tricks``: the claimant takes no further trick.
 
 The search is an exact AND/OR search over the engine's own play loop
-(``Table.copy`` and ``advance``: the rules are not written again here). The
+(``Table.apply`` and ``Table.undo``: the rules are not written again here). The
 claimant's plays are OR nodes, every other seat's are AND nodes; a branch
 stops as soon as a trick goes against the claim. Positions already decided
 are kept in a transposition table keyed on everything that decides the rest
@@ -36,6 +36,7 @@ from .cards import (
     PIG,
     PLANE,
     SEATS,
+    SUIT_MASK,
     SUIT_MASKS,
     SUIT_SIZE,
     TRANSFORMER,
@@ -48,15 +49,13 @@ from .errors import IllegalMove
 from .messages import NOTHING_TO_CLAIM
 from .moves import follow_single_mask, lead_options
 from .state import DealState, Table, cards_of
-from .table import advance, scripted
-from .tricks import trick_winner
+from .tricks import leading_index, trick_winner
 
 ClaimKind = Literal["all_tricks", "no_tricks"]
 CLAIM_KINDS: tuple[str, ...] = ("all_tricks", "no_tricks")
 DEFAULT_MAX_NODES = 400_000
 # Cards whose play the first-trick ban governs: never merged while the ban applies.
 BANNED = 1 << PIG | 1 << TRANSFORMER
-SUIT_FULL = (1 << SUIT_SIZE) - 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -261,7 +260,7 @@ def _squeeze(bits: int, live: int) -> int:
     out = 0
     for base in SUIT_BASES:
         k = 0
-        for card in mask_cards((live >> base & SUIT_FULL) << base):
+        for card in mask_cards((live >> base & SUIT_MASK) << base):
             if bits >> card & 1:
                 out |= 1 << (base + k)
             k += 1
@@ -271,7 +270,7 @@ def _squeeze(bits: int, live: int) -> int:
 def _real_card(card: int, live: int) -> int:
     """The card a renumbered ``card`` stands for among ``live``."""
     base = card - card % SUIT_SIZE
-    return mask_cards((live >> base & SUIT_FULL) << base)[card % SUIT_SIZE]
+    return mask_cards((live >> base & SUIT_MASK) << base)[card % SUIT_SIZE]
 
 
 def _to_plain(t: Table) -> tuple[Plain, int] | None:
@@ -297,14 +296,7 @@ def _to_plain(t: Table) -> tuple[Plain, int] | None:
 def _plain_winner(node: Plain) -> int:
     """Who leads the trick in ``node`` so far (the card to beat): its card, or -1 before the lead."""
     trick = node[3]
-    if not trick:
-        return -1
-    best = trick[0]
-    suit_end = best - best % SUIT_SIZE + SUIT_SIZE
-    for card in trick:
-        if best < card < suit_end:
-            best = card
-    return best
+    return trick[leading_index(trick)] if trick else -1
 
 
 Move = TypeVar("Move")
@@ -365,7 +357,7 @@ Key = TypeVar("Key", bound=Hashable)
 
 class _AndOr(ABC, Generic[Position, Key, Move]):
     """The AND/OR search, written once (``decide``) for both kinds of position: engine
-    ``Table`` copies (``_Search``) and bare tuples (``_PlainSearch``). Each kind says when
+    one ``Table`` applied and undone (``_Search``) and bare tuples (``_PlainSearch``). Each kind says when
     the claim is kept without search (``over``), what decides the rest of the claim from
     a position (``key``), who acts (``mover``), the moves worth trying, likeliest to decide
     first (``moves``), and the position after one (``child``).
@@ -405,6 +397,9 @@ class _AndOr(ABC, Generic[Position, Key, Move]):
         """The position after ``move``; whether it completed a trick, and against the claim."""
         raise NotImplementedError
 
+    def back(self, pos: Position) -> None:
+        """Take back the move ``child`` made from ``pos`` (a position that is a value has nothing to undo)."""
+
     def decide(self, pos: Position, depth: int) -> tuple[bool, Move | None, bool]:
         """Whether no trick breaks the claim within ``depth`` more completed tricks; the
         deciding move (the claimant's keeping move, or another seat's breaking one); and
@@ -427,6 +422,7 @@ class _AndOr(ABC, Generic[Position, Key, Move]):
                 ok, whole = False, True
             else:
                 ok, _, whole = self.decide(nxt, depth - 1 if completed else depth)
+            self.back(pos)
             if claimant == ok:
                 result, witness, to_the_end = ok, move, whole
                 break
@@ -571,7 +567,7 @@ class _Search(_AndOr[Table, tuple[object, ...], Play]):
     finds that cheaply whatever the claimant tries; the last pass looks at every
     remaining trick, so the verdict is exact.
 
-    Positions are ``Table`` copies advanced by the engine's play loop. Once no card is
+    Positions are one ``Table`` walked down and up (``Table.apply``/``undo``, the engine's play loop). Once no card is
     special any more (one deck, no exposed copy held, no opening card, no first-trick
     ban) they become bare tuples searched by ``plain`` (``_PlainSearch``). A verdict on a
     table is never recorded as kept to the end (``exact`` is off), so each deeper look
@@ -622,12 +618,15 @@ class _Search(_AndOr[Table, tuple[object, ...], Play]):
         return moves
 
     def child(self, pos: Table, move: Play) -> tuple[Table, bool, bool]:
-        nxt = pos.copy()
-        before = len(nxt.history)
-        advance(nxt, scripted(move), 1)
-        completed = len(nxt.history) != before
-        broken = completed and (nxt.history[-1].winner == self.seat) != self.wants_all
-        return nxt, completed, broken
+        """``move`` applied to ``pos`` itself (``back`` undoes it)."""
+        before = len(pos.history)
+        pos.apply(move)
+        completed = len(pos.history) != before
+        broken = completed and (pos.history[-1].winner == self.seat) != self.wants_all
+        return pos, completed, broken
+
+    def back(self, pos: Table) -> None:
+        pos.undo()
 
     def decide(self, pos: Table, depth: int) -> tuple[bool, Play | None, bool]:
         """As ``_AndOr.decide``, on the fast path where ``pos`` becomes a bare tuple."""

@@ -8,7 +8,7 @@ taken), or, in formal competitions, by a fixed rotation (P: 固定首引人, the
 of docs/rules.md §2). Ingots are settled deal by deal (R: 元宝结算规则).
 
 Nothing here re-derives a rule: each deal is replayed and checked by
-``play.replay``, scored by ``scoring.score_state`` and settled by
+``play.replay``, scored by ``running.score_state`` and settled by
 ``settlement.base_scores`` and ``settlement.settle_ingots``; the next leader is
 the deal state's ``first_pig_taker``, as ``/play`` reports it.
 """
@@ -30,7 +30,7 @@ from .messages import (
     UNFINISHED_DEAL,
 )
 from .play import NO_EXPOSURE, replay
-from .scoring import score_state
+from .running import score_state
 from .settlement import Ingots, base_scores, settle_ingots
 from .state import DealState
 from .variants import Rules

@@ -47,7 +47,7 @@ NO_EXPOSURE: tuple[tuple[Card, ...], ...] = ((), (), (), ())
 
 
 def _options(state: DealState, *, exposure: bool = True, ban: bool = True) -> Options:
-    return state.table().options(exposure=exposure, ban=ban)
+    return state.options(exposure=exposure, ban=ban)
 
 
 def legal_moves(state: DealState) -> list[Play]:
@@ -110,11 +110,6 @@ def check_move(state: DealState, move: Iterable[Card], seat: int | None = None) 
         raise IllegalMove(text(seat=state.seat, card=CARD_NAMES[card]), code="card_not_in_hand", index=index)
     if not is_option(play, _options(state)):
         raise _illegal_reason(state, play)
-
-
-def freeze(t: Table) -> DealState:
-    """The immutable state of a table (``Table.snapshot``)."""
-    return t.snapshot()
 
 
 def apply_legal_move(state: DealState, move: Play) -> DealState:

@@ -13,9 +13,14 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from .cards import SEATS, SUITS, Card, Play
-from .scoring import score_state
+from .scoring import ScoreSheet, score_bits
 from .state import DealState
 from .tricks import trick_winner
+
+
+def score_state(state: DealState) -> ScoreSheet:
+    """Score a deal state's captured cards with its effective exposure."""
+    return score_bits(state.rules, state.captured_bits, state.exposed)
 
 
 class Running(NamedTuple):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
 from .cards import (
     EXPOSABLE,
@@ -20,6 +20,7 @@ from .cards import (
     PLANE,
     SCORING_MASK,
     SHEEP,
+    SUIT_MASK,
     SUIT_SIZE,
     TRANSFORMER,
     Card,
@@ -31,13 +32,9 @@ from .errors import InvalidDeal, Problem
 from .exposure import deal_exposure_counts, exposure_list_problems
 from .variants import Rules
 
-if TYPE_CHECKING:
-    from .state import DealState
-
 HEART_VALUES = (0, 0, 0, -10, -10, -10, -10, -10, -10, -20, -30, -40, -50)
 HEART_SUM = tuple(sum(v for i, v in enumerate(HEART_VALUES) if m >> i & 1) for m in range(1 << SUIT_SIZE))
 HEART_SHIFT = HEARTS * SUIT_SIZE
-SUIT_BITS = (1 << SUIT_SIZE) - 1
 PIG_POINTS, SHEEP_POINTS = -100, 100
 ALL_HEARTS_POINTS = 200
 TRANSFORMER_ALONE = 25
@@ -100,8 +97,8 @@ def seat_score(rules: Rules, taken: int, k: dict[Card, int]) -> SeatScore:
     decks = rules.decks
     if not taken & SCORING_BITS:
         return NOTHING_TAKEN
-    h1 = taken >> HEART_SHIFT & SUIT_BITS
-    h2 = taken >> (PLANE + HEART_SHIFT) & SUIT_BITS
+    h1 = taken >> HEART_SHIFT & SUIT_MASK
+    h2 = taken >> (PLANE + HEART_SHIFT) & SUIT_MASK
     heart_count = h1.bit_count() + h2.bit_count()
     pigs, sheep_n, tens = SPECIAL_COUNTS[taken & SPECIAL_BITS]
     all_hearts = heart_count == SUIT_SIZE * decks
@@ -132,7 +129,7 @@ def score_cards(rules: Rules, captured: Sequence[Sequence[Card]],
     problems = _captured_problems(rules, captured) + exposure_list_problems(rules, exposed)
     if problems:
         raise InvalidDeal(problems)
-    return _sheet(rules, [hand_bits(cards) for cards in captured], exposed)
+    return score_bits(rules, [hand_bits(cards) for cards in captured], exposed)
 
 
 def exposure_values(rules: Rules, exposed: Sequence[Sequence[Card]]) -> dict[Card, SeatScore]:
@@ -141,12 +138,7 @@ def exposure_values(rules: Rules, exposed: Sequence[Sequence[Card]]) -> dict[Car
     return {card: seat_score(rules, 1 << card, k) for card in EXPOSABLE}
 
 
-def score_state(state: DealState) -> ScoreSheet:
-    """Score a deal state's captured cards with its effective exposure."""
-    return _sheet(state.rules, state.captured_bits, state.exposed)
-
-
-def _sheet(rules: Rules, taken_bits: Iterable[int], exposed: Sequence[Sequence[Card]]) -> ScoreSheet:
+def score_bits(rules: Rules, taken_bits: Iterable[int], exposed: Sequence[Sequence[Card]]) -> ScoreSheet:
     """Each seat's score of its taken cards (bits), under the deal's exposure."""
     k = deal_exposure_counts(rules, exposed)
     seats = tuple(seat_score(rules, bits, k) for bits in taken_bits)

@@ -38,6 +38,18 @@ def partnership(raw: Sequence[int]) -> tuple[int, ...]:
     return half, -half, half, -half
 
 
+def exact_score(rules: Rules, raw: Sequence[int], seat: int) -> float:
+    """The seat's score before rounding: raw − (others)/3, or half its side's difference (打对家).
+
+    ``base_scores`` rounds it; search compares seats by it exactly.
+    """
+    if rules.partnership:
+        side = next(pair for pair in PARTNERS if seat in pair)
+        ours = raw[side[0]] + raw[side[1]]
+        return (2 * ours - sum(raw)) / 2
+    return (SEATS * raw[seat] - sum(raw)) / OTHERS
+
+
 def base_scores(rules: Rules, raw: Sequence[int]) -> tuple[int, ...]:
     """Normalized scores, or partnership scores when the rules play 打对家."""
     return partnership(raw) if rules.partnership else normalize(raw)

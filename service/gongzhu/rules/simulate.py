@@ -23,10 +23,6 @@ def new_table(rules: Rules, hands: Sequence[Sequence[Card]], exposed: Sequence[S
     return initial_table(rules, hands, exposed, first_deal=first_deal, leader=leader)
 
 
-# raw scores of the cards each seat has captured so far
-table_raw_scores = Table.raw_scores
-
-
 def random_deal(rules: Rules, rng: _random.Random) -> tuple[Table, tuple[int, ...]]:
     """Deal, play every card by uniformly random legal plays, and score."""
     t = new_table(rules, deal_hands(rules, rng=rng))

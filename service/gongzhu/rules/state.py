@@ -4,12 +4,14 @@ As in OpenSpiel's Hearts state, the core keeps the deal's history: every
 completed trick is appended as a ``Trick`` (leader, plays, winner, cards).
 The completed trick, the first pig taker, the trick leaders, the cards
 played and each seat's voids are queries over that history, written once
-here. ``Table.copy()`` clones the core (for search and simulation);
+here. ``Table.apply(move)`` plays a move and ``Table.undo()`` takes it back
+(as python-chess's push/pop: search walks one table down and up instead of
+copying it per child); ``Table.copy()`` clones the core (for simulation);
 ``Table.snapshot()`` freezes it into a ``DealState`` for callers.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from .cards import PIG, SEATS, SUIT_SIZE, SUITS, Card, Play, bits_cards, hand_bits, merge_bits
@@ -32,6 +34,11 @@ class Trick(NamedTuple):
     def point_cards(self) -> tuple[Card, ...]:
         """The scoring cards of the trick, sorted."""
         return point_cards(self.plays)
+
+
+# a Table's fields before a move: hands, held exposed copies, piles, the trick, the tricks completed, suits led,
+# first round, leader, seat, opening lead
+Frame = tuple[list[int], list[int], list[int], tuple[Play, ...], int, int, bool, int, "int | None", "Card | None"]
 
 
 def trick_voids(leader: int, plays: tuple[Play, ...] | list[Play]) -> list[int]:
@@ -74,6 +81,29 @@ class Table:
     seat: int | None
     opening_lead: Card | None
     history: list[Trick]
+    # what ``apply`` changed, one frame a move, for ``undo``; a copy starts with none
+    frames: list[Frame] = field(default_factory=list, compare=False, repr=False)
+
+    def apply(self, move: Play) -> None:
+        """Play ``move`` (a legal play of the seat to act, sorted, as ``legal_moves`` gives it).
+
+        The play loop (``table.advance``) applies it, so the rules of a play are written
+        once; ``undo`` restores the table as it was before.
+        """
+        from .table import advance, scripted  # the play loop builds on this module
+
+        self.frames.append((self.hands.copy(), self.held_exposed.copy(), self.captured.copy(), tuple(self.trick),
+                            len(self.history), self.suits_led, self.first_round, self.leader, self.seat,
+                            self.opening_lead))
+        advance(self, scripted(move), 1)
+
+    def undo(self) -> None:
+        """Take back the last ``apply``d move."""
+        (self.hands, self.held_exposed, self.captured, trick, tricks, self.suits_led, self.first_round, self.leader,
+         self.seat, self.opening_lead) = self.frames.pop()
+        # the trick and the history are changed in place: a chooser may hold them (see ``table.advance``)
+        self.trick[:] = trick
+        del self.history[tricks:]
 
     def copy(self) -> Table:
         """An independent copy to advance (search, simulation, the next state)."""
@@ -172,6 +202,10 @@ class DealState:
     def table(self) -> Table:
         """A mutable copy to advance."""
         return self._core.copy()
+
+    def options(self, *, exposure: bool = True, ban: bool = True) -> Options:
+        """``Table.options`` of the core itself: reading it needs no copy."""
+        return self._core.options(exposure=exposure, ban=ban)
 
     @property
     def rules(self) -> Rules:

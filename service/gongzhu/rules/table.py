@@ -29,7 +29,7 @@ from .cards import (
 )
 from .moves import NO_PLAYS, follow_pair_options, play_options, two_of
 from .state import Table, Trick, cards_of
-from .tricks import trick_winner
+from .tricks import leading_index, trick_winner
 
 # builds a Trick without the Python-level NamedTuple constructor (the inner loop makes 13–26 a deal)
 new_trick = tuple.__new__
@@ -54,14 +54,9 @@ def _single_lead_best(trick: list[Play], leader: int) -> tuple[int, int, int]:
     """(best card, end of the led suit, its seat) of a single-card trick in progress."""
     if not trick or len(trick[0]) != 1:
         return -1, 0, leader
-    best = trick[0][0]
-    top = best - best % SUIT_SIZE + SUIT_SIZE
-    winner = leader
-    for i in range(1, len(trick)):
-        c = trick[i][0]
-        if best < c < top:
-            best, winner = c, (leader + i) % SEATS
-    return best, top, winner
+    at = leading_index([play[0] for play in trick])
+    best = trick[at][0]
+    return best, best - best % SUIT_SIZE + SUIT_SIZE, (leader + at) % SEATS
 
 
 def advance(t: Table, choose: Chooser, limit: int = -1) -> None:  # noqa: C901, PLR0912, PLR0915 - the inner loop

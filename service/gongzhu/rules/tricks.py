@@ -48,6 +48,23 @@ def _strength(play: Play, suit: int, pair_lead: bool) -> int:
     return (SECOND if suit == DIAMONDS else FIRST) * STRENGTH_STEP + (a if a > b else b)
 
 
+def leading_index(cards: Sequence[Card]) -> int:
+    """Where the card winning a single-card trick so far stands: the highest of the led (first) suit.
+
+    ``cards`` are the trick's cards in play order (a play's first card each); ties stay with the
+    earlier play; -1 before the lead.
+    """
+    if not cards:
+        return -1
+    best, at = cards[0], 0
+    end = best - best % SUIT_SIZE + SUIT_SIZE
+    for i in range(1, len(cards)):
+        card = cards[i]
+        if best < card < end:
+            best, at = card, i
+    return at
+
+
 def trick_ranking(plays: Sequence[Play], leader: int) -> tuple[int, ...]:
     """Seats best first; ``plays`` are in play order starting with ``leader``."""
     lead = plays[0]
