@@ -10,6 +10,8 @@ PORT   ?= 8080
 PYTEST_ARGS ?=
 # Test processes for pytest-xdist ("auto": one per core).
 TEST_JOBS ?= auto
+# Independent prerequisites side by side: the venv's install (the engine's compilation) and npm's.
+MAKEFLAGS += --jobs=2
 # pytest's exit status 5 means the selection was empty (e.g. PYTEST_ARGS names a file with no drill in it).
 PYTEST_OK = s=$$?; [ $$s -eq 0 ] || [ $$s -eq 5 ]
 
@@ -53,11 +55,11 @@ run: $(VENV)/.stamp-run
 	PORT=$(PORT) exec $(BIN)/gongzhu-service serve
 
 # The suite in two runs. First every test but the drills, on TEST_JOBS processes (a file's tests stay in
-# one process, so its fixtures are built once). Then, alone, the drills and the deployment checks: the
-# drills time probes while they attack and kill servers, so no other test may load the machine, and the
-# deployment checks install their tools into one folder. Last, the rules, bot and API tests (no live server)
+# one process, so its fixtures are built once; installers of tools and Debian packages take a lock).
+# Then, alone, the drills: they time probes while they attack and kill servers, so no other test may
+# load the machine. Last, the rules, bot and API tests (no live server)
 # once more on the pure build: the same source, its compiled modules left out (bench/_builds.py).
-SERIAL := faults or deploy
+SERIAL := faults
 PURE_TESTS := tests/rules tests/bot tests/api tests/ops/test_version.py::test_the_engine_build_is_read_from_where_each_engine_module_loads
 test: $(VENV)/.stamp-test $(NODE_TOOLS)/node_modules/.stamp
 	GONGZHU_EXPECT_ENGINE=$(EXPECT_ENGINE) $(BIN)/python -m pytest -n $(TEST_JOBS) --dist loadfile \

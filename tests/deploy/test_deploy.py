@@ -9,6 +9,7 @@ satisfied, every value commented. The image itself is proven by
 """
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import re
@@ -17,6 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+
+from tests.servers import APT_LOCK
 
 pytestmark = pytest.mark.deploy
 
@@ -47,7 +50,10 @@ def run(*args: str | Path, input: str | None = None) -> subprocess.CompletedProc
 
 @pytest.fixture(scope="session")
 def tools() -> Tools:
-    installed = run("bash", ROOT / "deploy" / "tools.sh")
+    # one installer at a time: the suite's processes (pytest-xdist) share .tools/ and apt
+    with open(APT_LOCK, "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        installed = run("bash", ROOT / "deploy" / "tools.sh")
     assert installed.returncode == 0, installed.stderr
     tools_dir = Path(os.environ.get("TOOLS_DIR", ROOT / ".tools"))
     paths = dict(
