@@ -67,11 +67,10 @@ def idle_sockets(port: int, n: int) -> list[socket.socket]:
     return [socket.create_connection((HOST, port), timeout=5) for _ in range(n)]
 
 
-class SlowHeaders(threading.Thread):
-    """A request head a byte a second, over and over; ``answers`` counts the server's
-    first answer lines (``closed`` when it closed without one)."""
-
-    HEAD = b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: " + b"a" * 4000 + b"\r\n\r\n"
+class Attacker(threading.Thread):
+    """A client that connects again and again until ``stop`` and does ``attack`` on each
+    connection; ``answers`` counts what came back (``refused`` when it could not connect,
+    the name of a socket error when one broke the connection)."""
 
     def __init__(self, port: int, stop: threading.Event, period: float = 1.0):
         super().__init__(daemon=True)
@@ -80,6 +79,9 @@ class SlowHeaders(threading.Thread):
 
     def _count(self, key: str) -> None:
         self.answers[key] = self.answers.get(key, 0) + 1
+
+    def attack(self, s: socket.socket) -> None:
+        raise NotImplementedError
 
     def run(self) -> None:
         while not self.stop.is_set():
@@ -90,22 +92,32 @@ class SlowHeaders(threading.Thread):
                 self.stop.wait(self.period)
                 continue
             try:
-                s.setblocking(False)
-                for byte in self.HEAD:
-                    if self.stop.is_set():
-                        break
-                    s.send(bytes([byte]))
-                    self.stop.wait(self.period)
-                    try:
-                        answer = s.recv(200)
-                    except BlockingIOError:
-                        continue
-                    self._count(answer.split(b"\r\n")[0].decode(errors="replace") or "closed")
-                    break
+                self.attack(s)
             except OSError as error:
                 self._count(type(error).__name__)
             finally:
                 s.close()
+
+
+class SlowHeaders(Attacker):
+    """A request head a byte a second, over and over; ``answers`` counts the server's
+    first answer lines (``closed`` when it closed without one)."""
+
+    HEAD = b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: " + b"a" * 4000 + b"\r\n\r\n"
+
+    def attack(self, s: socket.socket) -> None:
+        s.setblocking(False)
+        for byte in self.HEAD:
+            if self.stop.is_set():
+                break
+            s.send(bytes([byte]))
+            self.stop.wait(self.period)
+            try:
+                answer = s.recv(200)
+            except BlockingIOError:
+                continue
+            self._count(answer.split(b"\r\n")[0].decode(errors="replace") or "closed")
+            break
 
 
 class BotFlood(threading.Thread):
@@ -168,49 +180,33 @@ class LegalMoves(threading.Thread):
         conn.close()
 
 
-class Trickler(threading.Thread):
+class Trickler(Attacker):
     """Sends ``first`` on a new connection, then one byte of ``trickle`` every ``period``
     seconds until the server answers or closes; reconnects and does it again until
     ``stop``. ``answers`` counts the first line of each answer (``closed`` without one)."""
 
     def __init__(self, port: int, stop: threading.Event, first: bytes, trickle: bytes = b"x" * 1000,
                  period: float = 1.0):
-        super().__init__(daemon=True)
-        self.port, self.stop, self.first, self.trickle, self.period = port, stop, first, trickle, period
-        self.answers: dict[str, int] = {}
+        super().__init__(port, stop, period)
+        self.first, self.trickle = first, trickle
 
-    def _count(self, key: str) -> None:
-        self.answers[key] = self.answers.get(key, 0) + 1
-
-    def run(self) -> None:
-        while not self.stop.is_set():
+    def attack(self, s: socket.socket) -> None:
+        s.sendall(self.first)
+        s.settimeout(self.period)
+        for byte in self.trickle:
+            if self.stop.is_set():
+                break
             try:
-                s = socket.create_connection((HOST, self.port), timeout=5)
-            except OSError:
-                self._count("refused")
-                self.stop.wait(self.period)
+                answer = s.recv(4096)
+            except TimeoutError:
+                s.send(bytes([byte]))
                 continue
-            try:
-                s.sendall(self.first)
-                s.settimeout(self.period)
-                for byte in self.trickle:
-                    if self.stop.is_set():
-                        break
-                    try:
-                        answer = s.recv(4096)
-                    except TimeoutError:
-                        s.send(bytes([byte]))
-                        continue
-                    lines = [line.decode(errors="replace") for line in answer.split(b"\r\n")
-                             if line.startswith(b"HTTP/1.1 ")]
-                    for line in lines or ["closed"]:
-                        self._count(line)
-                    if not answer or not answer.startswith(b"HTTP/1.1 100 ") and b" 200 " not in answer[:13]:
-                        break
-            except OSError as error:
-                self._count(type(error).__name__)
-            finally:
-                s.close()
+            lines = [line.decode(errors="replace") for line in answer.split(b"\r\n")
+                     if line.startswith(b"HTTP/1.1 ")]
+            for line in lines or ["closed"]:
+                self._count(line)
+            if not answer or not answer.startswith(b"HTTP/1.1 100 ") and b" 200 " not in answer[:13]:
+                break
 
 
 class SlowReader(threading.Thread):
