@@ -2,8 +2,11 @@
 into the wheel. Everything else about the package is in pyproject.toml.
 
 The modules of ``service/gongzhu/rules`` (but ``messages.py``, a ``str`` subclass mypyc
-cannot compile, and ``build.py``, which reads how the others were built) become C extension
-modules next to their ``.py`` source, from that same source (docs/engine-api.md, "Builds").
+cannot compile, and ``build.py``, which reads how the others were built), the bot's search
+(``gongzhu.bot``: its playout policy, search, inference and equivalent cards, ``COMPILED_BOT``)
+and the HTTP layer's per-request work on cards and answers (``COMPILED_API``) become C
+extension modules next to their ``.py`` source, from that same source (docs/engine-api.md,
+"Builds").
 ``GONGZHU_PURE=1`` at build time, or a build without a working C compiler, gives the pure
 package; ``gongzhu.rules.engine_build()`` says which build runs.
 
@@ -25,8 +28,17 @@ from setuptools.command.build_py import build_py
 
 ROOT = Path(__file__).resolve().parent
 RULES = Path("service") / "gongzhu" / "rules"
+BOT = Path("service") / "gongzhu" / "bot"
+API = Path("service") / "gongzhu" / "api"
+TOP = Path("service") / "gongzhu"
 # left interpreted: a str subclass (Message), and the module that tells the builds apart
 INTERPRETED = {"messages.py", "build.py"}
+# the bot's modules on the search's path (the others, advice and exposures, call them a few times a request)
+COMPILED_BOT = {"heuristic.py", "search.py", "knowledge.py", "equivalence.py"}
+# the HTTP layer's cards on the wire and its answers (the rest of it is glue around Flask, marshmallow, ...)
+COMPILED_API = {"json_text.py", "results.py", "telemetry.py"}
+# the access line's text (the rest of gongzhu.logs is logging's and gunicorn's classes)
+COMPILED_TOP = {"log_lines.py"}
 PURE_ENV = "GONGZHU_PURE"
 
 COMMIT = re.compile(r"[0-9a-f]{7,64}")
@@ -56,7 +68,10 @@ class BuildWithCommit(build_py):
 
 
 def compiled_paths() -> list[str]:
-    return sorted(str(p) for p in RULES.glob("*.py") if p.name not in INTERPRETED)
+    rules = [p for p in RULES.glob("*.py") if p.name not in INTERPRETED]
+    chosen = [folder / name for folder, names in ((BOT, COMPILED_BOT), (API, COMPILED_API), (TOP, COMPILED_TOP))
+              for name in names]
+    return sorted(str(p) for p in rules + chosen)
 
 
 class OptionalBuildExt(build_ext):
@@ -76,10 +91,11 @@ def remove_stale_builds() -> None:
     """An editable install builds next to the source: a module interpreted by design (or a pure build) must
     not load an extension module an earlier build left there."""
     keep_compiled = os.environ.get(PURE_ENV, "") in ("", "0")
-    for path in (ROOT / RULES).glob("*.so"):
-        module = path.name.split(".")[0] + ".py"
-        if module in INTERPRETED or not keep_compiled:
-            path.unlink()
+    for folder, compiled in ((RULES, lambda name: name not in INTERPRETED), (BOT, COMPILED_BOT.__contains__),
+                             (API, COMPILED_API.__contains__), (TOP, COMPILED_TOP.__contains__)):
+        for path in (ROOT / folder).glob("*.so"):
+            if not (keep_compiled and compiled(path.name.split(".")[0] + ".py")):
+                path.unlink()
 
 
 def extensions() -> list:

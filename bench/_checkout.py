@@ -7,9 +7,12 @@ so ``--root``/``--base`` can name a checkout from either side of the rename.
 from __future__ import annotations
 
 import importlib
+import inspect
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 
 def package_name(root: Path) -> str:
@@ -34,3 +37,23 @@ def import_from(root: Path, module: str) -> ModuleType:
     if entry not in sys.path:
         sys.path.insert(0, entry)
     return importlib.import_module(f"{package_name(root)}.{module}")
+
+
+def initial_state(engine: ModuleType) -> Callable[..., Any]:
+    """The engine's deal state before the first play: ``initial_state``, or ``new_table`` in a checkout
+    from before the one deal state type."""
+    return getattr(engine, "initial_state", None) or engine.new_table
+
+
+def playout(search: ModuleType) -> Callable[[Any, list[int], tuple[int, ...]], float]:
+    """``search.playout_value`` as ``(state, hidden hands, move) -> value``: a checkout with the one deal
+    state plays out a copy of ``state`` with the hands dealt, one from before takes the hands itself."""
+    value = search.playout_value
+    if "root" not in inspect.signature(value).parameters:
+        return value
+
+    def run(state: Any, hands: list[int], move: tuple[int, ...]) -> float:
+        root = state.clone()
+        root.hands_bits[:] = hands
+        return value(root, move, state.seat)
+    return run

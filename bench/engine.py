@@ -37,7 +37,13 @@ from pathlib import Path
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from gongzhu.rules import Play, Rules, advance, deal_hands, first_leader, legal_moves, new_table, random_chooser, replay  # noqa: E402
+from _checkout import initial_state  # noqa: E402 - bench/ is this script's folder, first on sys.path
+
+import gongzhu.rules as engine  # noqa: E402
+from gongzhu.rules import Play, Rules, advance, deal_hands, first_leader, legal_moves, random_chooser, replay  # noqa: E402
+
+# the deal before the first play (this script also runs on another checkout's engine: --base)
+new_state = initial_state(engine)
 
 FIGURES = "#figures "
 
@@ -59,7 +65,7 @@ def deals_per_second(rules: Rules, seconds: float, seed: int) -> tuple[float, fl
         deadline = start + seconds / ROUNDS
         while time.process_time() < deadline:
             for _ in range(100):
-                t = new_table(rules, deal_hands(rules, rng=rng))
+                t = new_state(rules, deal_hands(rules, rng=rng))
                 advance(t, choose)
                 t.raw_scores()
             count += 100
@@ -69,15 +75,17 @@ def deals_per_second(rules: Rules, seconds: float, seed: int) -> tuple[float, fl
 
 
 def recorded_deal(rules: Rules, seed: int):
-    """A finished random deal as history: hands, plays."""
+    """A finished random deal as history: hands, plays. Dealt from ``seed`` by the documented seeded
+    shuffle and played by ``random.Random.choice`` over the options in order, so every build and
+    checkout measures the same deals (whatever their own random dealing and chooser do)."""
     rng = random.Random(seed)
-    hands = deal_hands(rules, rng=rng)
-    t = new_table(rules, hands)
+    hands = deal_hands(rules, seed)
+    t = new_state(rules, hands)
     plays: list[Play] = []
-    pick = random_chooser(rng)
 
     def record(singles: int, pairs: int, others: Sequence[Play]) -> Play:
-        move = pick(singles, pairs, others)
+        options = [(c,) for c in range(52) if singles >> c & 1] + [(c, c) for c in range(52) if pairs >> c & 1]
+        move = rng.choice(options + sorted(others))
         plays.append(move)
         return move
     advance(t, record)

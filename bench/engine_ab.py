@@ -5,8 +5,8 @@
 ``DIR`` is another checkout (e.g. ``git archive <commit> | tar -x -C DIR``). Its
 ``service/gongzhu/rules`` and this checkout's are loaded side by side as two packages
 (the engine imports only the standard library and itself), and batches of
-random deals (deal, ``new_table``, ``advance`` with ``random_chooser``,
-``Table.raw_scores``) and of replays with full validation (20 finished deals)
+random deals (deal, ``initial_state``, ``advance`` with ``random_chooser``,
+``raw_scores``) and of replays with full validation (20 finished deals)
 alternate between them, one and two decks, for ``--seconds`` of CPU time in
 all. Prints, per figure, the median over batch pairs of the after/before CPU
 time ratio, and each side's median rate.
@@ -24,7 +24,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from _checkout import package_dir  # bench/ is this script's folder, first on sys.path
+from _checkout import initial_state, package_dir  # bench/ is this script's folder, first on sys.path
 
 HERE = Path(__file__).resolve().parent.parent
 REPLAY_DEALS = 20
@@ -50,7 +50,7 @@ def deal_batch(engine, decks: int, count: int, seed: int) -> float:
     choose = chooser(engine, rng)
     start = time.process_time()
     for _ in range(count):
-        t = engine.new_table(rules, engine.deal_hands(rules, rng=rng))
+        t = initial_state(engine)(rules, engine.deal_hands(rules, rng=rng))
         engine.advance(t, choose)
         t.raw_scores()
     return time.process_time() - start
@@ -70,7 +70,7 @@ def recorded(engine, decks: int) -> list:
             move = rng.choice(options + sorted(others))
             plays.append(move)
             return move
-        engine.advance(engine.new_table(rules, hands), choose)
+        engine.advance(initial_state(engine)(rules, hands), choose)
         deals.append((hands, plays, engine.first_leader(rules, hands)))
     return deals
 

@@ -3,7 +3,7 @@
     python bench/instructions.py [--root DIR] [--count 100]
 
 For one and two decks, prints the instructions of one random deal (deal,
-``new_table``, ``advance`` with ``random_chooser``, ``Table.raw_scores``) and of
+``initial_state``, ``advance`` with ``random_chooser``, ``raw_scores``) and of
 one ``replay`` with full validation of a finished deal (the mean over 20
 random deals). Each figure is the difference of two runs (``--count`` and a
 fifth of it) over the difference in iterations, so the interpreter's start-up
@@ -38,12 +38,12 @@ def any_legal(rng: random.Random):
 
 
 def inner(root: str, decks: int, count: int, what: str) -> None:
-    from _checkout import import_from  # bench/ is this script's folder, first on sys.path
+    from _checkout import import_from, initial_state  # bench/ is this script's folder, first on sys.path
 
-    engine, simulate = import_from(Path(root), "rules"), import_from(Path(root), "rules.simulate")
+    engine = import_from(Path(root), "rules")
     Rules, advance, deal_hands, first_leader = engine.Rules, engine.advance, engine.deal_hands, engine.first_leader
     random_chooser, replay = engine.random_chooser, engine.replay
-    new_table = simulate.new_table
+    new_table = initial_state(engine)
 
     rules = Rules(decks=decks)
     rng = random.Random(1)

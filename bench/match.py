@@ -47,9 +47,8 @@ def played_match(decks: int, deals: int, seed: int) -> tuple[engine.Rules, list[
     first_deal, leader = True, None
     while len(records) < deals:
         hands = engine.deal_hands(rules, rng=rng)
-        table = engine.new_table(rules, hands, first_deal=first_deal, leader=leader)
-        engine.advance(table, engine.random_chooser(rng))
-        state = table.snapshot()
+        state = engine.initial_state(rules, hands, first_deal=first_deal, leader=leader)
+        engine.advance(state, engine.random_chooser(rng))
         records.append(engine.DealRecord(hands=hands, plays=tuple(state.plays())))
         first_deal, leader = False, state.first_pig_taker
     return rules, records

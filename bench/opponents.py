@@ -84,9 +84,10 @@ def greedy_play(state: DealState, *, samples: int, seed: int) -> Play:
     rng = random.Random(f"greedy:{seed}:{state.plays_count}")
     totals = [0.0] * len(moves)
     for _ in range(samples):
-        hands = sample_hidden(view, rng)
+        root = state.clone()
+        root.hands_bits[:] = sample_hidden(view, rng)
         for i, move in enumerate(moves):
-            totals[i] += playout_value(state, hands, move)
+            totals[i] += playout_value(root, move, view.seat)
     best = max(range(len(moves)), key=lambda i: (totals[i], -i))
     return moves[best]
 

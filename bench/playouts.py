@@ -55,9 +55,9 @@ def positions(decks: int) -> list:
 
 def rate(decks: int, seconds: float) -> float:
     """Playouts per CPU second over the positions, repeated for ``seconds``."""
-    from _checkout import import_from
+    from _checkout import import_from, playout
 
-    playout_value = import_from(under_test(), "bot.search").playout_value
+    playout_value = playout(import_from(under_test(), "bot.search"))
     work = positions(decks)
     done, start = 0, time.process_time()
     while time.process_time() - start < seconds:

@@ -30,11 +30,15 @@ def pytest_terminal_summary(terminalreporter):
 
 
 def pytest_sessionstart(session):
-    """An editable install compiles the engine in place: a rules module changed since would be tested stale."""
+    """An editable install compiles the engine (and the bot's search) in place: a module changed since would be
+    tested stale."""
+    import gongzhu.bot
     import gongzhu.rules
 
-    folder = Path(gongzhu.rules.__path__[0])
-    stale = sorted(so.name for suffix in importlib.machinery.EXTENSION_SUFFIXES for so in folder.glob(f"*{suffix}")
+    top = Path(gongzhu.rules.__path__[0]).parent
+    folders = [top, top / "rules", top / "bot", top / "api"]
+    stale = sorted(so.name for folder in folders for suffix in importlib.machinery.EXTENSION_SUFFIXES
+                   for so in folder.glob(f"*{suffix}")
                    if (py := so.with_name(so.name[:-len(suffix)] + ".py")).exists()
                    and py.stat().st_mtime > so.stat().st_mtime)
     if stale:

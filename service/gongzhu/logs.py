@@ -30,11 +30,12 @@ from logging.config import dictConfig
 
 from gunicorn.glogging import Logger
 
+from gongzhu.log_lines import ACCESS_LOGGER, access_line, request_line, utc
+
 LOG_FORMAT_ENV = "GONGZHU_LOG_FORMAT"
 LOG_LEVEL_ENV = "LOG_LEVEL"
 JSON_FORMAT = "json"
 TEXT_FORMAT = "text"
-ACCESS_LOGGER = "gongzhu.access"
 
 _access_logger = logging.getLogger(ACCESS_LOGGER)
 
@@ -45,26 +46,12 @@ _TEXT = "%(asctime)s %(levelname)s [%(process)d] %(name)s: %(message)s"
 _TEXT_ACCESS = "{method} {path} {status} {duration_ms}ms {bytes}B op={operation}"
 
 
-# (second, its text): one tuple, read and replaced whole, so threads never mix two seconds.
-_last_second: tuple[int, str] = (-1, "")
-
-
-def _utc(created: float) -> str:
-    """ISO 8601 UTC with milliseconds; the seconds part is formatted once per second."""
-    global _last_second
-    whole = int(created)
-    cached = _last_second
-    if cached[0] != whole:
-        cached = _last_second = (whole, time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(whole)))
-    return f"{cached[1]}.{int(created % 1 * 1000):03d}Z"
-
-
 class JsonFormatter(logging.Formatter):
     """One JSON object per record: time, level, logger, message, pid, request_id and
     the record's ``fields`` (a dict passed as ``extra={"fields": ...}``)."""
 
     def format(self, record: logging.LogRecord) -> str:
-        line = {"time": _utc(record.created), "level": record.levelname.lower(),
+        line = {"time": utc(record.created), "level": record.levelname.lower(),
                 "logger": record.name, "message": record.getMessage(), "pid": record.process}
         request_id = REQUEST_ID.get()
         if request_id is not None:
@@ -146,10 +133,16 @@ def direct_access_handler() -> BatchedStreamHandler | None:
 
 def write_access(handler: BatchedStreamHandler, fields: dict) -> None:
     """One access line through ``handler`` (``direct_access_handler``)."""
-    now = time.time()
-    line = {"time": _utc(now), "level": "info", "logger": ACCESS_LOGGER, "message": "request",
-            "pid": os.getpid(), **fields}
-    text = json.dumps(line, ensure_ascii=False, separators=(",", ":"), default=str)
+    _pend(handler, access_line(time.time(), fields))
+
+
+def write_request(handler: BatchedStreamHandler, method: str, path: str, operation: str, status: int,
+                  micros: int, sent: int, request_id: str) -> None:
+    """The access line of a request with nothing more to say (``log_lines.request_line``)."""
+    _pend(handler, request_line(time.time(), method, path, operation, status, micros, sent, request_id))
+
+
+def _pend(handler: BatchedStreamHandler, text: str) -> None:
     with handler.lock or _NO_LOCK:
         handler.pending.append(text)
         if len(handler.pending) >= handler.max_lines:

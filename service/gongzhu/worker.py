@@ -54,6 +54,7 @@ import h11
 from gunicorn.http import errors as http_errors
 from gunicorn.workers.gthread import TConn, ThreadWorker
 
+from gongzhu.api import metrics
 from gongzhu.logs import access_waiting, flush_access
 
 PROBE_PATHS = (b"/healthz", b"/readyz")
@@ -62,7 +63,8 @@ PROBE_THREADS = 1
 # refuses the head (431); within it gunicorn's parser applies the precise limits (414, 431).
 MAX_HEAD = 8190 + 32 * 8190 + 1024
 READ_SIZE = 65536
-# Access lines wait in memory at most this long before the event loop writes them.
+# Access lines and metric observations wait in memory at most this long before the event loop
+# writes and counts them.
 ACCESS_FLUSH_S = 0.05
 CONTINUE = b"HTTP/1.1 100 Continue\r\n\r\n"
 # Headers that describe the framing h11 has already undone.
@@ -409,13 +411,15 @@ class BufferedThreadWorker(ThreadWorker):
                 reading.deadline = min(reading.deadline, deadline)
 
     def wait_for_and_dispatch_events(self, timeout):
-        """gthread's loop step, waking within ``ACCESS_FLUSH_S`` to write waiting access lines."""
-        waiting = access_waiting()
+        """gthread's loop step, waking within ``ACCESS_FLUSH_S`` to write waiting access lines and
+        count waiting metric observations."""
+        waiting = access_waiting() or metrics.waiting()
         super().wait_for_and_dispatch_events(min(timeout, ACCESS_FLUSH_S) if waiting else timeout)
         now = time.monotonic()
         if waiting and now - self.flushed >= ACCESS_FLUSH_S:
             self.flushed = now
             flush_access()
+            metrics.flush()
 
     def murder_pending(self):
         """Close connections idle past keepalive; answer 408 to requests past their deadline;
@@ -548,5 +552,6 @@ class BufferedThreadWorker(ThreadWorker):
             super().run()
         finally:
             flush_access()
+            metrics.flush()
             if self.probe_pool is not None:
                 self.probe_pool.shutdown(wait=False)

@@ -6,13 +6,12 @@ heuristic was first written. Every position of random deals, and every
 decision of a heuristic playout from each, must get the same play.
 """
 from collections.abc import Sequence
-from unittest.mock import patch
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gongzhu.bot import heuristic_play, search
-from gongzhu.bot.search import heuristic_chooser
+from gongzhu.bot import heuristic_play
+from gongzhu.bot.search import HeuristicChooser
 from gongzhu.rules import (
     HEART_ACE,
     HEARTS,
@@ -117,17 +116,15 @@ def check_position(seed, decks):
     mask = sum(1 << m[0] for m in moves if len(m) == 1)
     same_play(view.hand, mask, [m for m in moves if len(m) == 2], state.trick, view.played)
     # then a whole heuristic playout, every decision checked: the playout policy sees the same arguments
-    t = state.table()
-    policy = heuristic_chooser(t)
+    t = state.clone()
     checked = []
 
-    def choose(singles, pairs, others):
-        move = policy(singles, pairs, others)
+    def policy(*arguments):
+        move = same_play(*arguments)
         checked.append(move)
         return move
-    with patch.object(search, "heuristic_play", same_play):
-        advance(t, choose)
-    assert t.seat is None and checked
+    advance(t, HeuristicChooser(t, policy))
+    assert t.seat is None and len(checked) == t.plays_count - state.plays_count > 0
 
 
 @settings(max_examples=1500, **FIXED)

@@ -31,7 +31,7 @@ PLAYS = [cards("C2"), cards("C3"), cards("D2"), cards("CA"), cards("S5"), cards(
 
 def test_discards_show_voids():
     state = replay(Rules(), hands=HANDS, plays=PLAYS)
-    assert state.leaders() == [0, 3]
+    assert [state.trick_leader(0), state.leader] == [0, 3]
     assert state.voids == (0, SPADES_VOID, CLUBS_VOID, 0)
 
 

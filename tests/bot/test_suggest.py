@@ -1,4 +1,5 @@
 """suggest: always legal, blind to hidden cards, deterministic for a seed."""
+import itertools
 import random
 
 import pytest
@@ -92,15 +93,25 @@ def test_history_must_match_the_state():
         suggest(p.state, seed=0, plays=p.plays[:-1] + [wrong])
 
 
+def position_with_choices(seed: int):
+    """The first one-deck position from ``random_position(seed)`` on (playing its first legal moves)
+    where the seat to act has four legal moves or more."""
+    for number in itertools.count(seed):
+        state = random_position(number, decks=1).state
+        while not state.finished and len(legal_moves(state)) < 4:
+            state = apply_legal_move(state, legal_moves(state)[0])
+        if not state.finished:
+            return state
+    raise AssertionError("unreachable")
+
+
 def test_seeded_answers_are_identical_under_concurrent_load():
     # Six clients at once, three seeded calls each, on one process (the threads share one
     # core's worth of interpreter): the clock does not decide how many playouts count, so
     # every answer equals the idle one and none is cut.
     import threading
 
-    state = random_position(7, decks=1).state
-    while len(legal_moves(state)) < 4:
-        state = apply_legal_move(state, legal_moves(state)[0])
+    state = position_with_choices(7)
     idle = suggest(state, budget_ms=40, seed=11)
     assert (idle.reason, idle.budget_cut) == ("monte_carlo", False)
     answers = []
@@ -119,9 +130,7 @@ def test_seeded_answers_are_identical_under_concurrent_load():
 
 
 def test_an_unseeded_search_cut_by_the_clock_says_so(monkeypatch):
-    state = random_position(7, decks=1).state
-    while len(legal_moves(state)) < 4:
-        state = apply_legal_move(state, legal_moves(state)[0])
+    state = position_with_choices(7)
     monkeypatch.setattr(advice, "DEADLINE_SHARE", 0.0)
     cut = suggest(state, budget_ms=40)
     assert cut.budget_cut and cut.samples < 80

@@ -124,9 +124,9 @@ def test_the_engine_build_is_read_from_where_each_engine_module_loads(monkeypatc
             return ModuleSpec(module, None, origin=f"/site/{module.replace('.', '/')}{suffix}")
         return find_spec
 
-    every = {"cards", "claims", "deal", "errors", "exposure", "information", "match", "messages", "moves", "play",
-             "running", "scoring", "settlement", "simulate", "state", "table", "titles", "tricks", "variants",
-             "build"}
+    every = {"andor", "cards", "claims", "deal", "errors", "exposure", "information", "match", "messages", "moves",
+             "plain", "play", "running", "scoring", "settlement", "simulate", "state", "table", "titles", "tricks",
+             "variants", "build"}
     try:
         cases = ((every, "compiled"), (every - {"messages", "build"}, "compiled"), ({"moves", "play"}, "mixed"),
                  ({"messages"}, "pure"), (set(), "pure"))

@@ -41,14 +41,20 @@ def deal_lead(leader_rule, states):
     return False, pig_trick_winner(states[-1])
 
 
+def shuffled_hands(rules, rng):
+    """Four hands of the deck shuffled by ``rng.shuffle``, dealt a card at a time: the seeded matches
+    below were chosen for what they show (a total exactly at the target, a tie, ...) with these deals."""
+    cards = list(R.full_deck(rules.decks))
+    rng.shuffle(cards)
+    return tuple(tuple(cards[seat::O.SEATS]) for seat in range(O.SEATS))
+
+
 def play_deal(rules, rng, *, first_deal, leader, exposure=0.0, plays=None):
     """A dealt and randomly played deal: its record and its final state (``plays`` cuts it short)."""
-    hands = R.deal_hands(rules, rng=rng)
+    hands = shuffled_hands(rules, rng)
     exposed = tuple(tuple(c for c in hand if c in O.EXPOSABLE and rng.random() < exposure) for hand in hands)
     state = R.replay(rules, hands=hands, exposed=exposed, first_deal=first_deal, leader=leader)
-    table = state.table()
-    R.advance(table, R.random_chooser(rng), -1 if plays is None else plays)
-    state = table.snapshot()
+    R.advance(state, R.random_chooser(rng), -1 if plays is None else plays)
     record = R.DealRecord(hands=hands, exposed=exposed, plays=tuple(state.plays()))
     return record, state
 

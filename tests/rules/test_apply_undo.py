@@ -1,5 +1,5 @@
-"""The deal state's apply/undo (docs/engine-api.md, "Deal state"): ``Table.apply`` plays a move as
-``apply_legal_move`` does, and ``Table.undo`` gives back exactly the table before it, through
+"""The deal state's apply/undo (docs/engine-api.md, "Deal state"): ``DealState.apply`` plays a move as
+``apply_legal_move`` does, and ``DealState.undo`` gives back exactly the state before it, through
 completed tricks and the end of the deal, one and two decks, with exposures and the first-trick ban."""
 from __future__ import annotations
 
@@ -26,33 +26,33 @@ def start(rules: engine.Rules, rng: random.Random) -> engine.DealState:
 def test_apply_plays_as_apply_legal_move_and_undo_restores_every_field(rules, seed):
     rng = random.Random(seed)
     state = start(rules, rng)
-    table = state.table()
-    before: list[engine.Table] = []
+    walked = state.clone()
+    before: list[engine.DealState] = []
     while not state.finished:
         moves = engine.legal_moves(state)
-        # every move applied and undone leaves the table as it was
+        # every move applied and undone leaves the state as it was
         for move in moves:
-            table.apply(move)
-            table.undo()
-            assert table == state.table()
+            walked.apply(move)
+            walked.undo()
+            assert walked == state
         move = rng.choice(moves)
-        before.append(table.copy())
-        table.apply(move)
+        before.append(walked.clone())
+        walked.apply(move)
         state = engine.apply_legal_move(state, move)
-        assert table == state.table()
-        assert table.snapshot() == state
-    assert table.seat is None and table.raw_scores() == engine.score_state(state).raw
+        assert walked == state
+        assert walked.plays() == state.plays() and walked.history == state.history
+    assert walked.seat is None and walked.raw_scores() == engine.score_state(state).raw
     # back to the first play, one undo at a time
     while before:
-        table.undo()
-        assert table == before.pop()
-    assert not table.frames
+        walked.undo()
+        assert walked == before.pop()
+    assert not walked.frames
 
 
 def test_a_copy_starts_with_no_move_to_undo():
     rules = engine.Rules()
     state = start(rules, random.Random(3))
-    table = state.table()
-    table.apply(engine.legal_moves(state)[0])
-    clone = table.copy()
-    assert clone == table and clone.frames == [] and len(table.frames) == 1
+    walked = state.clone()
+    walked.apply(engine.legal_moves(state)[0])
+    clone = walked.clone()
+    assert clone == walked and clone.frames == [] and len(walked.frames) == 1

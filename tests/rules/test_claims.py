@@ -9,8 +9,8 @@ import random
 import pytest
 
 from gongzhu import rules as engine
-from gongzhu.rules import claims
-from gongzhu.rules.claims import ClaimVerdict, claim_move, decide_claim, tricks_left
+from gongzhu.rules import andor, claims, plain
+from gongzhu.rules.claims import ClaimVerdict, decide_claim, tricks_left
 
 KINDS = ("all_tricks", "no_tricks")
 EXPOSABLE = (engine.PIG, engine.SHEEP, engine.TRANSFORMER, engine.HEART_ACE)
@@ -92,6 +92,15 @@ def test_seed_p5_claim_verdicts_equal_brute_force(decks, left, count, seed):
     assert checked[True] > 10 and checked[False] > 10
 
 
+def claim_move(state: engine.DealState, seat: int, kind: str):
+    """The claimant's play that keeps a claim that holds: the search's own line (None otherwise)."""
+    search = claims._Search(seat, kind, claims.DEFAULT_MAX_NODES)
+    tricks = tricks_left(state)
+    if not search.holds(state.clone(), tricks)[0]:
+        return None
+    return search.decide(state.clone(), tricks)[1]
+
+
 def _never_broken(state: engine.DealState, seat: int, kind: str) -> bool:
     """The claimant plays ``claim_move``; the others anything legal: no trick breaks the claim."""
     if state.finished:
@@ -146,12 +155,12 @@ def test_the_search_stops_at_its_wall_clock_cap():
               for seat in range(4) for kind in KINDS]
     free = [decide_claim(state, seat, kind, max_nodes=5000) for seat in range(4) for kind in KINDS]
     for verdict, uncapped in zip(capped, free):
-        if uncapped.nodes > claims.CLOCK_EVERY:
+        if uncapped.nodes > andor.CLOCK_EVERY:
             # the clock is looked at every CLOCK_EVERY positions: past the cap at the first look
-            assert verdict == ClaimVerdict(None, None, claims.CLOCK_EVERY)
+            assert verdict == ClaimVerdict(None, None, andor.CLOCK_EVERY)
         else:
             assert verdict == uncapped
-    assert any(uncapped.nodes > claims.CLOCK_EVERY for uncapped in free)
+    assert any(uncapped.nodes > andor.CLOCK_EVERY for uncapped in free)
 
 
 def test_a_finished_deal_has_nothing_to_claim():
@@ -169,27 +178,27 @@ def test_the_fast_path_plays_as_the_engine_does():
     rng = random.Random(8)
     compared = 0
     for state in states(1, 6, 90, 9):
-        table = state.table()
-        found = claims._to_plain(table)
+        table = state.clone()
+        found = plain.to_plain(table)
         if found is None:
             continue
         node, live = found
         search = claims._Search(rng.randrange(4), rng.choice(KINDS), 10)
         singles = table.options()[0]
-        assert {claims._real_card(c, live) for c in search.plain.moves(node)} <= set(engine.mask_cards(singles))
+        assert {plain.real_card(c, live) for c in search.plain.moves(node)} <= set(engine.mask_cards(singles))
         for card in engine.mask_cards(singles):
             general, completed, broken = search.child(table, (card,))
-            renumbered = claims._squeeze(1 << card, live).bit_length() - 1
-            assert claims._real_card(renumbered, live) == card
-            plain, plain_completed, plain_broken = search.plain.child(node, renumbered)
-            expected = claims._to_plain(general)
+            renumbered = plain.squeeze(1 << card, live).bit_length() - 1
+            assert plain.real_card(renumbered, live) == card
+            fast, fast_completed, fast_broken = search.plain.child(node, renumbered)
+            expected = plain.to_plain(general)
             if expected is None:  # the deal ended
-                assert not any(plain[2])
+                assert not any(fast[2])
             else:
-                assert plain == expected[0]
-            assert (plain_completed, plain_broken) == (completed, broken)
-            search.back(general)   # the engine's child is the table itself, the move applied: undo it
-            assert general == state.table()
+                assert fast == expected[0]
+            assert (fast_completed, fast_broken) == (completed, broken)
+            search.back(general)   # the engine's child is the state itself, the move applied: undo it
+            assert general == state
             compared += 1
     assert compared > 100
 
@@ -200,7 +209,7 @@ def brute_force_cached(state: engine.DealState, seat: int, kind: str, seen: dict
     where the hands, the trick, the leader and the seat to act decide every later play."""
     if state.finished:
         return True
-    key = (state.hands_bits, state.trick, state.seat, state.leader)
+    key = (tuple(state.hands_bits), tuple(state.trick), state.seat, state.leader)
     if key not in seen:
         wants_all = kind == "all_tricks"
         outcomes = (not broken and brute_force_cached(after, seat, kind, seen)
@@ -245,7 +254,7 @@ def test_ducking_every_lead_keeps_a_claim_of_no_tricks():
             for other in range(4):
                 if other != seat:
                     others |= hands[other]
-            if seat != state.seat and claims._ducks_every_lead(hands[seat], others):
+            if seat != state.seat and plain.ducks_every_lead(hands[seat], others):
                 assert brute_force_cached(state, seat, "no_tricks", {}), (state, seat)
                 proved += 1
     assert proved > 10
@@ -257,8 +266,8 @@ def bits(*names: str) -> int:
 
 def test_ducking_every_lead_by_suit():
     # the claimant's i-th lowest card of a suit under the others' i-th lowest, up to the shorter count
-    assert claims._ducks_every_lead(bits("S2", "S9"), bits("S3", "S10", "SA"))
-    assert not claims._ducks_every_lead(bits("S2", "S9"), bits("S3", "S8", "SA"))
-    assert claims._ducks_every_lead(bits("S2", "SA"), bits("S3"))  # the ace is discarded later
-    assert not claims._ducks_every_lead(bits("S4"), bits("S3", "SA"))
-    assert claims._ducks_every_lead(bits("SA", "H2"), bits("H3"))  # nobody else can lead a spade
+    assert plain.ducks_every_lead(bits("S2", "S9"), bits("S3", "S10", "SA"))
+    assert not plain.ducks_every_lead(bits("S2", "S9"), bits("S3", "S8", "SA"))
+    assert plain.ducks_every_lead(bits("S2", "SA"), bits("S3"))  # the ace is discarded later
+    assert not plain.ducks_every_lead(bits("S4"), bits("S3", "SA"))
+    assert plain.ducks_every_lead(bits("SA", "H2"), bits("H3"))  # nobody else can lead a spade

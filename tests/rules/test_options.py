@@ -3,13 +3,13 @@
 ``table.advance`` computes the commonest option sets inline; here every set
 it hands a chooser, over random deals with every rule option and random
 exposures, is compared with ``play_options`` of the same position and with
-``legal_moves`` of its snapshot.
+``legal_moves`` of a copy of the state.
 """
 import random
 
 import pytest
 
-from gongzhu.rules import EXPOSABLE, Rules, advance, deal_hands, legal_moves, new_table
+from gongzhu.rules import EXPOSABLE, Rules, advance, deal_hands, initial_state, legal_moves
 from gongzhu.rules.moves import is_option, option_list, play_options
 
 DEALS = 150
@@ -21,10 +21,10 @@ def random_rules(rng: random.Random, decks: int) -> Rules:
 
 
 def expected(t) -> tuple:
-    hand, held = t.hands[t.seat], t.held_exposed[t.seat]
+    hand, held = t.hands_bits[t.seat], t.held_exposed[t.seat]
     lead = t.trick[0] if t.trick else None
     return play_options(hand, held, lead, t.suits_led, t.first_round, t.opening_lead,
-                        t.rules.first_trick_ban and not t.history)
+                        t.rules.first_trick_ban and not t.winners)
 
 
 @pytest.mark.parametrize("decks", [1, 2])
@@ -35,10 +35,10 @@ def test_every_option_set_the_loop_hands_out_is_play_options(decks):
         rules = random_rules(rng, decks)
         hands = deal_hands(rules, rng=rng)
         exposed = [tuple(c for c in EXPOSABLE if c in hand and rng.random() < 0.3) for hand in hands]
-        t = new_table(rules, hands, exposed, first_deal=rng.random() < 0.7, leader=None)
+        t = initial_state(rules, hands, exposed, first_deal=rng.random() < 0.7, leader=None)
         while t.seat is not None:
             want = expected(t)
-            state = t.snapshot()
+            state = t.clone()
 
             def choose(singles, pairs, others, want=want, state=state):
                 assert (singles, pairs, sorted(others)) == (want[0], want[1], sorted(want[2]))
@@ -49,5 +49,5 @@ def test_every_option_set_the_loop_hands_out_is_play_options(decks):
                 return move
             advance(t, choose, 1)
             checked += 1
-        assert t.hands == [0, 0, 0, 0]
+        assert t.hands_bits == [0, 0, 0, 0]
         assert checked == t.plays_count >= 52

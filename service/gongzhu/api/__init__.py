@@ -21,7 +21,6 @@ from gongzhu import about  # noqa: E402
 
 from . import cors, metrics, problems  # noqa: E402
 from .contract import Contract, ContractError, read_contract  # noqa: E402
-from .headers import StandardHeaders  # noqa: E402
 from .meta import CONTRACT_KEY  # noqa: E402
 from .meta import meta as meta_routes  # noqa: E402
 from .ops import ops as ops_routes  # noqa: E402
@@ -73,11 +72,11 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         app.extensions[CONTRACT_KEY] = contract
     pipeline = Pipeline(app.wsgi_app, contract, lambda: app.config["MAX_CONTENT_LENGTH"])
     app.extensions[PIPELINE_KEY] = pipeline
-    # Outermost: every request gets an id, a count, an access line, whatever answers it.
-    # The pipeline matches each request to the contract once; telemetry and CORS ask it.
-    app.wsgi_app = Telemetry(
-        StandardHeaders(cors.wrap(pipeline, pipeline.methods, app.config.get("CORS_ORIGINS"))),
-        app.config.get("TRACER_PROVIDER"), operation_of=pipeline.operation)
+    # Outermost: every request gets an id, a count, an access line and the standard headers,
+    # whatever answers it. The pipeline matches each request to the contract once; telemetry
+    # and CORS ask it.
+    app.wsgi_app = Telemetry(cors.wrap(pipeline, pipeline.methods, app.config.get("CORS_ORIGINS")),
+                             app.config.get("TRACER_PROVIDER"), operation_of=pipeline.operation)
     # Asked once, before workers fork (preload): /version never waits for git.
     info = about.build_info()
     metrics.record_build_info(info["service"], info["contract"], info["commit"], info["engine"])

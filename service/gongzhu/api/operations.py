@@ -8,7 +8,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from gongzhu import bot
 from gongzhu import rules as engine
@@ -31,8 +31,7 @@ from .results import (
 from .slots import BOT
 
 
-@dataclass(frozen=True, slots=True)
-class Call:
+class Call(NamedTuple):
     """One request's input: the converted body, the body as sent, the path parameters."""
 
     data: Any

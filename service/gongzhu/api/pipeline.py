@@ -25,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from . import keys
+from . import json_text, keys
 from . import messages as text
 from .contract import Contract, Operation
 from .operations import HANDLERS, Call, Handler
@@ -36,7 +36,6 @@ from .wire import FRAMING_ERRORS, check_declared_charset, check_encoding, framin
 JSON = "application/json"
 UTF8_SIG = "utf-8-sig"
 JSON_HEADERS = (("Content-Type", JSON),)
-COMPACT = (",", ":")
 # No object of the contract has more than a dozen fields: a body with thousands of keys
 # is refused as it is parsed, before it costs memory and a report (a server limit, like
 # the body size).
@@ -99,10 +98,9 @@ def _finite(text: str) -> float:
     return value
 
 
-# Built once: json.loads with options builds a new decoder (and json.dumps an encoder) per call.
+# Built once: json.loads with options builds a new decoder per call.
 DECODER = json.JSONDecoder(object_pairs_hook=_duplicates_rejected, parse_constant=_not_json,
                            parse_float=_finite)
-ENCODER = json.JSONEncoder(ensure_ascii=False, separators=COMPACT)
 
 
 def parse_json(data: bytes) -> Any:
@@ -190,7 +188,7 @@ def read_body(environ: dict, limit: int | None) -> bytes:
 
 
 def encode(out: Any) -> bytes:
-    return (ENCODER.encode(out) + "\n").encode()
+    return json_text.encode(out)
 
 
 def _compile_route(contract: Contract, operation: Operation, handler: Handler | None) -> Route:

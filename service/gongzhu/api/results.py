@@ -8,7 +8,31 @@ from __future__ import annotations
 import time
 from collections import Counter
 
-from gongzhu import rules as engine
+from gongzhu.rules import (
+    TRANSFORMER,
+    DealState,
+    IllegalMove,
+    Ingots,
+    Match,
+    MatchDeal,
+    Rules,
+    ScoreSheet,
+    Title,
+    base_scores,
+    bits_cards,
+    deal_leader,
+    exposure_values,
+    final_scores,
+    format_card,
+    legal_moves,
+    running_state,
+    score_state,
+    seated_plays,
+    void_suits,
+)
+from gongzhu.rules import (
+    replay as replay_history,
+)
 
 from . import metrics
 from .schemas import card_lists, cards, rules_out, trick_out
@@ -16,71 +40,65 @@ from .schemas import card_lists, cards, rules_out, trick_out
 STATE_FIELDS = ("rules", "first_deal", "leader", "hands", "exposed")
 
 
-def replay(data: dict) -> engine.DealState:
+def replay(data: dict) -> DealState:
     """The engine's state for a loaded deal-state body (raises ``InvalidDeal``); its
     time goes to ``gongzhu_engine_replay_seconds``."""
     started = time.perf_counter()
     try:
-        return engine.replay(data["rules"], hands=data["hands"], exposed=data["exposed"],
-                             plays=data["plays"], first_deal=data["first_deal"],
-                             leader=data.get("leader"))
+        return replay_history(data["rules"], hands=data["hands"], exposed=data["exposed"], plays=data["plays"],
+                              first_deal=data["first_deal"], leader=data.get("leader"))
     finally:
         metrics.observe_replay(time.perf_counter() - started)
 
 
-def table_out(state: engine.DealState) -> dict:
-    """What the table shows at ``state``: the trick, who is winning it, the running state."""
-    running = engine.running_state(state)
-    return {
-        "finished": state.finished,
-        "trick_number": state.trick_number,
-        "trick_leader": state.leader,
-        "trick": card_lists(state.trick),
-        "winning": running.winning,
-        "taken": card_lists(running.taken),
-        "points": list(running.points),
-        "hand_sizes": list(running.hand_sizes),
-        "exposed": card_lists(running.exposed),
-    }
+def table_out(state: DealState, out: dict) -> dict:
+    """``out`` with what the table shows at ``state``: the trick, who is winning it, the running state."""
+    running = running_state(state)
+    out["finished"] = state.finished
+    out["trick_number"] = state.trick_number
+    out["trick_leader"] = state.leader
+    out["trick"] = card_lists(state.trick)
+    out["winning"] = running.winning
+    out["taken"] = card_lists(running.taken)
+    out["points"] = list(running.points)
+    out["hand_sizes"] = list(running.hand_sizes)
+    out["exposed"] = card_lists(running.exposed)
+    return out
 
 
-def legal_moves_out(state: engine.DealState, moves) -> dict:
+def legal_moves_out(state: DealState, moves) -> dict:
     """The turn at ``state`` (``LegalMoves``): who acts, the legal plays and the table."""
-    return {"seat": state.seat, "moves": card_lists(moves), **table_out(state)}
+    return table_out(state, {"seat": state.seat, "moves": card_lists(moves)})
 
 
-def view_out(state: engine.DealState, seat: int) -> dict:
+def view_out(state: DealState, seat: int) -> dict:
     """What ``seat`` may see at ``state`` (``SeatView``): its own hand, never another seat's
     unexposed cards."""
     acts = state.seat == seat
-    return {
-        "seat": seat,
-        "hand": cards(engine.bits_cards(state.hands_bits[seat])),
-        "to_act": state.seat,
-        "moves": card_lists(engine.legal_moves(state)) if acts else None,
-        **table_out(state),
-        "plays": [{"seat": who, "cards": cards(play)} for who, play in engine.seated_plays(state)],
-        "voids": [list(suits) for suits in engine.void_suits(state)],
-    }
+    out = table_out(state, {"seat": seat, "hand": cards(bits_cards(state.hands_bits[seat])), "to_act": state.seat,
+                            "moves": card_lists(legal_moves(state)) if acts else None})
+    out["plays"] = [{"seat": who, "cards": cards(play)} for who, play in seated_plays(state)]
+    out["voids"] = [list(suits) for suits in void_suits(state)]
+    return out
 
 
-def move_problem(error: engine.IllegalMove, state: engine.DealState, move) -> engine.IllegalMove:
+def move_problem(error: IllegalMove, state: DealState, move) -> IllegalMove:
     """The engine's verdict on ``move``, pointing at the body field at fault."""
     pointer = "/move"
     if error.code == "not_your_turn":
         pointer = "/seat"
     elif error.index is not None:
         pointer = f"/move/{error.index}"
-    return engine.IllegalMove(error.detail, code=error.code, path=pointer)
+    return IllegalMove(error.detail, code=error.code, path=pointer)
 
 
-def score_out(rules: engine.Rules, sheet: engine.ScoreSheet) -> dict:
-    base = engine.base_scores(rules, sheet.raw)
+def score_out(rules: Rules, sheet: ScoreSheet) -> dict:
+    base = base_scores(rules, sheet.raw)
     return {
         "rules": rules_out(rules),
         "raw": list(sheet.raw),
         "normalized": list(base),
-        "final": list(engine.final_scores(rules, sheet.raw)),
+        "final": list(final_scores(rules, sheet.raw)),
         "seats": [{
             "hearts": seat.hearts,
             "pig": seat.pig,
@@ -94,33 +112,33 @@ def score_out(rules: engine.Rules, sheet: engine.ScoreSheet) -> dict:
     }
 
 
-def play_out(body: dict, after: engine.DealState) -> dict:
+def play_out(body: dict, after: DealState) -> dict:
     state = {key: body[key] for key in STATE_FIELDS if key in body}
     state["plays"] = [*body.get("plays", ()), body["move"]]
     completed = after.completed_trick
     score = None
     if after.finished:
-        score = score_out(after.rules, engine.score_state(after))
+        score = score_out(after.rules, score_state(after))
         score["next_leader"] = after.first_pig_taker
     out = {
         "state": state,
         "trick": trick_out(completed) if completed else None,
         "score": score,
-        "next": legal_moves_out(after, engine.legal_moves(after)),
+        "next": legal_moves_out(after, legal_moves(after)),
     }
     if after.finished:
         out["record"] = record_out(state, after)
     return out
 
 
-def record_out(state: dict, after: engine.DealState) -> dict:
+def record_out(state: dict, after: DealState) -> dict:
     """The finished deal as ``/match`` takes it in ``deals``: the state as sent, without its
     rules (the match's apply), its first deal flag and leader stated."""
-    return {"first_deal": state.get("first_deal", True), "leader": engine.deal_leader(after),
+    return {"first_deal": state.get("first_deal", True), "leader": deal_leader(after),
             "hands": state["hands"], "exposed": state.get("exposed", [[], [], [], []]), "plays": state["plays"]}
 
 
-def match_deal_out(deal: engine.MatchDeal) -> dict:
+def match_deal_out(deal: MatchDeal) -> dict:
     """One deal of a match (``MatchDeal``): scores and ingots only once it is finished."""
     out: dict = {"first_deal": deal.first_deal, "leader": deal.leader, "finished": deal.finished}
     if deal.pig_taker is not None:
@@ -131,7 +149,7 @@ def match_deal_out(deal: engine.MatchDeal) -> dict:
     return out
 
 
-def match_out(data: dict, match: engine.Match) -> dict:
+def match_out(data: dict, match: Match) -> dict:
     """Where a match stands (``MatchReport``)."""
     out: dict = {
         "rules": rules_out(data["rules"]),
@@ -152,22 +170,22 @@ def match_out(data: dict, match: engine.Match) -> dict:
     return out
 
 
-def exposures_out(rules: engine.Rules, requested, effective) -> dict:
+def exposures_out(rules: Rules, requested, effective) -> dict:
     automatic = []
     for seat, (asked, shown) in enumerate(zip(requested, effective)):
         extra = Counter(shown) - Counter(asked)
-        automatic += [{"seat": seat, "card": engine.format_card(c)} for c in sorted(extra.elements())]
-    alone = engine.exposure_values(rules, effective)
+        automatic += [{"seat": seat, "card": format_card(c)} for c in sorted(extra.elements())]
+    alone = exposure_values(rules, effective)
     return {
         "rules": rules_out(rules),
         "exposed": card_lists(effective),
         "automatic": automatic,
-        "values": {engine.format_card(card): seat.raw for card, seat in alone.items()},
-        "transformer_factor": alone[engine.TRANSFORMER].transformer_factor,
+        "values": {format_card(card): seat.raw for card, seat in alone.items()},
+        "transformer_factor": alone[TRANSFORMER].transformer_factor,
     }
 
 
-def ingots_out(ingots: engine.Ingots) -> dict:
+def ingots_out(ingots: Ingots) -> dict:
     return {
         "winners": list(ingots.winners),
         "net": list(ingots.net),
@@ -176,5 +194,5 @@ def ingots_out(ingots: engine.Ingots) -> dict:
     }
 
 
-def title_out(title: engine.Title) -> dict:
+def title_out(title: Title) -> dict:
     return {"name": title.name, "pinyin": title.pinyin, "points": title.points}

@@ -16,8 +16,6 @@ from marshmallow import Schema, fields, missing
 
 from gongzhu.bot.advice import DEFAULT_BUDGET_MS
 from gongzhu.rules import (
-    CARD_BY_NAME,
-    CARD_NAMES,
     DEFAULT_RULES,
     MATCH_TARGET,
     NO_EXPOSURE,
@@ -26,24 +24,21 @@ from gongzhu.rules import (
     Rules,
 )
 
+from .json_text import JsonText, card_rows_in, card_rows_text, cards_in, cards_text
+
 
 class Cards(fields.Field):
     """A list of card names -> tuple of cards."""
 
     def _deserialize(self, value, attr, data, **kwargs):
-        return tuple(map(CARD_BY_NAME.__getitem__, value))
-
-
-# A play of one card, the commonest row of a deal state, converted by one lookup.
-SINGLE_PLAY = {name: (card,) for name, card in CARD_BY_NAME.items()}
+        return cards_in(value)
 
 
 class CardRows(fields.Field):
     """A list of card-name lists (hands, exposures, plays) -> tuple of tuples of cards."""
 
     def _deserialize(self, value, attr, data, **kwargs):
-        card_of, single = CARD_BY_NAME.__getitem__, SINGLE_PLAY
-        return tuple([single[row[0]] if len(row) == 1 else tuple(map(card_of, row)) for row in value])
+        return card_rows_in(value)
 
 
 class Integer(fields.Field):
@@ -83,13 +78,19 @@ class ConvertingSchema(Schema):
     """Converts a contract-valid body: each field present by its own field,
     defaults for the rest, ``finish`` builds the value."""
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # per field, what converts it; the fields with a default (a callable one is called each time)
+        self._converters = {name: field._deserialize for name, field in self.load_fields.items()}
+        self._defaults = tuple((name, field.load_default, callable(field.load_default))
+                               for name, field in self.load_fields.items() if field.load_default is not missing)
+
     def convert(self, data: dict[str, Any]) -> Any:
-        fields_ = self.load_fields
-        out = {key: fields_[key]._deserialize(value, key, data) for key, value in data.items()}
-        for name, field in fields_.items():
-            if name not in out and field.load_default is not missing:
-                default = field.load_default
-                out[name] = default() if callable(default) else default
+        converters = self._converters
+        out = {key: converters[key](value, key, data) for key, value in data.items()}
+        for name, default, call in self._defaults:
+            if name not in out:
+                out[name] = default() if call else default
         return self.finish(out)
 
     def finish(self, data: dict[str, Any]) -> Any:
@@ -105,9 +106,21 @@ class RulesSchema(ConvertingSchema):
     pig_flips_with_all_hearts = Plain()
 
     def finish(self, data: dict[str, Any]) -> Rules:
-        return Rules(**data) if data else DEFAULT_RULES
+        if not data:
+            return DEFAULT_RULES
+        key = frozenset(data.items())
+        rules = RULES_SEEN.get(key)
+        if rules is None:
+            rules = Rules(**data)
+            # the contract's options admit a few hundred rule sets: each is built once
+            if len(RULES_SEEN) < MAX_RULES_SEEN:
+                RULES_SEEN[key] = rules
+        return rules
 
 
+# Rules are values: the same options give an equal Rules, kept here by their options.
+RULES_SEEN: dict[frozenset, Rules] = {}
+MAX_RULES_SEEN = 1024
 RULES = RulesSchema()
 
 
@@ -228,16 +241,17 @@ VIEW = ViewSchema()
 MATCH = MatchSchema()
 
 
-# ---- responses: plain functions (a marshmallow dump would cost more than the engine)
+# ---- responses: plain functions (a marshmallow dump would cost more than the engine); card
+# names already as JSON text (json_text.py)
 
-def cards(row) -> list[str]:
-    names = CARD_NAMES
-    return [names[c] for c in row]
+def cards(row) -> JsonText:
+    """The names of a row of cards (a hand, a play)."""
+    return cards_text(row)
 
 
-def card_lists(rows) -> list[list[str]]:
-    names = CARD_NAMES
-    return [[names[c] for c in row] for row in rows]
+def card_lists(rows) -> JsonText:
+    """The names of rows of cards (moves, a trick's plays, hands)."""
+    return card_rows_text(rows)
 
 
 def rules_out(rules: Rules) -> dict:

@@ -6,9 +6,11 @@ whichever path answers it inside — the lean ``/legal-moves`` path, Flask's vie
 a problem, a CORS preflight.
 
 - **Request id.** ``X-Request-ID`` from the client when it is 1–128 printable ASCII
-  characters, else a new random one; put in ``environ["gongzhu.request_id"]`` (problem
-  bodies carry it), echoed in the ``X-Request-ID`` response header and on every log
-  line the application writes while it handles the request (``gongzhu.logs.REQUEST_ID``).
+  characters, else a new one: 32 hexadecimal digits, 16 drawn at random when the
+  process starts (each worker draws its own) and a 16-digit sequence number; put in
+  ``environ["gongzhu.request_id"]`` (problem bodies carry it), echoed in the ``X-Request-ID``
+  response header and on every log line the application writes while it handles the request
+  (``gongzhu.logs.REQUEST_ID``).
 - **Trace context.** A well-formed W3C ``traceparent`` is parsed; its trace id and
   parent id go into the access line (and parent the span when tracing is on).
 - **Operation.** The contract's ``operationId`` of the method and path, as the request
@@ -18,12 +20,14 @@ a problem, a CORS preflight.
 - **Metrics and access line** once the answer's last byte is handed to the server
   (the response iterable is closed): status, duration, bytes (``gongzhu.api.metrics``,
   ``gongzhu.logs``).
+- **Standard headers** on every answer (``headers.py``), with ``X-Request-ID``.
 
 ``GONGZHU_METRICS=off`` and ``GONGZHU_ACCESS_LOG=off`` switch the counting and the
 access lines off; they exist to measure what each costs (``bench/telemetry.py``).
 """
 from __future__ import annotations
 
+import itertools
 import logging
 import os
 import re
@@ -31,9 +35,10 @@ import secrets
 import time
 from collections.abc import Callable
 
-from gongzhu.logs import ACCESS_LOGGER, REQUEST_ID, direct_access_handler, write_access
+from gongzhu.logs import ACCESS_LOGGER, REQUEST_ID, direct_access_handler, write_access, write_request
 
 from . import keys, metrics, tracing
+from .headers import add_standard_headers
 
 ENVIRON_KEY = keys.REQUEST_ID
 PROBLEM_KEY = keys.PROBLEM
@@ -48,16 +53,29 @@ REQUEST_ID_PATTERN = re.compile(r"[\x20-\x7e]{1,128}")
 TRACEPARENT_PATTERN = re.compile(r"([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})")
 ZERO_TRACE = "0" * 32
 ZERO_PARENT = "0" * 16
+MICROS = 1_000_000
 
 access_log = logging.getLogger(ACCESS_LOGGER)
 
 
+def _new_process() -> None:
+    """This process's request ids: a random prefix of its own, a sequence from 0."""
+    global _id_prefix, _id_sequence
+    _id_prefix, _id_sequence = secrets.token_hex(8), itertools.count()
+
+
+_id_prefix, _id_sequence = "", itertools.count()
+_new_process()
+os.register_at_fork(after_in_child=_new_process)
+
+
 def request_id_of(environ) -> str:
-    """The client's ``X-Request-ID`` when it is acceptable, else a fresh random id."""
+    """The client's ``X-Request-ID`` when it is acceptable, else a fresh id (the process's
+    random prefix and its next sequence number: unique, and no system call a request)."""
     sent = environ.get("HTTP_X_REQUEST_ID")
     if sent and REQUEST_ID_PATTERN.fullmatch(sent):
         return sent
-    return secrets.token_hex(16)
+    return f"{_id_prefix}{next(_id_sequence):016x}"
 
 
 def trace_parent(environ) -> tuple[str, str] | None:
@@ -107,8 +125,9 @@ class Telemetry:
 
         def start(status, headers, exc_info=None):
             record.status = int(status[:3])
-            headers.append((HEADER, request_id))
             record.length = _content_length(headers)
+            headers.append((HEADER, request_id))
+            add_standard_headers(headers)
             return start_response(status, headers, exc_info)
 
         try:
@@ -154,21 +173,25 @@ class Record:
 
     def _log(self, seconds: float, sent: int) -> None:
         environ = self.environ
-        fields = {"method": environ.get("REQUEST_METHOD"), "path": environ.get("PATH_INFO"),
-                  "operation": self.operation, "status": self.status,
-                  "duration_ms": round(seconds * 1000, 3),
-                  "bytes": self.length if self.length is not None else sent,
-                  "request_id": self.request_id}
+        method, path = environ.get("REQUEST_METHOD"), environ.get("PATH_INFO")
+        micros = round(seconds * MICROS)
+        sent = self.length if self.length is not None else sent
         problem = environ.get(PROBLEM_KEY)
+        parent = trace_parent(environ)
+        direct = direct_access_handler()
+        if direct is not None and problem is None and parent is None and self.span is None \
+                and type(method) is str and type(path) is str:
+            write_request(direct, method, path, self.operation, self.status, micros, sent, self.request_id)
+            return
+        fields = {"method": method, "path": path, "operation": self.operation, "status": self.status,
+                  "duration_ms": micros / 1000, "bytes": sent, "request_id": self.request_id}
         if problem is not None:
             fields["problem"] = problem
-        parent = trace_parent(environ)
         if parent is not None:
             fields["trace_id"], fields["parent_id"] = parent
         if self.span is not None:
             context = self.span.get_span_context()
             fields["trace_id"], fields["span_id"] = f"{context.trace_id:032x}", f"{context.span_id:016x}"
-        direct = direct_access_handler()
         if direct is not None:
             write_access(direct, fields)
             return
@@ -197,6 +220,12 @@ class Body:
     def __iter__(self):
         # No request id in the log context here: a body the server stops reading would
         # leave it set for whatever this thread logs next.
+        if type(self.body) is list:   # the pipeline's and Flask's answers: every byte is handed over
+            self.sent = sum(map(len, self.body))
+            return iter(self.body)
+        return self._chunks()
+
+    def _chunks(self):
         for chunk in self.body:
             self.sent += len(chunk)
             yield chunk

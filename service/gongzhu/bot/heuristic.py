@@ -32,7 +32,7 @@ from gongzhu.rules import (
     TRANSFORMER,
     Card,
     Play,
-    leading_index,
+    leading_card,
 )
 
 SPADE_KING = SPADES * SUIT_SIZE + 11
@@ -72,11 +72,6 @@ def _top(m: int) -> Card:
     return m.bit_length() - 1
 
 
-def _winning_card(trick: Sequence[Play]) -> Card:
-    """The highest card of the led suit in a single-card trick so far."""
-    return trick[leading_index([play[0] for play in trick])][0]
-
-
 def _has_points(trick: Sequence[Play]) -> bool:
     return any(1 << c & POINT_BITS for p in trick for c in p)
 
@@ -94,7 +89,7 @@ def _lead(m: int, pig_out: bool) -> Card:
 
 
 def _follow(m: int, trick: Sequence[Play], last: bool) -> Card:
-    top = _winning_card(trick)
+    top = leading_card([play[0] for play in trick])
     if m & PIG_BIT and top > PIG:
         return PIG
     if m & SHEEP_BIT and SHEEP > top and last and not _has_points(trick):

@@ -68,7 +68,7 @@ def absent_cards(state: DealState) -> tuple[int, ...]:
     rules = state.rules
     tricks = [(t.leader, t.plays) for t in state.history]
     if state.trick:
-        tricks.append((state.leader, state.trick))
+        tricks.append((state.leader, tuple(state.trick)))
     pig_seats = sheep_seats = 0
     for number, (leader, plays) in enumerate(tricks):
         if len(plays[0]) != 1:

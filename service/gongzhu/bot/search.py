@@ -11,58 +11,68 @@ wins; ties go to the first move in ``legal_moves`` order.
 
 The number of playouts is fixed in advance (so a seed fixes the result); the
 search stops sooner only when its deadline passes, dropping the unfinished
-round.
+round. A playout plays out a copy of its own of the round's deal.
 """
 from __future__ import annotations
 
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from gongzhu.rules import (
     Chooser,
     DealState,
     Play,
     SeatView,
-    Table,
     advance,
     exact_score,
     mask_cards,
     sample_hidden,
-    scripted,
 )
 
 from .heuristic import heuristic_play
 
+Policy = Callable[[int, int, Sequence[Play], Sequence[Play], int], Play]
 
-def heuristic_chooser(t: Table) -> Chooser:
-    """The baseline heuristic as a playout policy on table ``t`` (its trick and history are live)."""
-    trick, history = t.trick, t.history
-    # the cards of the completed tricks, and how many tricks they cover
-    finished_cards, counted = 0, 0
 
-    def choose(singles: int, pairs: int, others: Sequence[Play]) -> Play:
-        nonlocal finished_cards, counted
-        if counted < len(history):
-            for finished in history[counted:]:
-                finished_cards |= finished.cards
-            counted = len(history)
-        played = finished_cards
+class HeuristicChooser(Chooser):
+    """The baseline heuristic as a playout policy on ``state`` (its trick and history are live).
+
+    ``policy`` (a test's) replaces ``heuristic_play``, called with the same arguments."""
+
+    def __init__(self, state: DealState, policy: Policy | None = None) -> None:
+        self.policy = policy
+        self.trick = state.trick
+        self.history = state.history_plays
+        # the cards of the completed tricks (one plane: any copy), and how many plays they cover
+        self.finished_cards = 0
+        self.counted = 0
+
+    def choose(self, singles: int, pairs: int, others: Sequence[Play]) -> Play:
+        history = self.history
+        finished = self.finished_cards
+        if self.counted < len(history):
+            for play in history[self.counted:]:
+                for c in play:
+                    finished |= 1 << c
+            self.finished_cards = finished
+            self.counted = len(history)
+        trick = self.trick
+        played = finished
         for play in trick:
             played |= 1 << play[0]
         doubles = [*[(c, c) for c in mask_cards(pairs)], *others] if pairs else others
+        if self.policy is not None:
+            return self.policy(singles, singles, doubles, trick, played)
         return heuristic_play(singles, singles, doubles, trick, played)
-    return choose
 
 
-def playout_value(state: DealState, hands: list[int], move: Play) -> float:
-    """Play ``move`` then the heuristic policy to the end of the deal; the seat's value."""
-    t = state.table()
-    t.hands = list(hands)
-    advance(t, scripted(move), 1)
-    advance(t, heuristic_chooser(t))
-    assert state.seat is not None
-    return exact_score(state.rules, t.raw_scores(), state.seat)
+def playout_value(root: DealState, move: Play, seat: int) -> float:
+    """Play ``move`` then the heuristic policy to the end of the deal on a copy of ``root``; ``seat``'s value."""
+    playout = root.clone()
+    playout.apply(move)
+    advance(playout, HeuristicChooser(playout))
+    return exact_score(root.rules, playout.raw_scores(), seat)
 
 
 def monte_carlo(state: DealState, k: SeatView, moves: list[Play], *, playouts: int, deadline: float,
@@ -74,14 +84,16 @@ def monte_carlo(state: DealState, k: SeatView, moves: list[Play], *, playouts: i
     totals = [0.0] * len(moves)
     rounds = max(1, playouts // len(moves))
     done = 0
+    seat = k.seat
     for _ in range(rounds):
-        hands = sample_hidden(k, rng, absent)
+        root = state.clone()
+        root.hands_bits[:] = sample_hidden(k, rng, absent)
         values = []
         for move in moves:
             # past the deadline the unfinished round is dropped, so every move has as many playouts
             if done and time.perf_counter() > deadline:
                 break
-            values.append(playout_value(state, hands, move))
+            values.append(playout_value(root, move, seat))
         if len(values) < len(moves):
             break
         totals = [a + b for a, b in zip(totals, values)]

@@ -10,8 +10,8 @@ games bit ``c + PLANE`` means the second copy is held as well.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from functools import reduce
-from operator import itemgetter, or_
+from operator import itemgetter
+from typing import Final
 
 from .errors import RuleError
 from .messages import NOT_A_CARD
@@ -19,28 +19,31 @@ from .messages import NOT_A_CARD
 Card = int
 # a play: one card, or two (sorted) in two-deck games
 Play = tuple[Card, ...]
-SEATS = 4
+SEATS: Final = 4
 
-SUITS = "SHDC"
-RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
-SUIT_SIZE = len(RANKS)
-DECK_SIZE = len(SUITS) * SUIT_SIZE
-PLANE = DECK_SIZE
-SPADES, HEARTS, DIAMONDS, CLUBS = range(4)
+SUITS: Final = "SHDC"
+RANKS: Final = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+SUIT_SIZE: Final = len(RANKS)
+DECK_SIZE: Final = len(SUITS) * SUIT_SIZE
+PLANE: Final = DECK_SIZE
+SPADES: Final = 0
+HEARTS: Final = 1
+DIAMONDS: Final = 2
+CLUBS: Final = 3
 
-CARD_NAMES: tuple[str, ...] = tuple(s + r for s in SUITS for r in RANKS)
-CARD_BY_NAME: dict[str, Card] = {name: card for card, name in enumerate(CARD_NAMES)}
+CARD_NAMES: Final[tuple[str, ...]] = tuple(s + r for s in SUITS for r in RANKS)
+CARD_BY_NAME: Final[dict[str, Card]] = {name: card for card, name in enumerate(CARD_NAMES)}
 
-PIG = CARD_BY_NAME["SQ"]
-SHEEP = CARD_BY_NAME["DJ"]
-TRANSFORMER = CARD_BY_NAME["C10"]
-HEART_ACE = CARD_BY_NAME["HA"]
-EXPOSABLE: tuple[Card, ...] = (PIG, SHEEP, TRANSFORMER, HEART_ACE)
+PIG: Final = CARD_BY_NAME["SQ"]
+SHEEP: Final = CARD_BY_NAME["DJ"]
+TRANSFORMER: Final = CARD_BY_NAME["C10"]
+HEART_ACE: Final = CARD_BY_NAME["HA"]
+EXPOSABLE: Final[tuple[Card, ...]] = (PIG, SHEEP, TRANSFORMER, HEART_ACE)
 
-ONE_PLANE = (1 << PLANE) - 1
-SUIT_MASKS: tuple[int, ...] = tuple(((1 << SUIT_SIZE) - 1) << (s * SUIT_SIZE) for s in range(4))
-HEART_MASK = SUIT_MASKS[HEARTS]
-SCORING_MASK = HEART_MASK | 1 << PIG | 1 << SHEEP | 1 << TRANSFORMER
+ONE_PLANE: Final = (1 << PLANE) - 1
+SUIT_MASKS: Final[tuple[int, ...]] = tuple(((1 << SUIT_SIZE) - 1) << (s * SUIT_SIZE) for s in range(4))
+HEART_MASK: Final = SUIT_MASKS[HEARTS]
+SCORING_MASK: Final = HEART_MASK | 1 << PIG | 1 << SHEEP | 1 << TRANSFORMER
 
 
 def suit_of(card: Card) -> str:
@@ -64,7 +67,7 @@ def format_cards(cards: Iterable[Card]) -> list[str]:
     return [CARD_NAMES[c] for c in cards]
 
 
-_DECKS = {n: tuple(c for c in range(DECK_SIZE) for _ in range(n)) for n in (1, 2)}
+_DECKS: Final = {n: tuple(c for c in range(DECK_SIZE) for _ in range(n)) for n in (1, 2)}
 
 
 def full_deck(decks: int) -> tuple[Card, ...]:
@@ -72,33 +75,33 @@ def full_deck(decks: int) -> tuple[Card, ...]:
     return _DECKS[decks]
 
 
-CARD_BITS = tuple(1 << c for c in range(DECK_SIZE))
+CARD_BITS: Final = tuple(1 << c for c in range(DECK_SIZE))
 
 
 def hand_bits(cards: Iterable[Card]) -> int:
     """Bits of a card multiset (at most two copies of a card)."""
-    row = cards if type(cards) is tuple else tuple(cards)
-    if len(row) < 2:  # noqa: PLR2004 - itemgetter of one card gives the value, not a tuple
-        return CARD_BITS[row[0]] if row else 0
-    values: tuple[int, ...] = itemgetter(*row)(CARD_BITS)
-    total: int = sum(values)
-    # a sum of powers of two keeps every bit only when no card repeats (a hand of two decks nearly always does)
-    if len(row) <= SUIT_SIZE and total.bit_count() == len(row):
-        return total
-    one: int = reduce(or_, values)
-    # with no card more than twice, total − one is the second copies; exactly then nothing carried,
-    # so the two planes' counts add up to the cards
-    two = total - one
-    if one.bit_count() + two.bit_count() == len(row):
-        return one | two << PLANE
+    row: tuple[Card, ...] = cards if type(cards) is tuple else tuple(cards)
+    if len(row) <= SUIT_SIZE:
+        if len(row) < 2:  # noqa: PLR2004 - itemgetter of one card gives the value, not a tuple
+            return CARD_BITS[row[0]] if row else 0
+        # a sum of powers of two keeps every bit only when no card repeats (up to a one-deck hand, summed in C)
+        total: int = sum(itemgetter(*row)(CARD_BITS))
+        if total.bit_count() == len(row):
+            return total
+    # the first copy of each card on the first plane, the second on the second (a two-deck hand: one pass)
     one = two = 0
     for c in row:
-        bit = CARD_BITS[c]
+        bit = 1 << c
         if one & bit:
             two |= bit
         else:
             one |= bit
     return one | two << PLANE
+
+
+def cards_of(plays: Iterable[Play]) -> int:
+    """Two-plane bits of the cards in ``plays``."""
+    return hand_bits([c for play in plays for c in play])
 
 
 def mask_cards(mask: int) -> list[Card]:
@@ -121,15 +124,15 @@ def bits_cards(bits: int) -> tuple[Card, ...]:
 
 
 # the set ranks of every 13-bit suit mask, to pick a card of one suit in one step
-SUIT_RANKS: tuple[tuple[int, ...], ...] = tuple(
+SUIT_RANKS: Final[tuple[tuple[int, ...], ...]] = tuple(
     tuple(r for r in range(SUIT_SIZE) if m >> r & 1) for m in range(1 << SUIT_SIZE))
-SUIT_SUBSETS = len(SUIT_RANKS)
+SUIT_SUBSETS: Final = len(SUIT_RANKS)
 # the 13 rank bits of one suit (a suit's mask shifted down to rank 0)
-SUIT_MASK = SUIT_SUBSETS - 1
-TWO_SUITS = (1 << 2 * SUIT_SIZE) - 1
+SUIT_MASK: Final = SUIT_SUBSETS - 1
+TWO_SUITS: Final = (1 << 2 * SUIT_SIZE) - 1
 # the bits of a random draw below n, for n up to the cards of two decks (the shuffle, the random chooser):
 # a draw of that many bits, drawn again while it is n or more, is exactly uniform
-SPAN_BITS: tuple[int, ...] = tuple(n.bit_length() for n in range(2 * DECK_SIZE + 1))
+SPAN_BITS: Final[tuple[int, ...]] = tuple(n.bit_length() for n in range(2 * DECK_SIZE + 1))
 
 
 def lowest_of_runs(cards: int, boundaries: int, apart: int = 0) -> list[Card]:

@@ -22,15 +22,16 @@ from __future__ import annotations
 import hashlib
 import random
 from collections.abc import Iterator, Sequence
+from typing import Final
 
-from .cards import CARD_NAMES, SEATS, SPAN_BITS, Card, full_deck, hand_bits, merge_bits
+from .cards import CARD_NAMES, DECK_SIZE, SEATS, Card, full_deck, hand_bits, merge_bits
 from .errors import Problem
 from .messages import DEALT_HAND_COUNT, DUPLICATE_CARD, HAND_COUNT, SEAT_CARD_COUNT, VERBS
 from .variants import Rules
 
-WORD_BYTES = 8
-WORD_RANGE = 1 << 64
-FULL_DEALS = {decks: hand_bits(full_deck(decks)) for decks in (1, 2)}
+WORD_BYTES: Final = 8
+WORD_RANGE: Final = 1 << 64
+FULL_DEALS: Final = {decks: hand_bits(full_deck(decks)) for decks in (1, 2)}
 
 
 Seed = int | str   # an integer, or 64 lower-case hexadecimal digits (256 bits)
@@ -58,16 +59,31 @@ def seeded_shuffle(cards: list[Card], seed: Seed) -> None:
         cards[i], cards[j] = cards[j], cards[i]
 
 
+# Fisher–Yates two steps a draw: positions i and i − 1 take the cards at j < i + 1 and k < i, both from one
+# index below (i + 1)·i (PAIR_SPANS[i], of PAIR_BITS[i] bits)
+PAIR_SPANS: Final = tuple((i + 1) * i for i in range(2 * DECK_SIZE))
+PAIR_BITS: Final = tuple(span.bit_length() for span in PAIR_SPANS)
+
+
 def shuffle(cards: list[Card], rng: random.Random) -> None:
-    """``rng.shuffle(cards)`` exactly (same draws, same result), without a call per card."""
+    """Fisher–Yates with ``rng``, exactly uniform: each draw is ``getrandbits`` of the bit length of
+    (i + 1)·i, drawn again while it is that or more, and gives the next two positions' swaps."""
     getrandbits = rng.getrandbits
-    for i in range(len(cards) - 1, 0, -1):
-        span = i + 1
-        bits = SPAN_BITS[span]
-        j = getrandbits(bits)
-        while j >= span:
-            j = getrandbits(bits)
+    i = len(cards) - 1
+    while i > 0:
+        if i == 1:
+            span, bits = 2, 1
+        else:
+            span, bits = PAIR_SPANS[i], PAIR_BITS[i]
+        r = getrandbits(bits)
+        while r >= span:
+            r = getrandbits(bits)
+        j = r % (i + 1)
         cards[i], cards[j] = cards[j], cards[i]
+        if i > 1:
+            k = r // (i + 1)
+            cards[i - 1], cards[k] = cards[k], cards[i - 1]
+        i -= 2
 
 
 def deal_hands(rules: Rules, seed: Seed | None = None, *,

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from typing import Final
 
 from .cards import CARD_NAMES, EXPOSABLE, Card
 from .deal import deal_problems
@@ -17,8 +18,8 @@ from .errors import InvalidDeal, Problem
 from .messages import EXPOSED_LISTS, EXPOSED_NOT_HELD, EXPOSED_TOO_OFTEN, NOT_EXPOSABLE
 from .variants import Rules
 
-AUTOMATIC_AFTER = 3
-NOTHING_EXPOSED = dict.fromkeys(EXPOSABLE, 0)
+AUTOMATIC_AFTER: Final = 3
+NOTHING_EXPOSED: Final = dict.fromkeys(EXPOSABLE, 0)
 
 
 def exposure_list_problems(rules: Rules, exposed: Sequence[Sequence[Card]],

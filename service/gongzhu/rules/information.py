@@ -3,7 +3,7 @@
 A ``SeatView`` is built from a deal state without reading any other seat's
 hand: the seat's own hand, every exposure (an exposed copy not yet played is
 known to be in its exposer's hand), every card played and, from the
-history, the suits each seat is void in (``Table.voids``).
+history, the suits each seat is void in (``DealState.voids``).
 
 ``sample_hidden`` deals the unseen cards to the other seats so that each gets
 exactly as many as it holds, keeps the exposed copies it is known to hold,
@@ -18,11 +18,12 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from typing import Final
 
 from .cards import PLANE, SEATS, SUIT_SIZE, Card, add_card, bits_cards, full_deck, mask_cards
 from .state import DealState
 
-ATTEMPTS = 20
+ATTEMPTS: Final = 20
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -46,7 +47,7 @@ def seat_view(state: DealState, seat: int | None = None) -> SeatView:
         raise ValueError("the deal is finished: no seat is to act")
     played = state.played()
     # every seat plays as many cards per trick as the leader
-    per_seat = sum(len(t.plays[0]) for t in state.history)
+    per_seat = sum(len(state.history_plays[SEATS * n]) for n in range(state.trick_number))
     in_trick = [0] * SEATS
     for i, play in enumerate(state.trick):
         in_trick[(state.leader + i) % SEATS] = len(play)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Final
 
 from .cards import SEATS, Card
 from .errors import InvalidDeal, Problem, RuleError
@@ -29,18 +30,18 @@ from .messages import (
     ROTATION_LEADS,
     UNFINISHED_DEAL,
 )
-from .play import NO_EXPOSURE, replay
+from .play import replay
 from .running import score_state
 from .settlement import Ingots, base_scores, settle_ingots
-from .state import DealState
+from .state import NO_EXPOSURE, DealState
 from .variants import Rules
 
-PIG_TAKER = "pig_taker"
-ROTATION = "rotation"
-LEADER_RULES = (PIG_TAKER, ROTATION)
+PIG_TAKER: Final = "pig_taker"
+ROTATION: Final = "rotation"
+LEADER_RULES: Final = (PIG_TAKER, ROTATION)
 # P: "一般某人得到正一千分或负一千分"
-MATCH_TARGET = 1000
-NOTHING: tuple[int, ...] = (0,) * SEATS
+MATCH_TARGET: Final = 1000
+NOTHING: Final[tuple[int, ...]] = (0,) * SEATS
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -117,8 +118,7 @@ class Match:
 
 def deal_leader(state: DealState) -> int:
     """The seat that led (or leads) trick 1 of the deal."""
-    leaders = state.leaders()
-    return leaders[0] if leaders else state.leader
+    return state.first_leader
 
 
 def next_deal(leader_rule: str, played: Sequence[MatchDeal]) -> NextDeal:

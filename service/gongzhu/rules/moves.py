@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from itertools import combinations
+from typing import Final
 
 from .cards import (
     ONE_PLANE,
@@ -36,11 +37,11 @@ from .cards import (
     remove_card,
 )
 
-PAIR = 2
+PAIR: Final = 2
 # (single cards, pairs, other two-card plays)
 Options = tuple[int, int, Sequence[Play]]
-NO_PLAYS: tuple[Play, ...] = ()
-BANNED_FIRST_TRICK_MASK = 1 << PIG | 1 << TRANSFORMER
+NO_PLAYS: Final[tuple[Play, ...]] = ()
+BANNED_FIRST_TRICK_MASK: Final = 1 << PIG | 1 << TRANSFORMER
 
 
 def unexposed(hand: int, held_exposed: int) -> int:
@@ -58,7 +59,7 @@ def unexposed(hand: int, held_exposed: int) -> int:
 
 
 # each suit's cards on both planes
-SUIT_PLANES: tuple[int, ...] = tuple(mask | mask << PLANE for mask in SUIT_MASKS)
+SUIT_PLANES: Final[tuple[int, ...]] = tuple(mask | mask << PLANE for mask in SUIT_MASKS)
 
 
 def suit_bits(bits: int, suit: int) -> int:
@@ -95,10 +96,10 @@ def follow_single_mask(hand: int, held_exposed: int, suit: int, first_round: boo
 
 
 # every play of two different cards as (low, high): TWO_CARD_PLAYS[a][b] is the same tuple as TWO_CARD_PLAYS[b][a]
-TWO_CARD_PLAYS: tuple[tuple[Play, ...], ...] = tuple(
+TWO_CARD_PLAYS: Final[tuple[tuple[Play, ...], ...]] = tuple(
     tuple((min(a, b), max(a, b)) for b in range(PLANE)) for a in range(PLANE))
 # one-plane pool of one suit -> every play of two of its cards; at most 4 × 2^13 pools, so kept once computed
-_TWO_OF_POOL: dict[int, tuple[Play, ...]] = {}
+_TWO_OF_POOL: Final[dict[int, tuple[Play, ...]]] = {}
 
 
 def two_of(pool: int) -> tuple[Play, ...]:
@@ -262,3 +263,23 @@ def option_list(options: Options) -> list[Play]:
     singles, pairs, others = options
     doubles = [(c, c) for c in mask_cards(pairs)] + list(others)
     return [(c,) for c in mask_cards(singles)] + sorted(doubles)
+
+
+def verify_play(hand: int, held: int, lead: Play | None, suits_led: int, first_round: bool, opening: Card | None,
+                ban: bool, move: Play) -> str | None:
+    """The code of the rule that forbids ``move`` (sorted, of the trick's shape, held by the seat), or
+    None when it is legal (pokerkit's ``verify_*``: the rules in turn, each asked once).
+
+    The opening card when it is due; else the first-trick ban, when the play is legal but for it; else
+    the exposure restriction, when the play is legal but for it; else the follow rules.
+    """
+    if is_option(move, play_options(hand, held, lead, suits_led, first_round, opening, ban)):
+        return None
+    if lead is None and opening is not None:
+        return "must_lead_opening_card"
+    if ban and is_option(move, play_options(hand, held, lead, suits_led, first_round, None, False)):
+        return "first_trick_ban"
+    if held and is_option(move, play_options(hand, 0, lead, suits_led, first_round, None, False)):
+        return "exposed_card_first_round"
+    assert lead is not None, "every lead of a held card is legal but for the ban or the exposure restriction"
+    return "must_follow_pair" if len(lead) == PAIR else "must_follow_suit"

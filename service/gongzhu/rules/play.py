@@ -4,7 +4,7 @@ A deal state is derived from the deal's history (hands as dealt, exposures,
 leader, plays), as OpenSpiel derives a state from its actions. ``replay``
 validates untrusted history once and reports every problem; ``apply_move``
 checks one play; ``apply_legal_move`` skips the check for plays taken from
-``legal_moves``. All of them advance a ``Table`` (``table.advance``, the one
+``legal_moves``. All of them advance a ``DealState`` (``table.advance``, the one
 play loop).
 """
 from __future__ import annotations
@@ -38,27 +38,22 @@ from .messages import (
     TWO_HOLDERS,
     suit_name,
 )
-from .moves import Options, is_option, option_list
-from .state import DealState, Table
-from .table import PAIR_PLAYS, SINGLE_PLAYS, Chooser, advance, scripted
+from .moves import is_option, option_list, verify_play
+from .scoring import NO_DOUBLINGS, doublings
+from .state import NO_EXPOSURE, DealState
+from .table import PAIR_PLAYS, SINGLE_PLAYS, Chooser, Scripted, advance
 from .variants import Rules
-
-NO_EXPOSURE: tuple[tuple[Card, ...], ...] = ((), (), (), ())
-
-
-def _options(state: DealState, *, exposure: bool = True, ban: bool = True) -> Options:
-    return state.options(exposure=exposure, ban=ban)
 
 
 def legal_moves(state: DealState) -> list[Play]:
     """Every legal play for ``state.seat``: single cards ascending, then two-card plays; ``[]`` when finished."""
     if state.seat is None:
         return []
-    return option_list(_options(state))
+    return option_list(state.options())
 
 
 def is_legal_move(state: DealState, move: Iterable[Card]) -> bool:
-    return state.seat is not None and is_option(tuple(sorted(move)), _options(state))
+    return state.seat is not None and is_option(tuple(sorted(move)), state.options())
 
 
 def _shape_error(state: DealState, move: Play) -> IllegalMove | None:
@@ -72,18 +67,19 @@ def _shape_error(state: DealState, move: Play) -> IllegalMove | None:
     return None
 
 
-def _illegal_reason(state: DealState, move: Play) -> IllegalMove:
-    if state.opening_lead is not None:
-        return IllegalMove(MUST_LEAD_OPENING(card=CARD_NAMES[state.opening_lead]), code="must_lead_opening_card")
-    if state.trick_number == 0 and state.rules.first_trick_ban and is_option(move, _options(state, ban=False)):
-        return IllegalMove(FIRST_TRICK_BAN(), code="first_trick_ban")
-    if is_option(move, _options(state, exposure=False, ban=False)):
-        return IllegalMove(EXPOSED_FIRST_ROUND(), code="exposed_card_first_round")
-    lead = state.trick[0]
-    suit = suit_name(SUITS[lead[0] // SUIT_SIZE])
-    if len(lead) == 2:
-        return IllegalMove(MUST_FOLLOW_PAIR(suit=suit), code="must_follow_pair")
-    return IllegalMove(MUST_FOLLOW_SUIT(suit=suit), code="must_follow_suit")
+def _illegal(state: DealState, code: str) -> IllegalMove:
+    """The error for the rule ``verify_play`` found broken."""
+    if code == "must_lead_opening_card":
+        assert state.opening_lead is not None
+        text = MUST_LEAD_OPENING(card=CARD_NAMES[state.opening_lead])
+    elif code == "first_trick_ban":
+        text = FIRST_TRICK_BAN()
+    elif code == "exposed_card_first_round":
+        text = EXPOSED_FIRST_ROUND()
+    else:
+        suit = suit_name(SUITS[state.trick[0][0] // SUIT_SIZE])
+        text = (MUST_FOLLOW_PAIR if code == "must_follow_pair" else MUST_FOLLOW_SUIT)(suit=suit)
+    return IllegalMove(text, code=code)
 
 
 def check_move(state: DealState, move: Iterable[Card], seat: int | None = None) -> None:
@@ -108,15 +104,17 @@ def check_move(state: DealState, move: Iterable[Card], seat: int | None = None) 
         card = play[missing]
         text = NOT_HELD_TWICE if play.count(card) == 2 else NOT_HELD
         raise IllegalMove(text(seat=state.seat, card=CARD_NAMES[card]), code="card_not_in_hand", index=index)
-    if not is_option(play, _options(state)):
-        raise _illegal_reason(state, play)
+    code = verify_play(hand, state.held_exposed[state.seat], state.trick[0] if state.trick else None,
+                       state.suits_led, state.first_round, state.opening_lead, state.ban, play)
+    if code is not None:
+        raise _illegal(state, code)
 
 
 def apply_legal_move(state: DealState, move: Play) -> DealState:
-    """Apply a play known to be legal (taken from ``legal_moves``)."""
-    t = state.table()
-    advance(t, scripted(move), 1)
-    return DealState(t)
+    """The state after a play known to be legal (taken from ``legal_moves``); ``state`` is unchanged."""
+    after = state.clone()
+    advance(after, Scripted(move), 1)
+    return after
 
 
 def apply_move(state: DealState, move: Iterable[Card], seat: int | None = None) -> DealState:
@@ -126,7 +124,7 @@ def apply_move(state: DealState, move: Iterable[Card], seat: int | None = None) 
     return apply_legal_move(state, tuple(sorted(given)))
 
 
-def _leader_problems(rules: Rules, hands: Sequence[Sequence[Card]], first_deal: bool,
+def _leader_problems(rules: Rules, hands: Sequence[Sequence[Card]], bits: Sequence[int], first_deal: bool,
                      leader: int | None) -> tuple[int | None, list[Problem]]:
     if leader is not None and not 0 <= leader < SEATS:
         return None, [Problem("wrong_leader", "/leader", LEADER_SEAT(leader=leader))]
@@ -138,7 +136,8 @@ def _leader_problems(rules: Rules, hands: Sequence[Sequence[Card]], first_deal: 
         return first_leader(rules, hands), []
     # an explicit leader stands when it holds the opening card (two decks: either copy),
     # so hands may be sent in any order; only without it does the dealing order decide
-    holders = [seat for seat in range(SEATS) if rules.opening in hands[seat]]
+    opening = rules.opening
+    holders = [seat for seat in range(SEATS) if bits[seat] >> opening & 1]
     if leader in holders or not holders:
         return leader, []
     named = ONE_HOLDER(seat=holders[0]) if len(holders) == 1 else TWO_HOLDERS(first=holders[0], second=holders[1])
@@ -146,18 +145,17 @@ def _leader_problems(rules: Rules, hands: Sequence[Sequence[Card]], first_deal: 
                             LEADER_NOT_HOLDER(card=rules.opening_card, leader=leader, holders=named))]
 
 
-def initial_table(rules: Rules, hands: Sequence[Sequence[Card]], exposed: Sequence[Sequence[Card]] = NO_EXPOSURE,
-                  *, first_deal: bool = True, leader: int | None = None, bits: Sequence[int] | None = None) -> Table:
-    """The table before the first play of a deal whose inputs are known to be valid.
+def initial_state(rules: Rules, hands: Sequence[Sequence[Card]], exposed: Sequence[Sequence[Card]] = NO_EXPOSURE, *,
+                  first_deal: bool = True, leader: int | None = None, bits: Sequence[int] | None = None) -> DealState:
+    """The state before the first play of a deal whose inputs are known to be valid.
 
     ``leader`` defaults to the seat dealt the opening card; ``bits``, if
     given, are ``hand_bits`` of each hand.
     """
+    hands_bits = list(bits) if bits is not None else [hand_bits(h) for h in hands]
     if leader is None:
-        leader = first_leader(rules, hands)
-        assert leader is not None, "nobody holds the opening card"
-    shown = NO_EXPOSURE
-    held_exposed = [0] * SEATS
+        leader = _holder(rules, hands, hands_bits)
+    shown, held_exposed, k = NO_EXPOSURE, [0] * SEATS, NO_DOUBLINGS
     if any(exposed):
         lists = [tuple(e) for e in exposed]
         auto = automatic_exposure(rules, hands, lists)
@@ -165,22 +163,36 @@ def initial_table(rules: Rules, hands: Sequence[Sequence[Card]], exposed: Sequen
             lists[auto[0]] += (auto[1],)
         held_exposed = [hand_bits(e) for e in lists]
         shown = tuple(lists)
+        k = doublings(rules, shown)
     opening = rules.opening if first_deal and rules.must_lead_opening_card else None
-    return Table(rules=rules, hands=list(bits) if bits is not None else [hand_bits(h) for h in hands],
-                 held_exposed=held_exposed,
-                 exposed=shown, captured=[0] * SEATS, suits_led=0, first_round=False,
-                 leader=leader, trick=[], seat=leader, opening_lead=opening, history=[])
+    return DealState(rules=rules, hands_bits=hands_bits, held_exposed=held_exposed, exposed=shown, doublings=k,
+                     leader=leader, opening_lead=opening)
+
+
+def _holder(rules: Rules, hands: Sequence[Sequence[Card]], bits: list[int]) -> int:
+    """The seat dealt the (first copy of the) opening card (``first_leader``): with one deck, its only holder."""
+    if rules.decks == 1:
+        opening = rules.opening
+        for seat in range(SEATS):
+            if bits[seat] >> opening & 1:
+                return seat
+    leader = first_leader(rules, hands)
+    assert leader is not None, "nobody holds the opening card"
+    return leader
 
 
 class _Rejected(Exception):
     """A scripted play that is not among the legal options."""
 
 
-def _scripted(plays: Sequence[Sequence[Card]]) -> Chooser:
-    next_move = iter(plays).__next__
+class _History(Chooser):
+    """Plays a deal's history in order; a play not among the legal options raises ``_Rejected``."""
 
-    def choose(singles: int, pairs: int, others: Sequence[Play]) -> Play:
-        move = next_move()
+    def __init__(self, plays: Sequence[Sequence[Card]]) -> None:
+        self.next_move = iter(plays).__next__
+
+    def choose(self, singles: int, pairs: int, others: Sequence[Play]) -> Play:
+        move = self.next_move()
         # the option masks hold no bit at PLANE or above, and a negative card fails the shift
         try:
             if len(move) == 1:
@@ -197,7 +209,6 @@ def _scripted(plays: Sequence[Sequence[Card]]) -> Chooser:
         except ValueError:
             pass
         raise _Rejected
-    return choose
 
 
 def replay(rules: Rules, *, hands: Sequence[Sequence[Card]], exposed: Sequence[Sequence[Card]] = NO_EXPOSURE,
@@ -212,19 +223,20 @@ def replay(rules: Rules, *, hands: Sequence[Sequence[Card]], exposed: Sequence[S
     elif len(dealt) == SEATS and any(lists):
         problems += exposure_list_problems(rules, lists, dealt)
     if len(dealt) == SEATS:
-        leader, leader_problems = _leader_problems(rules, dealt, first_deal, leader)
+        assert bits is not None
+        leader, leader_problems = _leader_problems(rules, dealt, bits, first_deal, leader)
         problems += leader_problems
     if problems:
         raise InvalidDeal(problems)
-    t = initial_table(rules, dealt, lists, first_deal=first_deal, leader=leader, bits=bits)
+    state = initial_state(rules, dealt, lists, first_deal=first_deal, leader=leader, bits=bits)
     try:
-        advance(t, _scripted(plays), len(plays))
+        advance(state, _History(plays), len(plays))
     except _Rejected:
-        _raise_play_problem(DealState(t), plays)
-    if t.plays_count < len(plays):
-        k = t.plays_count
+        _raise_play_problem(state, plays)
+    if state.plays_count < len(plays):
+        k = state.plays_count
         raise InvalidDeal([Problem("deal_finished", f"/plays/{k}", PLAY_AT(k=k, reason=DEAL_FINISHED()))])
-    return DealState(t)
+    return state
 
 
 def _raise_play_problem(state: DealState, plays: Sequence[Sequence[Card]]) -> None:

@@ -20,7 +20,7 @@ from .tricks import trick_winner
 
 def score_state(state: DealState) -> ScoreSheet:
     """Score a deal state's captured cards with its effective exposure."""
-    return score_bits(state.rules, state.captured_bits, state.exposed)
+    return score_bits(state.rules, state.captured_bits, state.exposed, state.doublings)
 
 
 class Running(NamedTuple):
@@ -45,7 +45,7 @@ def hand_sizes(state: DealState) -> tuple[int, ...]:
 
 def running_state(state: DealState) -> Running:
     """The running state of ``state``; ``points`` are ``score_cards(rules, taken, exposed).raw``."""
-    return Running(taken=state.captured, points=score_state(state).raw, winning=winning_seat(state),
+    return Running(taken=state.captured, points=state.raw_scores(), winning=winning_seat(state),
                    hand_sizes=hand_sizes(state), exposed=state.exposed)
 
 
@@ -56,6 +56,9 @@ def void_suits(state: DealState) -> tuple[tuple[str, ...], ...]:
 
 def seated_plays(state: DealState) -> list[tuple[int, Play]]:
     """Every play of the deal so far, in order, with the seat that made it."""
-    out = [((trick.leader + i) % SEATS, play) for trick in state.history for i, play in enumerate(trick.plays)]
+    out = []
+    for number in range(state.trick_number):
+        leader = state.trick_leader(number)
+        out += [((leader + i) % SEATS, play) for i, play in enumerate(state.trick_plays(number))]
     out += [((state.leader + i) % SEATS, play) for i, play in enumerate(state.trick)]
     return out

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from .cards import (
     EXPOSABLE,
     HEART_ACE,
     HEARTS,
+    ONE_PLANE,
     PIG,
     PLANE,
     SCORING_MASK,
@@ -32,14 +33,15 @@ from .errors import InvalidDeal, Problem
 from .exposure import deal_exposure_counts, exposure_list_problems
 from .variants import Rules
 
-HEART_VALUES = (0, 0, 0, -10, -10, -10, -10, -10, -10, -20, -30, -40, -50)
-HEART_SUM = tuple(sum(v for i, v in enumerate(HEART_VALUES) if m >> i & 1) for m in range(1 << SUIT_SIZE))
-HEART_SHIFT = HEARTS * SUIT_SIZE
-PIG_POINTS, SHEEP_POINTS = -100, 100
-ALL_HEARTS_POINTS = 200
-TRANSFORMER_ALONE = 25
+HEART_VALUES: Final = (0, 0, 0, -10, -10, -10, -10, -10, -10, -20, -30, -40, -50)
+HEART_SUM: Final = tuple(sum(v for i, v in enumerate(HEART_VALUES) if m >> i & 1) for m in range(1 << SUIT_SIZE))
+HEART_SHIFT: Final = HEARTS * SUIT_SIZE
+PIG_POINTS: Final = -100
+SHEEP_POINTS: Final = 100
+ALL_HEARTS_POINTS: Final = 200
+TRANSFORMER_ALONE: Final = 25
 # transformer factor by copies taken, then copies exposed (0, 1, 2) — docs/rules.md, "Scoring"
-TRANSFORMER_FACTORS = {1: (2, 4, 4), 2: (4, 8, 16)}
+TRANSFORMER_FACTORS: Final = {1: (2, 4, 4), 2: (4, 8, 16)}
 
 
 class SeatScore(NamedTuple):
@@ -61,62 +63,84 @@ class ScoreSheet:
     exposed: tuple[Card, ...]
 
 
-# builds a SeatScore without the Python-level NamedTuple constructor (four a deal in simulations)
-new_score = tuple.__new__
-SCORING_BITS = SCORING_MASK | SCORING_MASK << PLANE
-# the copies of the pig, the sheep and the transformer (count_of) by the bits of them a pile holds
-SPECIAL_POSITIONS = tuple(c + plane for c in (PIG, SHEEP, TRANSFORMER) for plane in (0, PLANE))
-SPECIAL_BITS = sum(1 << b for b in SPECIAL_POSITIONS)
+SCORING_BITS: Final = SCORING_MASK | SCORING_MASK << PLANE
+# the pig, the sheep and the transformer on one plane; a pile's copies of them as one small key: the first
+# plane's bits as they are, the second plane's moved up one (no two of the three cards are neighbours)
+SPECIAL_ONE: Final = 1 << PIG | 1 << SHEEP | 1 << TRANSFORMER
 
 
 def _special_counts() -> dict[int, tuple[int, int, int]]:
     counts = {}
-    for subset in range(1 << len(SPECIAL_POSITIONS)):
-        bits = sum(1 << b for i, b in enumerate(SPECIAL_POSITIONS) if subset >> i & 1)
-        counts[bits] = (count_of(bits, PIG), count_of(bits, SHEEP), count_of(bits, TRANSFORMER))
+    positions = [c + plane for c in (PIG, SHEEP, TRANSFORMER) for plane in (0, PLANE)]
+    for subset in range(1 << len(positions)):
+        bits = sum(1 << b for i, b in enumerate(positions) if subset >> i & 1)
+        key = bits & SPECIAL_ONE | (bits >> PLANE & SPECIAL_ONE) << 1
+        counts[key] = (count_of(bits, PIG), count_of(bits, SHEEP), count_of(bits, TRANSFORMER))
     return counts
 
 
-SPECIAL_COUNTS = _special_counts()
-NOTHING_TAKEN = SeatScore(hearts=0, pig=0, sheep=0, transformer_factor=1, all_hearts=False,
-                          grand_slam=False, raw=0)
+SPECIAL_COUNTS: Final = _special_counts()
+# the copies of each exposable card the deal exposed, in EXPOSABLE's order: pig, sheep, transformer, heart ace
+Doublings = tuple[int, int, int, int]
+NO_DOUBLINGS: Final[Doublings] = (0, 0, 0, 0)
+# a seat's score: hearts, pig, sheep, transformer factor, all hearts, grand slam, raw (SeatScore's fields)
+Parts = tuple[int, int, int, int, bool, bool, int]
+NOTHING_TAKEN: Final[Parts] = (0, 0, 0, 1, False, False, 0)
 
 
-def _grand_slam(decks: int, k: dict[Card, int]) -> SeatScore:
+def doublings(rules: Rules, exposed: Sequence[Sequence[Card]]) -> Doublings:
+    """The deal's exposed copies of each exposable card (``deal_exposure_counts``), in ``EXPOSABLE``'s order."""
+    k = deal_exposure_counts(rules, exposed)
+    return k[PIG], k[SHEEP], k[TRANSFORMER], k[HEART_ACE]
+
+
+def _grand_slam(decks: int, k: Doublings) -> Parts:
     """满贯: (200·a + 100·q + 100·j)·decks × 2^(1+kT), the pig positive too (R)."""
-    hearts = ALL_HEARTS_POINTS * decks << k[HEART_ACE]
-    pig = -PIG_POINTS * decks << k[PIG]
-    sheep = SHEEP_POINTS * decks << k[SHEEP]
-    factor = 2 << k[TRANSFORMER]
-    return SeatScore(hearts=hearts, pig=pig, sheep=sheep, transformer_factor=factor,
-                     all_hearts=True, grand_slam=True, raw=(hearts + pig + sheep) * factor)
+    k_pig, k_sheep, k_ten, k_heart = k
+    hearts = ALL_HEARTS_POINTS * decks << k_heart
+    pig = -PIG_POINTS * decks << k_pig
+    sheep = SHEEP_POINTS * decks << k_sheep
+    factor = 2 << k_ten
+    return hearts, pig, sheep, factor, True, True, (hearts + pig + sheep) * factor
 
 
-def seat_score(rules: Rules, taken: int, k: dict[Card, int]) -> SeatScore:
-    """Raw score of the cards in ``taken`` (two-plane bits) given exposed copies ``k``."""
-    decks = rules.decks
+def score_parts(rules: Rules, taken: int, k: Doublings) -> Parts:
+    """The score of the cards in ``taken`` (two-plane bits) given the deal's exposed copies ``k``."""
     if not taken & SCORING_BITS:
         return NOTHING_TAKEN
-    h1 = taken >> HEART_SHIFT & SUIT_MASK
-    h2 = taken >> (PLANE + HEART_SHIFT) & SUIT_MASK
+    decks = rules.decks
+    one, two = taken & ONE_PLANE, taken >> PLANE
+    h1 = one >> HEART_SHIFT & SUIT_MASK
+    h2 = two >> HEART_SHIFT & SUIT_MASK
     heart_count = h1.bit_count() + h2.bit_count()
-    pigs, sheep_n, tens = SPECIAL_COUNTS[taken & SPECIAL_BITS]
+    pigs, sheep_n, tens = SPECIAL_COUNTS[one & SPECIAL_ONE | (two & SPECIAL_ONE) << 1]
     all_hearts = heart_count == SUIT_SIZE * decks
     if all_hearts and pigs == sheep_n == tens == decks:
         return _grand_slam(decks, k)
-    hearts = (HEART_SUM[h1] + HEART_SUM[h2]) << k[HEART_ACE]
-    pig = PIG_POINTS * pigs << k[PIG]
+    k_pig, k_sheep, k_ten, k_heart = k
+    hearts = (HEART_SUM[h1] + HEART_SUM[h2]) << k_heart
+    pig = PIG_POINTS * pigs << k_pig
     if all_hearts:
-        hearts = ALL_HEARTS_POINTS * decks << k[HEART_ACE]
+        hearts = ALL_HEARTS_POINTS * decks << k_heart
         if rules.pig_flips_with_all_hearts:
             pig = -pig
-    sheep = SHEEP_POINTS * sheep_n << k[SHEEP]
-    factor = TRANSFORMER_FACTORS[tens][k[TRANSFORMER]] if tens else 1
+    sheep = SHEEP_POINTS * sheep_n << k_sheep
+    factor = TRANSFORMER_FACTORS[tens][k_ten] if tens else 1
     if tens and not (heart_count or pigs or sheep_n):
         raw = TRANSFORMER_ALONE * factor
     else:
         raw = (hearts + pig + sheep) * factor
-    return new_score(SeatScore, (hearts, pig, sheep, factor, all_hearts, False, raw))
+    return hearts, pig, sheep, factor, all_hearts, False, raw
+
+
+def seat_score(rules: Rules, taken: int, k: Doublings) -> SeatScore:
+    """The score of the cards in ``taken`` (two-plane bits), with how it was made."""
+    return SeatScore._make(score_parts(rules, taken, k))
+
+
+def seat_raw(rules: Rules, taken: int, k: Doublings) -> int:
+    """The raw score of the cards in ``taken`` (two-plane bits)."""
+    return score_parts(rules, taken, k)[-1]
 
 
 def _captured_problems(rules: Rules, captured: Sequence[Sequence[Card]]) -> list[Problem]:
@@ -134,13 +158,16 @@ def score_cards(rules: Rules, captured: Sequence[Sequence[Card]],
 
 def exposure_values(rules: Rules, exposed: Sequence[Sequence[Card]]) -> dict[Card, SeatScore]:
     """What each exposable card scores alone under the deal's (effective) exposure."""
-    k = deal_exposure_counts(rules, exposed)
+    k = doublings(rules, exposed)
     return {card: seat_score(rules, 1 << card, k) for card in EXPOSABLE}
 
 
-def score_bits(rules: Rules, taken_bits: Iterable[int], exposed: Sequence[Sequence[Card]]) -> ScoreSheet:
-    """Each seat's score of its taken cards (bits), under the deal's exposure."""
-    k = deal_exposure_counts(rules, exposed)
-    seats = tuple(seat_score(rules, bits, k) for bits in taken_bits)
-    shown = tuple(c for c in EXPOSABLE for _ in range(k[c]))
+def score_bits(rules: Rules, taken_bits: Iterable[int], exposed: Sequence[Sequence[Card]],
+               k: Doublings | None = None) -> ScoreSheet:
+    """Each seat's score of its taken cards (bits), under the deal's exposure (``k``: its
+    ``doublings``, when the caller has them)."""
+    if k is None:
+        k = doublings(rules, exposed)
+    seats = tuple([seat_score(rules, bits, k) for bits in taken_bits])
+    shown = tuple([c for c, copies in zip(EXPOSABLE, k) for _ in range(copies)])
     return ScoreSheet(raw=tuple(s.raw for s in seats), seats=seats, exposed=shown)

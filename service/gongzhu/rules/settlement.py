@@ -9,13 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Final
 
 from .cards import SEATS
 from .variants import Rules
 
-OTHERS = SEATS - 1
-ONE_DECK_MULTIPLIER = 12
-PARTNERS = ((0, 2), (1, 3))
+OTHERS: Final = SEATS - 1
+ONE_DECK_MULTIPLIER: Final = 12
+PARTNERS: Final = ((0, 2), (1, 3))
 
 
 def normalize(raw: Sequence[int]) -> tuple[int, ...]:

@@ -6,6 +6,7 @@ A negative title holds at or below its number, a positive one at or above;
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
 
 
 @dataclass(frozen=True, slots=True)
@@ -17,7 +18,7 @@ class Title:
     points: int
 
 
-TITLES: tuple[Title, ...] = tuple(Title(n, y, p) for n, y, p in (
+TITLES: Final[tuple[Title, ...]] = tuple(Title(n, y, p) for n, y, p in (
     ("八戒", "Bājiè", -50_000_000), ("猪圣", "Zhūshèng", -10_000_000), ("猪神", "Zhūshén", -5_000_000),
     ("猪王", "Zhūwáng", -1_000_000), ("乳猪格格", "Rǔzhū Gégé", -700_000), ("野猪", "Yězhū", -500_000),
     ("架子猪", "Jiàzizhū", -300_000), ("微型猪", "Wēixíngzhū", -100_000), ("猪小弟", "Zhū Xiǎodì", 0),

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Final
 
 from .cards import DECK_SIZE, DIAMONDS, SCORING_MASK, SEATS, SUIT_SIZE, SUITS, Card, Play
 from .deal import excess_copies
@@ -19,8 +20,10 @@ from .messages import TRICK_LEAD, TRICK_PLAY_SIZE, TRICK_PLAYS
 from .variants import Rules
 
 # a play's strength: its category times STRENGTH_STEP plus its value (a card), so one int compares both
-DISCARD, SECOND, FIRST = 0, 1, 2
-STRENGTH_STEP = 64
+DISCARD: Final = 0
+SECOND: Final = 1
+FIRST: Final = 2
+STRENGTH_STEP: Final = 64
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -65,6 +68,11 @@ def leading_index(cards: Sequence[Card]) -> int:
     return at
 
 
+def leading_card(cards: Sequence[Card]) -> Card:
+    """The card winning a single-card trick so far (``cards`` in play order, ``leading_index``); -1 before the lead."""
+    return cards[leading_index(cards)] if cards else -1
+
+
 def trick_ranking(plays: Sequence[Play], leader: int) -> tuple[int, ...]:
     """Seats best first; ``plays`` are in play order starting with ``leader``."""
     lead = plays[0]
@@ -75,7 +83,7 @@ def trick_ranking(plays: Sequence[Play], leader: int) -> tuple[int, ...]:
 
 
 # _strength of every two-card play (a, b) after a pair lead in a's suit (DISCARD when b is of another suit)
-PAIR_STRENGTHS: tuple[tuple[int, ...], ...] = tuple(
+PAIR_STRENGTHS: Final[tuple[tuple[int, ...], ...]] = tuple(
     tuple(_strength((a, b), a // SUIT_SIZE, True) for b in range(DECK_SIZE)) for a in range(DECK_SIZE))
 
 

@@ -2,13 +2,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
 
 from .cards import CARD_BY_NAME, Card
 from .errors import RuleError
 from .messages import DECKS_ONE_OR_TWO, OPENING_CARD_ONE_OF
 
-OPENING_CARDS = ("C2", "S2", "S3", "S7")
-DECK_COUNTS = (1, 2)
+OPENING_CARDS: Final = ("C2", "S2", "S3", "S7")
+DECK_COUNTS: Final = (1, 2)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -38,4 +39,4 @@ class Rules:
         return 13 * self.decks
 
 
-DEFAULT_RULES = Rules()
+DEFAULT_RULES: Final = Rules()

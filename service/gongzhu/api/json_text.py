@@ -1,0 +1,180 @@
+"""Cards and answers on the wire: card names in a request to engine cards, and answers written
+as JSON text (UTF-8, compact, as ``json`` would write them).
+
+Most of an answer is cards: legal moves, the trick, the cards taken, hands, each a list of
+card names. Encoding them name by name, list by list, cost more than the engine call
+they report on, so a list of cards is written as JSON text when the answer is built
+(``cards_text``, ``card_rows_text``: a card's quoted name is written once, a short row —
+a play, at most ``SHORT_ROW`` cards — once per process) and ``encode`` puts the answer
+together from such pieces (``JsonText``) and its other values, as ``json.dumps`` (compact,
+``ensure_ascii=False``) would (a test checks it byte for byte): strings quoted by the
+``json`` module's C quoting, the rest written here (each call of a ``JSONEncoder`` builds
+its C encoder anew, which costs more than a small answer's text).
+
+A request's card names (validated against the contract already) become engine cards
+here too (``card_rows_in``, ``cards_in``). The module is compiled with the engine when a C
+compiler is there (setup.py): it is most of what a request costs besides the engine.
+"""
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, Final
+
+from gongzhu.rules import CARD_NAMES, SUIT_SIZE
+
+# the C encoder's string quoting (ensure_ascii=False)
+_quoted: Final[Callable[[str], str]] = json.encoder.encode_basestring
+_ENCODER: Final = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+CARD_TEXT: Final[tuple[str, ...]] = tuple([_quoted(name) for name in CARD_NAMES])
+# rows of up to two cards (plays): each written once, kept by value (at most 52 + 52 + 1,326)
+SHORT_ROW: Final = 2
+_SHORT_ROWS: Final[dict[tuple[int, ...], str]] = {}
+# a play of one card, the commonest row of a deal state, by its card
+SINGLE_PLAYS: Final[tuple[tuple[int, ...], ...]] = tuple([(card,) for card in range(len(CARD_NAMES))])
+
+
+class JsonText:
+    """A value already written as JSON text (``text``)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, JsonText) and other.text == self.text
+
+    def __hash__(self) -> int:
+        return hash(self.text)
+
+    def __repr__(self) -> str:
+        return f"JsonText({self.text!r})"
+
+
+def _by_code(entries: Iterable[tuple[str, int]]) -> tuple[int, ...]:
+    """A value by character code, for (character, value) ``entries``."""
+    codes = [0] * 128
+    for char, value in entries:
+        codes[ord(char)] = value
+    return tuple(codes)
+
+
+# A card name's first character gives its suit's first card, its last its rank ("10" ends in "0"):
+# the card, from two characters, without hashing the name (the names are the contract's, validated).
+SUIT_CODES: Final = _by_code((name[0], card - card % SUIT_SIZE) for card, name in enumerate(CARD_NAMES))
+RANK_CODES: Final = _by_code((name[-1], card % SUIT_SIZE) for card, name in enumerate(CARD_NAMES))
+
+
+def cards_in(row: Sequence[str]) -> tuple[int, ...]:
+    """The engine's cards of a row of card names."""
+    return tuple([SUIT_CODES[ord(name[0])] + RANK_CODES[ord(name[-1])] for name in row])
+
+
+def card_rows_in(rows: Sequence[Sequence[str]]) -> tuple[tuple[int, ...], ...]:
+    """The engine's cards of rows of card names (hands, exposures, plays)."""
+    suits, ranks, single = SUIT_CODES, RANK_CODES, SINGLE_PLAYS
+    out: list[tuple[int, ...]] = []
+    for row in rows:
+        if len(row) == 1:
+            name = row[0]
+            out.append(single[suits[ord(name[0])] + ranks[ord(name[-1])]])
+        else:
+            out.append(tuple([suits[ord(name[0])] + ranks[ord(name[-1])] for name in row]))
+    return tuple(out)
+
+
+def _row(row: Sequence[int]) -> str:
+    names = CARD_TEXT
+    return "[" + ",".join([names[c] for c in row]) + "]"
+
+
+def cards_text(row: Sequence[int]) -> JsonText:
+    """``[name, ...]`` of a row of cards, as JSON text."""
+    return JsonText(_row(row))
+
+
+def card_rows_text(rows: Sequence[Sequence[int]]) -> JsonText:
+    """``[[name, ...], ...]`` of rows of cards (moves, a trick's plays, hands), as JSON text."""
+    parts: list[str] = []
+    short = _SHORT_ROWS
+    for row in rows:
+        if len(row) <= SHORT_ROW:
+            key = row if type(row) is tuple else tuple(row)
+            text = short.get(key)
+            if text is None:
+                text = short[key] = _row(key)
+            parts.append(text)
+        else:
+            parts.append(_row(row))
+    return JsonText("[" + ",".join(parts) + "]")
+
+
+def _text(value: Any) -> str:
+    kind = type(value)
+    if kind is JsonText:
+        return value.text
+    if kind is str:
+        return _quoted(value)
+    if kind is int:
+        return int.__repr__(value)
+    if kind is dict:
+        return _object(value)
+    if kind is list or kind is tuple:
+        return _array(value)
+    if value is None:
+        return "null"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if kind is float and not math.isfinite(value):
+        raise ValueError(f"{value!r} is no JSON number")
+    return _ENCODER.encode(value)
+
+
+def _object(value: dict[str, Any]) -> str:
+    # the commonest values written in place, the others by _text
+    parts: list[str] = []
+    for key, item in value.items():
+        kind = type(item)
+        if kind is JsonText:
+            parts.append(_key(key) + item.text)
+        elif kind is int:
+            parts.append(_key(key) + str(item))
+        else:
+            parts.append(_key(key) + _text(item))
+    return "{" + ",".join(parts) + "}"
+
+
+def _key(key: str) -> str:
+    """``"key":`` (an answer's keys are few: each is written once)."""
+    text = _KEYS.get(key)
+    if text is None:
+        text = _quoted(key) + ":"
+        if len(_KEYS) < MAX_KEYS:
+            _KEYS[key] = text
+    return text
+
+
+_KEYS: Final[dict[str, str]] = {}
+MAX_KEYS: Final = 256
+
+
+def _array(items: list[Any] | tuple[Any, ...]) -> str:
+    # ints (scores, seats) and strings (card names as sent) in place, the rest by _text
+    parts: list[str] = []
+    for item in items:
+        kind = type(item)
+        if kind is int:
+            parts.append(str(item))
+        elif kind is str:
+            parts.append(_quoted(item))
+        else:
+            parts.append(_text(item))
+    return "[" + ",".join(parts) + "]"
+
+
+def encode(value: Any) -> bytes:
+    """``value`` (an answer: objects, lists, strings, numbers, booleans, null and ``JsonText``)
+    as one line of UTF-8 JSON text."""
+    return (_text(value) + "\n").encode()

@@ -1,0 +1,138 @@
+"""The exact AND/OR search of a claim (docs/rules.md, "Claims"), written once for every kind of position.
+
+The claimant's plays are OR nodes, every other seat's are AND nodes; a branch
+stops as soon as a trick goes against the claim. Positions already decided are
+kept in a transposition table, with how many tricks deep each verdict looked. The
+search counts the positions it visits and stops at a limit (``Nodes``), so a
+caller answers "unknown" rather than guessing. The kinds of position are the
+engine's own deal state (``claims``) and the one-deck fast path's bare tuples
+(``plain``).
+"""
+from __future__ import annotations
+
+import time
+from abc import ABC, abstractmethod
+from collections.abc import Hashable
+from typing import Final, Generic, TypeVar
+
+EXACT: Final = 1 << 30   # "tricks looked at" of a verdict that looked to the end of the deal
+# How many positions the search visits between two looks at the clock.
+CLOCK_EVERY: Final = 1024
+
+Move = TypeVar("Move")
+Position = TypeVar("Position")
+Key = TypeVar("Key", bound=Hashable)
+
+
+class Budget(Exception):
+    """The search reached its node limit."""
+
+
+class Nodes:
+    """The positions searched so far, against the limit (``max_nodes``) and, when given,
+    a wall-clock deadline (``time.monotonic()``), looked at every ``CLOCK_EVERY`` positions."""
+
+    __slots__ = ("count", "limit", "deadline")
+
+    def __init__(self, limit: int, deadline: float | None = None) -> None:
+        self.count = 0
+        self.limit = limit
+        self.deadline = deadline
+
+    def visit(self) -> None:
+        self.count += 1
+        if self.count > self.limit:
+            raise Budget
+        if self.deadline is not None and not self.count % CLOCK_EVERY and time.monotonic() > self.deadline:
+            raise Budget
+
+
+def _settled(found: tuple[bool, int, object], depth: int) -> bool:
+    """Whether a remembered verdict answers a look ``depth`` tricks deep: a claim kept
+    for at least that many tricks, or broken within at most that many."""
+    return found[1] >= depth if found[0] else found[1] <= depth
+
+
+def _first(moves: list[Move], found: tuple[bool, int, Move | None] | None) -> list[Move]:
+    """``moves`` with the one that decided a shallower look at the position first."""
+    if found is not None and found[2] is not None and found[2] in moves:
+        moves.remove(found[2])
+        moves.insert(0, found[2])
+    return moves
+
+
+class AndOr(ABC, Generic[Position, Key, Move]):
+    """The AND/OR search, written once (``decide``) for both kinds of position: engine
+    one ``DealState`` applied and undone (``_Search``) and bare tuples (``PlainSearch``). Each kind says when
+    the claim is kept without search (``over``), what decides the rest of the claim from
+    a position (``key``), who acts (``mover``), the moves worth trying, likeliest to decide
+    first (``moves``), and the position after one (``child``).
+
+    Positions already decided are remembered in ``known``: the verdict, how many tricks
+    it looked at (``EXACT`` where it looked to the end of the deal, which only a kind
+    with ``exact`` records), and the deciding move.
+    """
+
+    exact: bool   # whether this kind records a kept claim as kept to the end (EXACT)
+
+    def __init__(self, seat: int, wants_all: bool, nodes: Nodes) -> None:
+        self.seat = seat
+        self.wants_all = wants_all
+        self.nodes = nodes
+        self.known: dict[Key, tuple[bool, int, Move | None]] = {}
+
+    @abstractmethod
+    def over(self, pos: Position) -> bool:
+        """Whether the claim is kept from ``pos`` to the end of the deal, without search."""
+        raise NotImplementedError
+
+    @abstractmethod
+    def key(self, pos: Position) -> Key:
+        raise NotImplementedError
+
+    @abstractmethod
+    def mover(self, pos: Position) -> int | None:
+        raise NotImplementedError
+
+    @abstractmethod
+    def moves(self, pos: Position) -> list[Move]:
+        raise NotImplementedError
+
+    @abstractmethod
+    def child(self, pos: Position, move: Move) -> tuple[Position, bool, bool]:
+        """The position after ``move``; whether it completed a trick, and against the claim."""
+        raise NotImplementedError
+
+    def back(self, pos: Position) -> None:
+        """Take back the move ``child`` made from ``pos`` (a position that is a value has nothing to undo)."""
+
+    def decide(self, pos: Position, depth: int) -> tuple[bool, Move | None, bool]:
+        """Whether no trick breaks the claim within ``depth`` more completed tricks; the
+        deciding move (the claimant's keeping move, or another seat's breaking one); and
+        whether a kept claim is known to be kept to the end of the deal (no line was cut
+        at ``depth``), so that deeper looks need not repeat it."""
+        if self.over(pos):
+            return True, None, self.exact
+        if depth == 0:
+            return True, None, False
+        key = self.key(pos)
+        found = self.known.get(key)
+        if found is not None and _settled(found, depth):
+            return found[0], found[2], found[1] == EXACT
+        self.nodes.visit()
+        claimant = self.mover(pos) == self.seat
+        result, witness, to_the_end = (not claimant), None, True
+        for move in _first(self.moves(pos), found):
+            nxt, completed, broken = self.child(pos, move)
+            if broken:
+                ok, whole = False, True
+            else:
+                ok, _, whole = self.decide(nxt, depth - 1 if completed else depth)
+            self.back(pos)
+            if claimant == ok:
+                result, witness, to_the_end = ok, move, whole
+                break
+            to_the_end = to_the_end and whole
+        to_the_end = result and to_the_end and self.exact
+        self.known[key] = (result, EXACT if to_the_end else depth, witness)
+        return result, witness, to_the_end

@@ -1,0 +1,290 @@
+"""The one-deck fast path of the claims search (docs/rules.md, "Claims").
+
+Once no card is special any more (one deck, no exposed copy held, no opening
+card due, no first-trick ban), a position is a bare tuple (``Plain``: the seat
+to act, the leader, the four hands, the trick's cards) with its cards renumbered
+by their order among the cards still in play: only which card beats which
+decides who takes a trick, so positions that differ only in cards already gone
+are one position. ``PlainSearch`` applies a play the way the play loop does there
+(tests/rules/test_claims.py checks that they agree), and proves a claim of no
+tricks without search where the claimant can duck every lead of the others
+(``ducks_every_lead``).
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Final
+
+from .andor import AndOr, Nodes
+from .cards import ONE_PLANE, PLANE, SEATS, SUIT_MASK, SUIT_MASKS, SUIT_SIZE, Play, lowest_of_runs, mask_cards
+from .moves import follow_single_mask, lead_options
+from .state import DealState
+from .tricks import leading_card, trick_winner
+
+Plain = tuple[int, int, tuple[int, ...], tuple[int, ...]]   # seat, leader, hands, trick
+
+SUIT_BASES: Final = tuple(range(0, PLANE, SUIT_SIZE))
+# Dropping card position p from a renumbered one-deck mask: the bits below p, the bits of
+# p's suit above it (moved down one), the bits of the suits above.
+_BELOW: Final = tuple((1 << p) - 1 for p in range(PLANE))
+_SUIT_ABOVE: Final = tuple(((1 << (p - p % SUIT_SIZE + SUIT_SIZE)) - 1) & ~((1 << (p + 1)) - 1) for p in range(PLANE))
+_HIGHER_SUITS: Final = tuple(ONE_PLANE & ~((1 << (p - p % SUIT_SIZE + SUIT_SIZE)) - 1) for p in range(PLANE))
+# The same masks repeated in four lanes of one integer, one lane per hand.
+_LANE: Final = 64
+_LANES: Final = sum(1 << (_LANE * i) for i in range(SEATS))
+_KEEP_LANES: Final = tuple((_BELOW[p] | _HIGHER_SUITS[p]) * _LANES for p in range(PLANE))
+_ABOVE_LANES: Final = tuple(_SUIT_ABOVE[p] * _LANES for p in range(PLANE))
+
+
+def is_plain(t: DealState) -> bool:
+    """No card is special any more: no exposed copy held, no opening card due, no first-trick ban."""
+    return t.opening_lead is None and not any(t.held_exposed) and not (
+        not t.winners and t.rules.first_trick_ban)
+
+
+def by_suit(cards: int, keep_high: bool) -> list[int]:
+    """One card of each suit in the one-plane ``cards``: the lowest, or the highest."""
+    kept = []
+    for mask in SUIT_MASKS:
+        suit = cards & mask
+        if suit:
+            kept.append(suit.bit_length() - 1 if keep_high else (suit & -suit).bit_length() - 1)
+    return kept
+
+
+def ducks_every_lead(mine: int, others: int) -> bool:
+    """Whether a seat holding ``mine`` can follow every lead of the others below it, when
+    only the others lead (a claim of no tricks keeps the lead away from the claimant) and
+    ``others`` are every card they may still lead (one-plane, one deck).
+
+    Suit by suit, with the seat's cards c1 < c2 < … and the others' o1 < o2 < …, it
+    suffices that ci < oi for every i up to the shorter count: each time the suit is led
+    with the others' j-th card the seat plays its highest card below the lead, which keeps
+    the condition (as does every card the others play or lose, and shedding its highest
+    card of a suit on a discard), and a seat out of the suit or facing no more leads of
+    it only discards. Sufficient, not necessary: the others may do less than lead their
+    lowest cards in order.
+    """
+    return all(ducks_suit(mine & mask, others & mask) for mask in SUIT_MASKS)
+
+
+def ducks_suit(own: int, theirs: int) -> bool:
+    """``ducks_every_lead`` for one suit's cards: ci < oi up to the shorter count."""
+    if not own or not theirs:
+        return True
+    leads = theirs.bit_count()
+    seen_own = seen_theirs = 0
+    for card in mask_cards(own | theirs):
+        if theirs >> card & 1:
+            seen_theirs += 1
+            continue
+        seen_own += 1
+        if seen_own > leads:
+            break
+        if seen_theirs >= seen_own:
+            return False
+    return True
+
+
+def priority(move: Play, best: int, wants_all: bool) -> tuple[int, int]:
+    """Sort key: the plays that serve the mover's side first.
+
+    Against a claim of every trick, every seat (the claimant to win, the others to
+    stop it) prefers a play that beats the trick so far; for a claim of none every
+    seat prefers one that does not (the claimant to lose, the others to leave it
+    winning). Among beating plays the cheapest first; among the others the dearest
+    first (a discard sheds its highest card); a lead is strongest first when tricks
+    are to be won, weakest first when they are to be lost.
+    """
+    card = move[-1]
+    rank = card % SUIT_SIZE
+    if best < 0:
+        return (0, -rank if wants_all else rank)
+    beats = card // SUIT_SIZE == best // SUIT_SIZE and card > best
+    if beats:
+        return (0 if wants_all else 1, rank)
+    return (1 if wants_all else 0, -rank)
+
+
+def squeeze(bits: int, live: int) -> int:
+    """``bits`` (cards of ``live``) renumbered by their order among the live cards of
+    their suit: only which card beats which is kept."""
+    out = 0
+    for base in SUIT_BASES:
+        k = 0
+        for card in mask_cards((live >> base & SUIT_MASK) << base):
+            if bits >> card & 1:
+                out |= 1 << (base + k)
+            k += 1
+    return out
+
+
+def real_card(card: int, live: int) -> int:
+    """The card a renumbered ``card`` stands for among ``live``."""
+    base = card - card % SUIT_SIZE
+    return mask_cards((live >> base & SUIT_MASK) << base)[card % SUIT_SIZE]
+
+
+def to_plain(t: DealState) -> tuple[Plain, int] | None:
+    """A one-deck position where no card is special any more, as a bare tuple (the fast
+    path), with the live cards its numbering is relative to.
+
+    Cards are renumbered by their order among the cards still in play (hands and the
+    trick on the table), so positions that differ only in the cards already gone are
+    one position: only which card beats which decides who takes a trick."""
+    if t.rules.decks != 1 or not is_plain(t) or t.seat is None:
+        return None
+    trick = [play[0] for play in t.trick]
+    live = 0
+    for hand in t.hands_bits:
+        live |= hand
+    for card in trick:
+        live |= 1 << card
+    node = (t.seat, t.leader, tuple([squeeze(hand, live) for hand in t.hands_bits]),
+            tuple([squeeze(1 << card, live).bit_length() - 1 for card in trick]))
+    return node, live
+
+
+def plain_winner(node: Plain) -> int:
+    """Who leads the trick in ``node`` so far (the card to beat): its card, or -1 before the lead."""
+    return leading_card(node[3])
+
+
+def plain_live(node: Plain) -> int:
+    """The cards in ``node`` held by the seats other than the one to act, or on the table."""
+    seat, _, hands, trick = node
+    live = 0
+    for other in range(SEATS):
+        if other != seat:
+            live |= hands[other]
+    for card in trick:
+        live |= 1 << card
+    return live
+
+
+class PlainSearch(AndOr[Plain, Plain, int]):
+    """The fast path: one-deck positions where no card is special any more, as bare
+    tuples (``to_plain``), their cards renumbered among the cards in play, a move being
+    one card. ``child`` applies a play the way ``advance`` does there (options from
+    ``moves``, the winner from ``tricks``); tests/rules/test_claims.py checks the two
+    agree on random positions. A claim of no tricks is kept without search where the
+    claimant can duck every lead of the others (``ducks_the_rest``).
+    """
+
+    exact = True
+
+    def __init__(self, seat: int, wants_all: bool, nodes: Nodes) -> None:
+        super().__init__(seat, wants_all, nodes)
+        # (claimant's cards, the cards the others may lead) -> ducks_every_lead
+        self.safe: dict[tuple[int, int], bool] = {}
+
+    def over(self, pos: Plain) -> bool:
+        return not pos[2][pos[0]] or self.ducks_the_rest(pos)
+
+    def key(self, pos: Plain) -> Plain:
+        return pos
+
+    def mover(self, pos: Plain) -> int:
+        return pos[0]
+
+    def moves(self, pos: Plain) -> list[int]:
+        seat, _, hands, trick = pos
+        hand = hands[seat]
+        claimant = self.seat
+        if trick:
+            options = follow_single_mask(hand, 0, trick[0] // SUIT_SIZE, False)
+            follows = bool(options & SUIT_MASKS[trick[0] // SUIT_SIZE])
+        else:
+            options = lead_options(hand, 0, 0)[0]
+            follows = True
+        if seat != claimant and self.wants_all:
+            if not follows:
+                cards = by_suit(options, keep_high=False)
+            else:
+                mine = hands[claimant]
+                for i, card in enumerate(trick):
+                    if (pos[1] + i) % SEATS == claimant:
+                        mine |= 1 << card
+                cards = lowest_of_runs(options, mine)
+        elif seat == claimant and not self.wants_all and not follows:
+            cards = by_suit(options, keep_high=True)
+        elif seat == claimant and not self.wants_all and trick:
+            cards = self.follows(pos, options)
+        else:
+            cards = lowest_of_runs(options, plain_live(pos))
+        if not trick and seat != claimant and not self.wants_all:
+            cards.sort(key=self.lead_order(hands))
+            return cards
+        best = plain_winner(pos)
+        cards.sort(key=lambda card: priority((card,), best, self.wants_all))
+        return cards
+
+    def lead_order(self, hands: tuple[int, ...]) -> Callable[[int], tuple[int, int]]:
+        """Sort key of the others' leads against a claim of no tricks: first the suits where
+        the claimant may not be able to duck every lead (``ducks_suit``), then the other
+        suits it holds, then those it has none of; the lowest card of a suit first."""
+        mine = hands[self.seat]
+        others = 0
+        for other in range(SEATS):
+            if other != self.seat:
+                others |= hands[other]
+        rank = []
+        for mask in SUIT_MASKS:
+            own = mine & mask
+            rank.append(2 if not own else 1 if ducks_suit(own, others & mask) else 0)
+        return lambda card: (rank[card // SUIT_SIZE], card)
+
+    def follows(self, pos: Plain, options: int) -> list[int]:
+        """The claimant's cards worth trying when it follows suit against a claim of no
+        tricks: of the cards below the one winning the trick (ducks) only the highest,
+        since holding a lower card of a suit instead of a higher one is never worse for
+        taking no trick (each play of the higher card that takes no trick, the lower one
+        would not take either, and the same seat would win it); and when no seat plays
+        after it, no card above (each would take the trick)."""
+        best = plain_winner(pos)
+        ducks = options & ((1 << best) - 1)
+        kept = [ducks.bit_length() - 1] if ducks else []
+        if len(pos[3]) == SEATS - 1:
+            return kept or [(options & -options).bit_length() - 1]
+        return kept + lowest_of_runs(options & ~ducks, plain_live(pos))
+
+    def child(self, pos: Plain, move: int) -> tuple[Plain, bool, bool]:
+        seat, leader, hands, trick = pos
+        after = list(hands)
+        after[seat] = after[seat] ^ 1 << move
+        played = (*trick, move)
+        if len(played) < SEATS:
+            return ((seat + 1) % SEATS, leader, tuple(after), played), False, False
+        winner = trick_winner([(c,) for c in played], leader)
+        broken = (winner == self.seat) != self.wants_all
+        # the trick's cards leave play: the hands are renumbered without them, the higher
+        # cards of each one's suit moving down one place (the four hands side by side in
+        # one integer, a lane each, moved at once)
+        packed = after[0] | after[1] << _LANE | after[2] << 2 * _LANE | after[3] << 3 * _LANE
+        for gone in sorted(played, reverse=True):
+            packed = packed & _KEEP_LANES[gone] | (packed & _ABOVE_LANES[gone]) >> 1
+        lane = ONE_PLANE
+        return ((winner, winner, (packed & lane, packed >> _LANE & lane, packed >> 2 * _LANE & lane,
+                                  packed >> 3 * _LANE), ()), True, broken)
+
+    def ducks_the_rest(self, pos: Plain) -> bool:
+        """Whether, with another seat to play, a claim of no tricks is certain by
+        ``ducks_every_lead``: the claimant follows every lead of the others below it
+        from here on (the card on the table it must still follow counted as a lead; a
+        trick it has played to and is not winning is lost to it already)."""
+        seat, leader, hands, trick = pos
+        claimant = self.seat
+        if self.wants_all or seat == claimant or trick and leader == claimant:
+            return False
+        mine = hands[claimant]
+        others = (hands[0] | hands[1] | hands[2] | hands[3]) & ~mine   # one deck: hands are disjoint
+        if trick:
+            place = (claimant - leader) % SEATS
+            if place >= len(trick):
+                others |= 1 << trick[0]
+            elif trick[place] == plain_winner(pos):
+                return False
+        found = self.safe.get((mine, others))
+        if found is None:
+            found = self.safe[(mine, others)] = ducks_every_lead(mine, others)
+        return found
