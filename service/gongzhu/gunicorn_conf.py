@@ -60,6 +60,7 @@ loglevel = os.environ.get("LOG_LEVEL", "info")
 logger_class = "gongzhu.logs.GunicornLogger"
 # Before the app is loaded: prometheus_client reads it when first imported.
 gunicorn_hooks.prepare_metrics_dir()
+pre_fork = gunicorn_hooks.pre_fork
 child_exit = gunicorn_hooks.child_exit
 on_exit = gunicorn_hooks.on_exit
 # gunicorn answers an over-long request line itself (a 414 problem, service/gongzhu/worker.py):

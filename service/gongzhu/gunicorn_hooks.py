@@ -12,10 +12,16 @@ stop counting while its counters and histograms are kept. The master's pid is
 exported as ``GONGZHU_SERVER_PID``: a worker answering a scrape reports the
 process metrics of the master and of every worker (``gongzhu.api.metrics``).
 
+Before each fork the master moves everything it has built (the app, the contract, the
+compiled validators, the imported modules) to the collector's permanent generation
+(``gc.freeze``): a worker's full collections then never walk those objects, and never
+write to their pages, which stay shared with the master.
+
 This module imports nothing of prometheus_client at import time on purpose.
 """
 from __future__ import annotations
 
+import gc
 import os
 import shutil
 import tempfile
@@ -41,6 +47,11 @@ def prepare_metrics_dir() -> str:
     # The workers read the master's pid to report its and their process metrics (api/metrics.py).
     os.environ[SERVER_PID_ENV] = str(os.getpid())
     return str(path)
+
+
+def pre_fork(server, worker) -> None:
+    """gunicorn's ``pre_fork`` hook: what the master holds is frozen out of the workers' collections."""
+    gc.freeze()
 
 
 def child_exit(server, worker) -> None:

@@ -21,7 +21,7 @@ import json
 import logging
 import math
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -167,13 +167,12 @@ def read_body(environ: dict, limit: int | None) -> bytes:
     """The raw body, at most ``limit`` bytes (413 beyond); 400 when its framing is broken."""
     stream = environ["wsgi.input"]
     length = environ.get("CONTENT_LENGTH") or ""
-    too_large = ApiProblem(413, "payload_too_large", text.TOO_LARGE())
     try:
         if length:
             if not length.isdigit():
                 raise ApiProblem(400, "bad_framing", text.LENGTH_NOT_NUMBER())
             if limit is not None and int(length) > limit:
-                raise too_large
+                raise _too_large()
             return stream.read(int(length))
         if not environ.get("wsgi.input_terminated"):
             return b""
@@ -183,8 +182,12 @@ def read_body(environ: dict, limit: int | None) -> bytes:
         LOG.warning("bad request framing: %s", error)
         raise framing_problem(error) from None
     if limit is not None and len(data) > limit:
-        raise too_large
+        raise _too_large()
     return data
+
+
+def _too_large() -> ApiProblem:
+    return ApiProblem(413, "payload_too_large", text.TOO_LARGE())
 
 
 def encode(out: Any) -> bytes:
@@ -282,7 +285,7 @@ class Pipeline:
         found = self.match(environ)
         return None if found is None else ", ".join(sorted(found.methods))
 
-    def __call__(self, environ: dict, start_response: Callable) -> list[bytes]:
+    def __call__(self, environ: dict, start_response: Callable) -> Iterable[bytes]:
         matched = self.match(environ)
         if matched is None:
             return self.next(environ, start_response)
