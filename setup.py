@@ -37,7 +37,7 @@ INTERPRETED = {"messages.py", "build.py"}
 # the bot's modules on the search's path (the others, advice and exposures, call them a few times a request)
 COMPILED_BOT = {"heuristic.py", "search.py", "knowledge.py", "equivalence.py"}
 # the HTTP layer's cards on the wire and its answers (the rest of it is glue around Flask, marshmallow, ...)
-COMPILED_API = {"json_text.py", "results.py", "telemetry.py", "pipeline.py"}
+COMPILED_API = {"json_text.py", "results.py", "telemetry.py"}
 # the access line's text (the rest of gongzhu.logs is logging's and gunicorn's classes)
 COMPILED_TOP = {"log_lines.py"}
 PURE_ENV = "GONGZHU_PURE"
