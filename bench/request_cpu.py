@@ -2,7 +2,9 @@
 checkout (e.g. main) side by side, alternating rounds.
 
     python bench/request_cpu.py                                   # compiled and pure
-    git archive main | tar -x -C /tmp/base && python bench/request_cpu.py --base /tmp/base
+    python bench/request_cpu.py --base DIR                       # and DIR's source, pure
+
+``DIR`` is another checkout's root, e.g. ``git archive main | tar -x -C DIR`` into an empty folder.
 
 Each round starts one process per build (the installed package; a pure copy of this source,
 ``bench/_builds.py``; ``--base DIR``'s ``service/``, pure) in turn, in ABC/CBA order. Each
@@ -22,6 +24,7 @@ import json
 import statistics
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 # bench/http.py shadows the standard library's ``http``: keep bench/ off sys.path, load helpers by path.
@@ -73,7 +76,7 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=6)
     ap.add_argument("--calls", type=int, default=2000)
     ap.add_argument("--base", type=Path, help="another checkout's root (its service/ runs pure)")
-    ap.add_argument("--pure-dir", type=Path, default=Path("/tmp/gongzhu-pure-build"))
+    ap.add_argument("--pure-dir", type=Path, help="where the pure copy goes (default: a new temporary folder)")
     ap.add_argument("--inner", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.inner:
@@ -82,8 +85,9 @@ def main() -> None:
     if not 1 <= args.rounds <= 50 or not 100 <= args.calls <= 100_000:
         sys.exit("rounds 1..50, calls 100..100000")
     print(f"# {_server.machine_notes()}", flush=True)
+    pure_dir = args.pure_dir or Path(tempfile.mkdtemp(prefix="gongzhu-pure-")) / "pure"
     envs: dict[str, dict[str, str] | None] = {"compiled": None,
-                                              "pure": _builds.pure_env(_builds.pure_copy(args.pure_dir))}
+                                              "pure": _builds.pure_env(_builds.pure_copy(pure_dir))}
     if args.base:
         envs["base"] = _builds.pure_env(args.base.resolve() / "service")
     builds = list(envs)
