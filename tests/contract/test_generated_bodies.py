@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 from hypothesis_jsonschema import from_schema
 
 from gongzhu.api import create_app
+from tests.contract.cards import CARD_PATTERN, CARD_STRINGS
 
 # hypothesis-jsonschema bodies for every operation, the longest non-live run: make test-fast leaves it out
 pytestmark = pytest.mark.slow
@@ -32,12 +33,9 @@ WRONG_TYPE = {"object": "text", "array": {"a": 1}, "string": 7, "integer": "7", 
               "boolean": 0}
 
 
-# The contract's card pattern and the same set of strings spelled out: hypothesis draws from a list at
-# once, while it builds each string of a regular expression character by character (the /match bodies,
-# thousands of cards each, took most of this file's time). test_the_card_enum_is_the_card_pattern
-# proves the two accept the same strings.
+# The card pattern as the enum of its strings (cards.py): the /match bodies, thousands of cards each,
+# took most of this file's time when hypothesis built each card from the regular expression.
 CARD = CONTRACT["components"]["schemas"]["Card"]
-CARD_STRINGS = [suit + rank for suit in "SHDC" for rank in [*map(str, range(2, 11)), "J", "Q", "K", "A"]]
 
 
 def inline(node):
@@ -80,7 +78,8 @@ OPERATIONS_BY_PATH = {p.values[0]: p.values[1] for p in OPERATIONS}
 
 
 def test_the_card_enum_is_the_card_pattern():
-    pattern = re.compile(CARD["pattern"])
+    assert CARD["pattern"] == CARD_PATTERN
+    pattern = re.compile(CARD_PATTERN)
     assert len(set(CARD_STRINGS)) == 52 and all(pattern.fullmatch(c) for c in CARD_STRINGS)
     # every string the pattern matches: a suit letter and one of 13 ranks, nothing else
     candidates = {s + r for s in "SHDCX" for r in [*map(str, range(12)), "J", "Q", "K", "A", "1", "B"]}
