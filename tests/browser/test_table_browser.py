@@ -70,7 +70,8 @@ def open_table(browser, base: str, fragment: str) -> None:
 
 
 def settle(browser) -> None:
-    WebDriverWait(browser, WAIT_S).until(
+    # polled every 20 ms, not selenium's default 500 ms: the page is busy for a few ms after a click
+    WebDriverWait(browser, WAIT_S, poll_frequency=0.02).until(
         lambda b: b.find_element(By.TAG_NAME, "body").get_attribute("data-busy") == "false")
 
 
@@ -94,6 +95,14 @@ def cursor(browser) -> int:
 def hand_cards(browser, seat: int | None = None, extra: str = "") -> list:
     seats = f"[data-seat='{seat}']" if seat is not None else ""
     return browser.find_elements(By.CSS_SELECTOR, f"[data-role=hand]{seats} [data-card]{extra}")
+
+
+def legal_shown(browser) -> list[list[str]]:
+    """[card, seat] of every card the page marks legal, in document order: one round trip to the
+    browser, not two a card (a whole deal asks this 52 times)."""
+    return browser.execute_script(
+        "return [...document.querySelectorAll('[data-role=hand] [data-card][data-legal=true]')]"
+        ".map(e => [e.getAttribute('data-card'), e.getAttribute('data-seat')])")
 
 
 def screenshot(browser, path: Path, size: tuple[int, int]) -> None:
@@ -162,9 +171,11 @@ def test_a_whole_deal_played_by_clicking_legal_cards_scores_as_score_does(browse
         state = page_state(browser)
         assert len(state["plays"]) == n == cursor(browser)
         turn = post(live_server, "/legal-moves", state).json()
+        shown = legal_shown(browser)
+        assert sorted(card for card, _ in shown) == sorted(m[0] for m in turn["moves"])
+        assert {seat for _, seat in shown} == {str(turn["seat"])}
         legal = hand_cards(browser, extra="[data-legal=true]")
-        assert sorted(c.get_attribute("data-card") for c in legal) == sorted(m[0] for m in turn["moves"])
-        assert {c.get_attribute("data-seat") for c in legal} == {str(turn["seat"])}
+        assert len(legal) == len(shown)
         if n == 20:
             # a card that is not legal does nothing
             others = hand_cards(browser, turn["seat"], "[data-legal=false]")
