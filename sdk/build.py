@@ -94,7 +94,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=ROOT / "build" / "sdk", help="default: build/sdk")
     parser.add_argument("--only", choices=["python", "typescript"], help="build one SDK only")
     args = parser.parse_args(argv)
-    contract = yaml.safe_load(CONTRACT.read_text(encoding="utf-8"))
+    contract = yaml.load(CONTRACT.read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     version = contract["info"]["version"]
     out: Path = args.out.resolve()
     dist = out / "dist"

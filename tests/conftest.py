@@ -11,12 +11,21 @@ import sys
 from pathlib import Path
 
 import pytest
+import yaml
 
 from gongzhu.api import create_app
 from tests.servers import free_port, start, stop
 
 ROOT = Path(__file__).resolve().parent.parent
 CONTRACT = ROOT / "service" / "gongzhu" / "openapi.yaml"
+
+
+def load_contract() -> dict:
+    """openapi.yaml as data, parsed anew (the caller may change it) by libyaml: PyYAML's pure-Python
+    parser takes over a second for it, and a dozen test modules read it as they are collected."""
+    return yaml.load(CONTRACT.read_text(encoding="utf-8"), Loader=yaml.CSafeLoader)
+
+
 # A test's report property naming the folder its screenshots went to (tests/browser/).
 SCREENSHOTS = "screenshots"
 

@@ -4,17 +4,16 @@ from __future__ import annotations
 
 import json
 import logging
-from pathlib import Path
 
 import pytest
-import yaml
 
 from gongzhu.api import create_app
+from tests.conftest import load_contract
 
 from .deals import FULL_PLAYS, SEED1, X, Y, Z
 from .problems import assert_problem
 
-CONTRACT = yaml.safe_load((Path(__file__).resolve().parents[2] / "openapi.yaml").read_text("utf-8"))
+CONTRACT = load_contract()
 
 DEAL_POSTS = ["/legal-moves", "/play", "/exposures"]
 ALL_POSTS = ["/legal-moves", "/play", "/trick", "/score", "/ingots", "/exposures", "/deal"]

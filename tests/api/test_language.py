@@ -4,19 +4,18 @@ from __future__ import annotations
 
 import re
 import string
-from pathlib import Path
 
 import pytest
-import yaml
 
 import gongzhu.api.messages as api_messages
 import gongzhu.rules.messages as rule_messages
 from gongzhu.api.language import negotiate
 from gongzhu.rules import Text
+from tests.conftest import load_contract
 
 from .deals import SEED1
 
-CONTRACT = yaml.safe_load((Path(__file__).resolve().parents[2] / "openapi.yaml").read_text("utf-8"))
+CONTRACT = load_contract()
 CJK = re.compile(r"[\u4e00-\u9fff]")
 CJK_OR_PUNCTUATION = re.compile(r"[\u4e00-\u9fff\u3000-\u303f\uff00-\uffef]")
 

@@ -6,19 +6,18 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 
 import pytest
-import yaml
 
 from gongzhu.api import PIPELINE_KEY, create_app, schemas
 from gongzhu.api.pipeline import Pipeline
 from gongzhu.rules import Rules
+from tests.conftest import load_contract
 
 from .deals import SEED1
 from .problems import assert_problem
 
-CONTRACT = yaml.safe_load((Path(__file__).resolve().parents[2] / "openapi.yaml").read_text("utf-8"))
+CONTRACT = load_contract()
 MAX_ANSWER = 64 * 1024
 
 

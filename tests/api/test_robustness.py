@@ -6,16 +6,15 @@ deeper into the engine."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
-import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gongzhu.rules import CARD_NAMES
+from tests.conftest import load_contract
 
-CONTRACT = yaml.safe_load((Path(__file__).resolve().parents[2] / "openapi.yaml").read_text("utf-8"))
+CONTRACT = load_contract()
 CARDS = st.sampled_from(CARD_NAMES)
 NOT_CARDS = st.sampled_from(["sq", "10C", "S1", "", "HA ", "X"])
 SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-3, 6), st.floats(allow_nan=False, allow_infinity=False),

@@ -7,11 +7,10 @@ import gzip
 import re
 
 import pytest
-import yaml
 
 from gongzhu.api import PIPELINE_KEY
 from gongzhu.api.table_page import ASSET_VERSION, TABLE_DIR
-from tests.conftest import CONTRACT
+from tests.conftest import load_contract
 
 WEIGHT_BUDGET = 150 * 1024
 ASSETS = ["table.js", "table.css"]
@@ -69,7 +68,7 @@ def test_the_page_names_no_other_host():
 def test_the_page_calls_public_operations_of_the_contract_only():
     script = (TABLE_DIR / "table.js").read_text(encoding="utf-8")
     called = set(re.findall(r"\bapi\('(/[a-z-]+)'", script))
-    contract = yaml.safe_load(CONTRACT.read_text(encoding="utf-8"))
+    contract = load_contract()
     public = {path for path, item in contract["paths"].items()
               if "post" in item and "meta" not in item["post"]["tags"]}
     assert called == {"/deal", "/legal-moves", "/view", "/play", "/exposures", "/score", "/ingots",

@@ -12,21 +12,20 @@ import copy
 import functools
 import json
 import re
-from pathlib import Path
 
 import pytest
-import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis_jsonschema import from_schema
 
 from gongzhu.api import create_app
+from tests.conftest import load_contract
 from tests.contract.cards import CARD_PATTERN, CARD_STRINGS
 
 # hypothesis-jsonschema bodies for every operation, the longest non-live run: make test-fast leaves it out
 pytestmark = pytest.mark.slow
 
-CONTRACT = yaml.safe_load((Path(__file__).resolve().parents[2] / "openapi.yaml").read_text("utf-8"))
+CONTRACT = load_contract()
 EXAMPLES = 80
 # A value of another JSON type than the schema asks for, for each type.
 WRONG_TYPE = {"object": "text", "array": {"a": 1}, "string": 7, "integer": "7", "number": [1],

@@ -21,9 +21,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
-import yaml
 
-from tests.conftest import CONTRACT
+from tests.conftest import CONTRACT, load_contract
 
 NODE_DIR = Path(__file__).resolve().parent / "node"
 BIN = NODE_DIR / "node_modules" / ".bin"
@@ -77,4 +76,4 @@ def test_orval_and_hey_api_default_output_compiles_strict():
 
 
 def schemas() -> dict:
-    return yaml.safe_load(CONTRACT.read_text(encoding="utf-8"))["components"]["schemas"]
+    return load_contract()["components"]["schemas"]

@@ -30,10 +30,11 @@ from referencing.jsonschema import DRAFT202012
 from gongzhu.api import PIPELINE_KEY, create_app, schemas
 from gongzhu.api import operations as handlers
 from gongzhu.api.pipeline import Pipeline
+from tests.conftest import load_contract
 
 ROOT = Path(__file__).resolve().parents[2]
 CONTRACT_PATH = ROOT / "service" / "gongzhu" / "openapi.yaml"
-CONTRACT = yaml.safe_load(CONTRACT_PATH.read_text(encoding="utf-8"))
+CONTRACT = load_contract()
 BASE_URL = "http://localhost:8080"
 METHODS = {"get", "post", "put", "delete", "patch"}
 # Sent with every request: problem bodies echo it as request_id, which examples omit.

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from tests.conftest import CONTRACT as CONTRACT_PATH
+from tests.conftest import load_contract
 from tests.contract.cards import CARD_PATTERN, CARD_STRINGS
 
 pytestmark = pytest.mark.live
@@ -35,14 +35,14 @@ EXCLUDED = ["positive_data_acceptance", "ignored_auth", "use_after_free",
             "ensure_resource_availability"]
 
 
-CONTRACT = yaml.safe_load(CONTRACT_PATH.read_text(encoding="utf-8"))
+CONTRACT = load_contract()
 OPERATION_COUNT = sum(1 for item in CONTRACT["paths"].values() for method in item
                       if method in {"get", "post", "put", "patch", "delete"})
 
 
 def contract_with_card_enum(folder: Path) -> Path:
     """openapi.yaml with the card pattern as the enum of its 52 strings (the module's docstring)."""
-    document = yaml.safe_load(CONTRACT_PATH.read_text(encoding="utf-8"))
+    document = load_contract()
     card = document["components"]["schemas"]["Card"]
     assert card.pop("pattern") == CARD_PATTERN
     card["enum"] = CARD_STRINGS

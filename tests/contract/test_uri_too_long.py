@@ -13,11 +13,11 @@ from jsonschema import Draft202012Validator
 from referencing import Registry
 from referencing.jsonschema import DRAFT202012
 
-from tests.conftest import CONTRACT as CONTRACT_PATH
+from tests.conftest import load_contract
 
 pytestmark = pytest.mark.live
 
-CONTRACT = yaml.safe_load(CONTRACT_PATH.read_text(encoding="utf-8"))
+CONTRACT = load_contract()
 TOO_LONG = {"$ref": "#/components/responses/UriTooLong"}
 GETS = [path for path, item in CONTRACT["paths"].items() if "get" in item]
 

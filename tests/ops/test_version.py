@@ -13,6 +13,7 @@ import pytest
 import yaml
 
 from gongzhu import __version__
+from tests.conftest import load_contract
 from tests.servers import expected_engine
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -74,12 +75,12 @@ def test_commit_from_the_wheels_file_before_git(monkeypatch, fresh_commit, tmp_p
 def test_the_contract_version_is_read_without_a_yaml_parser_as_yaml_reads_it():
     from gongzhu import about
 
-    contract = yaml.safe_load((ROOT / "service" / "gongzhu" / "openapi.yaml").read_text(encoding="utf-8"))
+    contract = load_contract()
     assert about.contract_version() == contract["info"]["version"] == VERSION
 
 
 def test_the_contract_version_is_the_service_version():
-    contract = yaml.safe_load((ROOT / "service" / "gongzhu" / "openapi.yaml").read_text(encoding="utf-8"))
+    contract = load_contract()
     assert contract["info"]["version"] == VERSION
 
 

@@ -26,9 +26,8 @@ import zipfile
 
 import pytest
 import requests
-import yaml
 
-from tests.conftest import CONTRACT, ROOT
+from tests.conftest import ROOT, load_contract
 
 pytestmark = pytest.mark.live
 
@@ -40,7 +39,7 @@ CARDS = sorted(s + r for s in "SHDC" for r in ("2", "3", "4", "5", "6", "7", "8"
 
 
 def contract() -> dict:
-    return yaml.safe_load(CONTRACT.read_text(encoding="utf-8"))
+    return load_contract()
 
 
 @pytest.fixture(scope="module")
