@@ -55,6 +55,17 @@ def pytest_sessionstart(session):
                     "(or install with GONGZHU_PURE=1 for the pure build)", returncode=4)
 
 
+DRILLS = ROOT / "tests" / "faults"
+
+
+def pytest_collection_modifyitems(config, items):
+    """make test collects the drills (marker ``faults``) from tests/faults alone, so a drill anywhere else
+    would never run there: refuse it."""
+    astray = [item.nodeid for item in items if item.get_closest_marker("faults") and DRILLS not in item.path.parents]
+    if astray:
+        raise pytest.UsageError(f"drills (mark faults) belong under tests/faults: {', '.join(astray[:5])}")
+
+
 @pytest.fixture(scope="session")
 def app():
     return create_app()
