@@ -34,13 +34,33 @@ ENGINE_SOURCES := setup.py $(wildcard service/gongzhu/*.py service/gongzhu/rules
 # The pure build for make test's second run: the same source without the compiled modules.
 PURE_ROOT := build/pure
 
-# The runtime install (the engine and the server extra); the test install below also satisfies it.
-$(VENV)/.stamp-run: pyproject.toml $(ENGINE_SOURCES) | $(BIN)/python
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[server]'
+# The install in three steps, the last two side by side (MAKEFLAGS --jobs): the build requirements
+# (setuptools, the pinned mypy); then the extras' packages, and the package itself built in place
+# (its engine compiled by mypyc, setup.py) without build isolation, with those requirements:
+# neither waits for the other. Each step has its stamp, so a changed engine module compiles again
+# without reinstalling the packages.
+PIP := $(BIN)/python -m pip install --quiet --disable-pip-version-check
+$(VENV)/.stamp-build: pyproject.toml | $(BIN)/python
+	$(BIN)/python mk/requirements.py build | $(PIP) -r /dev/stdin
 	touch $@
 
-$(VENV)/.stamp-test: pyproject.toml $(ENGINE_SOURCES) | $(BIN)/python
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[server,test]'
+$(VENV)/.stamp-engine: pyproject.toml $(ENGINE_SOURCES) $(VENV)/.stamp-build
+	$(PIP) --no-deps --no-build-isolation -e .
+	touch $@
+
+$(VENV)/.stamp-server-packages: pyproject.toml $(VENV)/.stamp-build
+	$(BIN)/python mk/requirements.py server | $(PIP) -r /dev/stdin
+	touch $@
+
+$(VENV)/.stamp-test-packages: pyproject.toml $(VENV)/.stamp-build
+	$(BIN)/python mk/requirements.py server test | $(PIP) -r /dev/stdin
+	touch $@ $(VENV)/.stamp-server-packages
+
+# The runtime install (the engine and the server extra); the test install below also satisfies it.
+$(VENV)/.stamp-run: $(VENV)/.stamp-engine $(VENV)/.stamp-server-packages
+	touch $@
+
+$(VENV)/.stamp-test: $(VENV)/.stamp-engine $(VENV)/.stamp-test-packages
 	touch $@ $(VENV)/.stamp-run
 
 # The contract's linters and the TypeScript client toolchain (npm packages, pinned by the lock file).
