@@ -58,12 +58,23 @@ def pytest_sessionstart(session):
 DRILLS = ROOT / "tests" / "faults"
 
 
+# The files that take longest (durations of make test), run first: pytest-xdist hands whole files
+# (--dist loadfile) to its processes in this order, and a long file handed out last keeps one process
+# busy after the others are done.
+LONGEST_FIRST = ("tests/contract/test_schemathesis.py", "tests/rules/test_properties.py",
+                 "tests/browser/test_table_browser.py", "tests/sdk/test_sdk.py",
+                 "tests/contract/test_generated_bodies.py", "tests/rules/test_claims.py",
+                 "tests/api/test_json_text.py", "tests/contract/test_node_tools.py")
+
+
 def pytest_collection_modifyitems(config, items):
     """make test collects the drills (marker ``faults``) from tests/faults alone, so a drill anywhere else
-    would never run there: refuse it."""
+    would never run there: refuse it. The longest files go first (``LONGEST_FIRST``)."""
     astray = [item.nodeid for item in items if item.get_closest_marker("faults") and DRILLS not in item.path.parents]
     if astray:
         raise pytest.UsageError(f"drills (mark faults) belong under tests/faults: {', '.join(astray[:5])}")
+    rank = {name: place for place, name in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.relative_to(ROOT).as_posix(), len(rank)))
 
 
 @pytest.fixture(scope="session")
