@@ -91,11 +91,13 @@ test: $(VENV)/.stamp-test $(NODE_TOOLS)/node_modules/.stamp
 	$(BIN)/python -m pytest -m "$(SERIAL)" $(or $(PYTEST_ARGS),$(DRILLS)); $(PYTEST_OK)
 	$(if $(PYTEST_ARGS),,$(MAKE) --no-print-directory test-pure)
 
+# The pure pass waits on nothing (no server, no browser): one process a core.
+PURE_JOBS ?= auto
 # The engine build make test expects: pure with GONGZHU_PURE=1 at install time or no C compiler, else compiled.
 EXPECT_ENGINE := $(if $(filter-out 0,$(GONGZHU_PURE)),pure,$(if $(shell command -v $${CC:-cc}),compiled,pure))
 test-pure: $(VENV)/.stamp-test
 	$(BIN)/python bench/_builds.py $(PURE_ROOT)
-	GONGZHU_EXPECT_ENGINE=pure PYTHONPATH=$(CURDIR)/$(PURE_ROOT) $(BIN)/python -m pytest -n $(TEST_JOBS) \
+	GONGZHU_EXPECT_ENGINE=pure PYTHONPATH=$(CURDIR)/$(PURE_ROOT) $(BIN)/python -m pytest -n $(PURE_JOBS) \
 		--dist loadfile -m "not (live or faults or deploy or slow)" $(PURE_TESTS)
 
 lint: $(VENV)/.stamp-test
