@@ -11,8 +11,8 @@ PYTEST_ARGS ?=
 # Test processes for pytest-xdist: one more than the cores, so a process waiting on a live server,
 # a browser or a subprocess leaves no core idle (make test on 2 cores: 4 min 6 s with 3, 4 min 49 s with 2).
 TEST_JOBS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 1) + 1 )))
-# Independent prerequisites side by side: the venv's install (the engine's compilation) and npm's.
-MAKEFLAGS += --jobs=2
+# Independent prerequisites side by side: npm's install, the venv's packages and the engine's compilation.
+MAKEFLAGS += --jobs=3
 # pytest's exit status 5 means the selection was empty (e.g. PYTEST_ARGS names a file with no drill in it).
 PYTEST_OK = s=$$?; [ $$s -eq 0 ] || [ $$s -eq 5 ]
 
