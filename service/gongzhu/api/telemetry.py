@@ -232,8 +232,11 @@ class Body:
 
     def close(self) -> None:
         try:
-            close = getattr(self.body, "close", None)
-            if close is not None:
-                close()
+            # a list (the pipeline's and Flask's answers) has nothing to close: no AttributeError raised and
+            # swallowed a request
+            if type(self.body) is not list:
+                close = getattr(self.body, "close", None)
+                if close is not None:
+                    close()
         finally:
             self.record.finish(self.sent)
