@@ -74,7 +74,7 @@ def pytest_collection_modifyitems(config, items):
     if astray:
         raise pytest.UsageError(f"drills (mark faults) belong under tests/faults: {', '.join(astray[:5])}")
     rank = {name: place for place, name in enumerate(LONGEST_FIRST)}
-    items.sort(key=lambda item: rank.get(item.path.relative_to(ROOT).as_posix(), len(rank)))
+    items.sort(key=lambda item: rank.get(item.nodeid.partition("::")[0], len(rank)))
 
 
 @pytest.fixture(scope="session")
