@@ -23,7 +23,7 @@ help:
 	@echo "make test   install test extras and run every test (pytest)"
 	@echo "make test-pure   the rules, bot and API tests on the pure build (make test runs them last)"
 	@echo "make test-fast   the inner loop: no live server, drill, deployment check or long property run"
-	@echo "make lint   ruff over service/, tests/, bench/, sdk/ and mypy over service/ (settings in pyproject.toml)"
+	@echo "make lint   ruff over service/, tests/, bench/, sdk/, mk/ and mypy over service/ (settings in pyproject.toml)"
 	@echo "make sdk    build the Python and TypeScript SDKs from the contract into build/sdk (sdk/README.md)"
 
 $(BIN)/python:
@@ -101,7 +101,7 @@ test-pure: $(VENV)/.stamp-test
 		--dist loadfile -m "not (live or faults or deploy or slow)" $(PURE_TESTS)
 
 lint: $(VENV)/.stamp-test
-	$(BIN)/ruff check service tests bench sdk setup.py
+	$(BIN)/ruff check service tests bench sdk mk setup.py
 	$(BIN)/mypy
 
 # The inner loop: no server, no drill, no long property run.

@@ -14,6 +14,7 @@ from pathlib import Path
 project = tomllib.loads((Path(__file__).resolve().parent.parent / "pyproject.toml").read_text("utf-8"))
 wanted: list[str] = []
 for name in sys.argv[1:]:
-    found = project["build-system"]["requires"] if name == "build" else project["project"]["optional-dependencies"][name]
+    extras = project["project"]["optional-dependencies"]
+    found = project["build-system"]["requires"] if name == "build" else extras[name]
     wanted += [r for r in found if r not in wanted]
 print("\n".join(wanted))
