@@ -23,7 +23,7 @@ CONTRACT = ROOT / "service" / "gongzhu" / "openapi.yaml"
 def load_contract() -> dict:
     """openapi.yaml as data, parsed anew (the caller may change it) by libyaml: PyYAML's pure-Python
     parser takes over a second for it, and a dozen test modules read it as they are collected."""
-    return yaml.load(CONTRACT.read_text(encoding="utf-8"), Loader=yaml.CSafeLoader)
+    return yaml.load(CONTRACT.read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
 
 
 # A test's report property naming the folder its screenshots went to (tests/browser/).

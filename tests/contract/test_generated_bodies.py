@@ -11,7 +11,6 @@ from __future__ import annotations
 import copy
 import functools
 import json
-import re
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -20,29 +19,23 @@ from hypothesis_jsonschema import from_schema
 
 from gongzhu.api import create_app
 from tests.conftest import load_contract
-from tests.contract.cards import CARD_PATTERN, CARD_STRINGS
+from tests.contract.cards import with_card_enum
 
 # hypothesis-jsonschema bodies for every operation, the longest non-live run: make test-fast leaves it out
 pytestmark = pytest.mark.slow
 
-CONTRACT = load_contract()
+# The card pattern as the enum of its strings (cards.py): the /match bodies, thousands of cards each,
+# took most of this file's time when hypothesis built each card from the regular expression.
+CONTRACT = with_card_enum(load_contract())
 EXAMPLES = 80
 # A value of another JSON type than the schema asks for, for each type.
 WRONG_TYPE = {"object": "text", "array": {"a": 1}, "string": 7, "integer": "7", "number": [1],
               "boolean": 0}
 
 
-# The card pattern as the enum of its strings (cards.py): the /match bodies, thousands of cards each,
-# took most of this file's time when hypothesis built each card from the regular expression.
-CARD = CONTRACT["components"]["schemas"]["Card"]
-
-
 def inline(node):
-    """The schema with every local $ref replaced by its target (the contract has no cycles), and the card
-    pattern as the enum of the strings it matches."""
+    """The schema with every local $ref replaced by its target (the contract has no cycles)."""
     if isinstance(node, dict):
-        if node.get("pattern") == CARD["pattern"]:
-            return {"type": "string", "enum": CARD_STRINGS}
         if "$ref" in node:
             target = CONTRACT
             for token in node["$ref"].removeprefix("#/").split("/"):
@@ -74,15 +67,6 @@ def bodies(path: str):
 
 
 OPERATIONS_BY_PATH = {p.values[0]: p.values[1] for p in OPERATIONS}
-
-
-def test_the_card_enum_is_the_card_pattern():
-    assert CARD["pattern"] == CARD_PATTERN
-    pattern = re.compile(CARD_PATTERN)
-    assert len(set(CARD_STRINGS)) == 52 and all(pattern.fullmatch(c) for c in CARD_STRINGS)
-    # every string the pattern matches: a suit letter and one of 13 ranks, nothing else
-    candidates = {s + r for s in "SHDCX" for r in [*map(str, range(12)), "J", "Q", "K", "A", "1", "B"]}
-    assert {c for c in candidates if pattern.fullmatch(c)} == set(CARD_STRINGS)
 
 
 @pytest.fixture(scope="module")
