@@ -328,6 +328,9 @@ class _TrickSearch:
         self.transformer_factor = exposure_values(rules, state.exposed)[TRANSFORMER].transformer_factor
         self.has_transformer = [_copies(bits, TRANSFORMER) > 0 for bits in captured]
         self.tables: dict[tuple[int, bool, bool, bool], list[float]] = {}
+        # whether plays that leave the rest of the trick the same share one search (``outcomes``); False
+        # searches each play's replies apart (the tests check that sharing never changes an outcome)
+        self.share = True
 
     def relief(self, seat: int, hand: int, trick: list[Play]) -> list[float]:
         """Per card, what giving it up is worth to ``seat`` holding ``hand``, ``trick`` on the table."""
@@ -391,7 +394,9 @@ class _TrickSearch:
                 outcome = self.settle(state)
             else:
                 led = _suit(state.trick[0][0])
-                if winning_seat(state) == seat:
+                if not self.share:
+                    key = move
+                elif winning_seat(state) == seat:
                     key = tuple([c for c in move if _suit(c) == led or SCORING >> c & 1])
                 else:
                     key = (NOT_WINNING, *[c for c in move if SCORING >> c & 1])

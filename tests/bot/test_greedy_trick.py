@@ -5,7 +5,7 @@ import random
 import pytest
 
 from bench.opponents import _short_suit_preference, _TrickSearch, greedy_trick_play
-from gongzhu.rules import Rules, is_legal_move, legal_moves, parse_card, replay, seat_view
+from gongzhu.rules import Rules, is_legal_move, legal_moves, parse_card, replay, sample_hidden, seat_view
 
 from .states import random_position, reshuffled
 
@@ -65,6 +65,20 @@ def test_greedy_trick_ignores_hidden_cards(decks):
         assert greedy_trick_play(p.state, samples=FEW_SAMPLES, seed=seed) == \
             greedy_trick_play(other, samples=FEW_SAMPLES, seed=seed), (decks, seed)
     assert compared >= 40
+
+
+@pytest.mark.parametrize(("decks", "count"), [(1, 150), (2, 40)])
+def test_plays_that_share_a_search_of_the_replies_have_the_same_outcome_as_searched_apart(decks, count):
+    # on a sampled deal, as the search sees it: every play's outcome (winner, points), and so every reply
+    # chosen, is the same with the replies of equivalent plays searched once or each apart
+    for seed in range(count):
+        p = random_position(seed, decks=decks)
+        state = p.state.clone()
+        state.hands_bits[:] = sample_hidden(seat_view(state), random.Random(seed))
+        moves = legal_moves(state)
+        shared, apart = _TrickSearch(state), _TrickSearch(state)
+        apart.share = False
+        assert shared.outcomes(state, moves) == apart.outcomes(state, moves), (decks, seed)
 
 
 def test_greedy_trick_is_reproducible_for_a_seed():
