@@ -27,7 +27,7 @@ up at ``max_nodes`` (``None``), so a caller falls back rather than overruns.
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Final
 
 from .andor import AndOr, Budget, Nodes
@@ -43,13 +43,13 @@ from .cards import (
     SUIT_SIZE,
     TRANSFORMER,
     Play,
-    cards_of,
     lowest_of_runs,
     mask_cards,
 )
-from .scoring import HEART_VALUES, seat_raw
+from .scoring import HEART_VALUES, PIG_POINTS, SHEEP_POINTS, seat_raw
 from .settlement import PARTNERS
 from .state import DealState
+from .tricks import leading_index
 from .variants import Rules
 
 # Every raw score is a multiple of ten (hearts by tens, pig and sheep 100, all hearts 200,
@@ -58,6 +58,8 @@ UNIT: Final = 10
 SCORING_BITS: Final = SCORING_MASK | SCORING_MASK << PLANE
 # the depth passed to the AND/OR search: more tricks than a deal has, less what is completed
 NO_DEPTH_LIMIT: Final = 1000
+# more score units than any deal gives
+NO_SCORE: Final = 1 << 40
 DEFAULT_MAX_NODES: Final = 20_000
 # Cards that score alike: one class per heart value, and each of the pig, sheep and transformer alone.
 HEART_CLASSES: Final = tuple(
@@ -65,6 +67,10 @@ HEART_CLASSES: Final = tuple(
     for value in sorted(set(HEART_VALUES)))
 ALONE: Final = 1 << PIG | 1 << SHEEP | 1 << TRANSFORMER
 BANNED: Final = 1 << PIG | 1 << TRANSFORMER
+# What a card is worth to its taker, to order the moves only (the transformer, which doubles, counts 0).
+ORDER_POINTS: Final = tuple(
+    HEART_VALUES[c % SUIT_SIZE] if c // SUIT_SIZE == HEARTS else
+    PIG_POINTS if c == PIG else SHEEP_POINTS if c == SHEEP else 0 for c in range(PLANE))
 
 
 def score_units(rules: Rules, raw: Sequence[int], seat: int) -> int:
@@ -84,9 +90,10 @@ def units_per_point(rules: Rules) -> int:
 
 def _live(pos: DealState) -> int:
     """Cards (two-plane) still in play: in a hand or on the table."""
-    live = cards_of(pos.trick)
-    for hand in pos.hands_bits:
-        live |= hand
+    live = pos.hands_bits[0] | pos.hands_bits[1] | pos.hands_bits[2] | pos.hands_bits[3]
+    for play in pos.trick:
+        for card in play:
+            live |= 1 << card
     return live
 
 
@@ -97,52 +104,171 @@ def settled_units(pos: DealState, seat: int) -> int:
     return score_units(rules, raw, seat)
 
 
-class _AtLeast(AndOr[DealState, tuple[object, ...], Play]):
-    """Can ``seat`` make sure its score units end at ``threshold`` or more? The claims'
-    AND/OR search on one ``DealState`` walked down and up (``apply``/``undo``)."""
+Key = tuple[object, ...]
+
+
+def position_key(pos: DealState) -> Key:
+    """The position and the scoring cards each seat has taken: what decides the rest of the score."""
+    taken = tuple([bits & SCORING_BITS for bits in pos.captured_bits])
+    if pos.opening_lead is None and not any(pos.held_exposed) and not pos.ban:
+        return (pos.seat, pos.leader, tuple(pos.hands_bits), tuple(pos.trick), taken)
+    return (pos.seat, pos.leader, tuple(pos.hands_bits), tuple(pos.trick), taken, tuple(pos.held_exposed),
+            pos.suits_led, pos.first_round, pos.opening_lead, pos.ban)
+
+
+class _AtLeast(AndOr[DealState, Key, Play]):
+    """Can ``seat`` make sure its score units end at ``threshold`` or more? The claims' AND/OR search on
+    one ``DealState`` walked down and up (``apply``/``undo``).
+
+    One instance asks one threshold after another (``ask``). What earlier questions settled is kept as
+    bounds, per position: kept at ``t`` means kept at every lower threshold (``kept_at``, the highest),
+    broken at ``t`` broken at every higher one (``broken_at``, the lowest). A position kept at the
+    threshold asked is kept without search (``over``); a move to one broken there breaks (``child``).
+    The AND/OR search's own table holds one question's verdicts; ``ask`` moves them into the bounds.
+    """
 
     exact = False
 
-    def __init__(self, seat: int, threshold: int, nodes: Nodes) -> None:
+    def __init__(self, seat: int, nodes: Nodes) -> None:
         super().__init__(seat, True, nodes)
+        self.threshold = 0
+        self.kept_at: dict[Key, int] = {}
+        self.broken_at: dict[Key, int] = {}
+        # the move that decided a position for an earlier threshold: tried first
+        self.hints: dict[Key, Play] = {}
+        # the key of the position ``over`` looked at (``decide`` asks for the key and the moves next),
+        # and of the position ``child`` made (``over`` looks at it next)
+        self.last_key: Key = ()
+        self.pending: Key | None = None
+        # this question's leaves: the lowest score kept and the highest broken (what a failed or kept
+        # question proves beyond its threshold, as a fail-soft alpha-beta's value does)
+        self.lowest_kept = NO_SCORE
+        self.highest_broken = -NO_SCORE
+
+    def ask(self, pos: DealState, threshold: int) -> bool:
+        """Whether the seat can make sure of ``threshold`` score units from ``pos``."""
         self.threshold = threshold
+        self.pending = None
+        self.lowest_kept, self.highest_broken = NO_SCORE, -NO_SCORE
+        holds = self.decide(pos, NO_DEPTH_LIMIT - len(pos.winners))[0]
+        kept_at, broken_at, hints = self.kept_at, self.broken_at, self.hints
+        # every verdict looked to the end of the deal (the depth is never reached): each is exact
+        for key, (kept, _, move) in self.known.items():
+            if kept:
+                if kept_at.get(key, threshold - 1) < threshold:
+                    kept_at[key] = threshold
+            elif broken_at.get(key, threshold + 1) > threshold:
+                broken_at[key] = threshold
+            if move is not None:
+                hints[key] = move
+        self.known.clear()
+        return holds
 
     def over(self, pos: DealState) -> bool:
-        """Kept: the deal is over (a line below the threshold broke on its last scoring card), or the score
-        is settled at the threshold or more."""
+        """Kept: the deal is over (a line below the threshold broke on its last scoring card), the score is
+        settled at the threshold or more, or an earlier question kept the position at a threshold as high."""
+        pending, self.pending = self.pending, None
         if pos.seat is None:
+            self.leaf(settled_units(pos, self.seat))
             return True
-        return not _live(pos) & SCORING_BITS and settled_units(pos, self.seat) >= self.threshold
+        # (between tricks only: the score is settled by the trick that took the last scoring card)
+        if not pos.trick and not _live(pos) & SCORING_BITS:
+            if self.leaf(settled_units(pos, self.seat)):
+                return True
+            self.last_key = position_key(pos)
+            return False
+        key = pending if pending is not None else position_key(pos)
+        self.last_key = key
+        kept = self.kept_at.get(key)
+        if kept is not None and kept >= self.threshold:
+            self.lowest_kept = min(self.lowest_kept, kept)
+            return True
+        return False
 
-    def key(self, pos: DealState) -> tuple[object, ...]:
-        """The position and the scoring cards each seat has taken (what decides the rest of the score)."""
-        taken = tuple([bits & SCORING_BITS for bits in pos.captured_bits])
-        if pos.opening_lead is None and not any(pos.held_exposed) and not pos.ban:
-            return (pos.seat, pos.leader, tuple(pos.hands_bits), tuple(pos.trick), taken)
-        return (pos.seat, pos.leader, tuple(pos.hands_bits), tuple(pos.trick), taken, tuple(pos.held_exposed),
-                pos.suits_led, pos.first_round, pos.opening_lead, pos.ban)
+    def leaf(self, units: int) -> bool:
+        """Whether a settled score keeps the threshold (and the leaf counted)."""
+        if units >= self.threshold:
+            self.lowest_kept = min(self.lowest_kept, units)
+            return True
+        self.highest_broken = max(self.highest_broken, units)
+        return False
+
+    def key(self, pos: DealState) -> Key:
+        return self.last_key
 
     def mover(self, pos: DealState) -> int | None:
         return pos.seat
 
     def moves(self, pos: DealState) -> list[Play]:
-        return distinct_moves(pos)
+        """``distinct_moves``, likeliest to decide first: the one that decided the position for an earlier
+        threshold, then by what the trick would be worth to the seat if it ended with the move
+        (``_worth``), best first for the seat, worst first for the others."""
+        moves = distinct_moves(pos)
+        if len(moves) > 1:
+            worth = self._worth(pos)
+            moves.sort(key=worth if pos.seat == self.seat else lambda move: -worth(move))
+        hint = self.hints.get(self.last_key)
+        if hint is not None and hint in moves:
+            moves.remove(hint)
+            moves.insert(0, hint)
+        return moves
+
+    def _worth(self, pos: DealState) -> Callable[[Play], int]:
+        """Sort key, lowest first: minus the points the move's trick would bring the seat (weighted as in
+        ``score_units``) if it ended now; then among plays that would not take it the highest card first,
+        among those that would the lowest."""
+        mover = pos.seat
+        assert mover is not None
+        trick = [play[-1] for play in pos.trick]
+        at = leading_index(trick)
+        best = trick[at] if trick else -1
+        winner = (pos.leader + at) % SEATS if trick else mover
+        points = 0
+        for play in pos.trick:
+            for card in play:
+                points += ORDER_POINTS[card]
+        partnership = pos.rules.partnership
+        seat = self.seat
+
+        def weight(taker: int) -> int:
+            if partnership:
+                return 1 if taker % 2 == seat % 2 else -1
+            return SEATS - 1 if taker == seat else -1
+
+        def key(move: Play) -> int:
+            card = move[-1]
+            takes = best < 0 or card // SUIT_SIZE == best // SUIT_SIZE and card > best
+            value = points
+            for c in move:
+                value += ORDER_POINTS[c]
+            rank = card % SUIT_SIZE
+            return -weight(mover if takes else winner) * value * 32 + (rank if takes else SUIT_SIZE - rank)
+        return key
 
     def child(self, pos: DealState, move: Play) -> tuple[DealState, bool, bool]:
         """``move`` applied to ``pos`` itself (``back`` undoes it); broken once the score is settled below
-        the threshold."""
+        the threshold, or where an earlier question broke the position at a threshold as low."""
         before = len(pos.winners)
         pos.apply(move)
         completed = len(pos.winners) != before
-        broken = (completed and not _live(pos) & SCORING_BITS
-                  and settled_units(pos, self.seat) < self.threshold)
-        return pos, completed, broken
+        if pos.seat is None or completed and not _live(pos) & SCORING_BITS:
+            # (a kept leaf is counted by ``over``, which sees it next)
+            units = settled_units(pos, self.seat)
+            if units < self.threshold:
+                self.highest_broken = max(self.highest_broken, units)
+                return pos, completed, True
+            return pos, completed, False
+        key = position_key(pos)
+        broken = self.broken_at.get(key)
+        if broken is not None and broken <= self.threshold:
+            # broken at ``broken``: below it, on the grid
+            self.highest_broken = max(self.highest_broken, broken - UNIT)
+            return pos, completed, True
+        self.pending = key
+        return pos, completed, False
 
     def back(self, pos: DealState) -> None:
         pos.undo()
-
-    def holds(self, pos: DealState) -> bool:
-        return self.decide(pos, NO_DEPTH_LIMIT - len(pos.winners))[0]
 
 
 def distinct_moves(pos: DealState) -> list[Play]:
@@ -151,7 +277,10 @@ def distinct_moves(pos: DealState) -> list[Play]:
     seat = pos.seat
     assert seat is not None
     singles, pairs, others = pos.options()
-    live = cards_of(pos.trick)
+    live = 0
+    for play in pos.trick:
+        for card in play:
+            live |= 1 << card
     for other in range(SEATS):
         if other != seat:
             live |= pos.hands_bits[other]
@@ -179,40 +308,29 @@ class Endgame:
     def __init__(self, seat: int, max_nodes: int = DEFAULT_MAX_NODES, deadline: float | None = None) -> None:
         self.seat = seat
         self.nodes = Nodes(max_nodes, deadline)
-        self.searches: dict[int, _AtLeast] = {}
+        self.search = _AtLeast(seat, self.nodes)
 
     def at_least(self, pos: DealState, threshold: int) -> bool:
-        search = self.searches.get(threshold)
-        if search is None:
-            search = self.searches[threshold] = _AtLeast(self.seat, threshold, self.nodes)
-        return search.holds(pos)
+        return self.search.ask(pos, threshold)
 
     def units(self, pos: DealState, guess: int) -> int:
-        """The exact score units ``seat`` can make sure of from ``pos``: the largest multiple of ``UNIT``
-        that ``at_least`` grants, galloping from ``guess`` then halving."""
+        """The exact score units ``seat`` can make sure of from ``pos``, by questions "at least t?" (MTD(f)):
+        a kept question proves the value at least its lowest kept leaf, a failed one at most its highest
+        broken leaf; the next question is just above what is proved, or at it, until both meet. The first
+        asks ``guess`` (on the grid)."""
         if not _live(pos) & SCORING_BITS:
             return settled_units(pos, self.seat)
-        lo = guess - guess % UNIT
-        step = UNIT
-        if self.at_least(pos, lo):
-            while self.at_least(pos, lo + step):
-                lo += step
-                step *= 2
-            hi = lo + step
-        else:
-            hi = lo
-            while not self.at_least(pos, hi - step):
-                hi -= step
-                step *= 2
-            lo = hi - step
-        # at_least(lo) and not at_least(hi)
-        while hi - lo > UNIT:
-            mid = lo + (hi - lo) // (2 * UNIT) * UNIT
-            if self.at_least(pos, mid):
-                lo = mid
+        search = self.search
+        low, high = -NO_SCORE, NO_SCORE
+        threshold = guess - guess % UNIT
+        while low < high:
+            if search.ask(pos, threshold):
+                low = max(low, search.lowest_kept)
+                threshold = low + UNIT
             else:
-                hi = mid
-        return lo
+                high = min(high, search.highest_broken)
+                threshold = high
+        return low
 
     def values(self, state: DealState, moves: Sequence[Play], guesses: Sequence[float] | None = None) -> list[float]:
         """Each move's exact value (``exact_score``: points) for ``seat``, who is to act in ``state`` (not
