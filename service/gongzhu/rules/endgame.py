@@ -10,11 +10,13 @@ core), asked a yes/no question: can the seat make sure its score ends at least
 ``t``? The seat's plays are OR nodes, every other seat's AND nodes, exactly as for
 a claim; a line is "broken" as soon as no scoring card is left in play and the
 score, settled, is below ``t``, and "kept" as soon as it is settled at ``t`` or
-more. The exact value is the largest ``t`` with a yes: found by galloping from a
-guess (a playout's value, often the answer: two questions then) and halving
-the bracket. Scores are counted in integer units (``score_units``) on a grid of
-``UNIT``, so the questions are finitely many. Each threshold has its own
-transposition table (one ``AndOr`` each), shared by every move of the root.
+more. The exact value is the largest ``t`` with a yes, found as MTD(f) finds
+it: a yes proves the value at least the lowest kept leaf the question met, a no
+at most the highest broken one; the next question is just above what is proved,
+or at it, until the two meet. The first question is a guess (a playout's value,
+often the answer). Scores are counted in integer units (``score_units``) on a
+grid of ``UNIT``. What each question settled is kept, per position, as bounds
+for the next ones (``_AtLeast``), shared by every move of the root.
 
 The table's key is what decides the rest of the score: the position (hands,
 the trick on the table, who acts and leads, the exposed copies still held, the
@@ -309,9 +311,6 @@ class Endgame:
         self.seat = seat
         self.nodes = Nodes(max_nodes, deadline)
         self.search = _AtLeast(seat, self.nodes)
-
-    def at_least(self, pos: DealState, threshold: int) -> bool:
-        return self.search.ask(pos, threshold)
 
     def units(self, pos: DealState, guess: int) -> int:
         """The exact score units ``seat`` can make sure of from ``pos``, by questions "at least t?" (MTD(f)):
