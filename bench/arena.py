@@ -21,6 +21,7 @@ that exposes nothing is played once: both ways are the same deal).
     python -m bench.arena --deals 2000 --opponent heuristic --budget-ms 20
     python -m bench.arena --deals 500 --opponent greedy --greedy-samples 20 --budget-ms 100 --jobs 2
     python -m bench.arena --deals 500 --opponent rules2 --decks 2 --partnership --exposures compare
+    python -m bench.arena --deals 100 --opponent greedy-trick --partnership --budget-ms 100
 """
 from __future__ import annotations
 
@@ -52,6 +53,8 @@ PERCENT = 100
 PLAYER_SEED = 1 << 40
 # --exposures: which ways each deal is played (True: the bot's seat exposes as suggest_exposures says)
 EXPOSURE_MODES = {"none": (False,), "bot": (True,), "compare": (True, False)}
+# the policies that --greedy-samples sets
+SAMPLING = {"greedy", "greedy-trick"}
 # the ways' names in --results files
 WAY_NAMES = {False: "plain", True: "exposed"}
 
@@ -79,7 +82,8 @@ class Arena:
 @dataclass
 class Searches:
     """Playouts per search: the bot's (``samples`` of each Monte Carlo answer) and the greedy
-    opponents' (samples × legal plays, where there is a choice)."""
+    opponents' (samples × legal plays, where there is a choice). A greedy-trick opponent makes no
+    playouts (it searches one trick per sample) and is not counted."""
 
     bot: list[int] = field(default_factory=list)
     greedy: list[int] = field(default_factory=list)
@@ -202,7 +206,7 @@ def report(arena: Arena, results: list[DealResult], seconds: float, jobs: int) -
     out: dict[str, object] = {
         "player": arena.player, "opponent": arena.opponent, "decks": arena.decks, "partnership": arena.partnership,
         "exposures": arena.exposures,
-        "greedy_samples": arena.greedy_samples if "greedy" in (arena.opponent, arena.player) else None,
+        "greedy_samples": arena.greedy_samples if {arena.opponent, arena.player} & SAMPLING else None,
         "deals": len(results), "budget_ms": arena.budget_ms, "exact_tricks": advice.EXACT_TRICKS[arena.decks]
         if arena.exact_tricks is None else arena.exact_tricks,
         **summary([r.means[main_mode] for r in results])}
@@ -275,7 +279,7 @@ def main(argv=None) -> int:
                         help="the policy in the measured seat: the bot (suggest), or an opponent policy "
                              "(e.g. --player greedy --opponent heuristic: greedy's own lead)")
     parser.add_argument("--greedy-samples", type=int, default=DEFAULT_GREEDY_SAMPLES,
-                        help="deals of the hidden cards per decision for --opponent greedy")
+                        help="deals of the hidden cards per decision for greedy and greedy-trick")
     parser.add_argument("--budget-ms", type=int, default=20)
     parser.add_argument("--decks", type=int, choices=(1, 2), default=1)
     parser.add_argument("--partnership", action="store_true", help="score by side (打对家)")

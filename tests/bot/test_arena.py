@@ -75,11 +75,11 @@ def test_a_two_deal_arena_reports_every_field(capsys, name):
     assert REPORT_FIELDS <= result.keys()
     assert (result["opponent"], result["decks"], result["partnership"], result["exposures"], result["deals"]) == \
         (name, 1, False, "none", 2)
-    assert result["greedy_samples"] == (FEW_SAMPLES if name == "greedy" else None)
+    assert result["greedy_samples"] == (FEW_SAMPLES if name in ("greedy", "greedy-trick") else None)
     assert result["decisions"] == 2 * 4 * 13
     # budget 2 ms = 8 playouts, in whole rounds of the n distinct plays (n <= 13): 5 to 13 a search
     assert 5 <= result["bot_playouts_per_search"] <= 13
-    # greedy: its samples times the legal plays (2 to 13) where it has a choice
+    # greedy: its samples times the legal plays (2 to 13) where it has a choice; greedy-trick makes no playouts
     if name == "greedy":
         assert 2 * FEW_SAMPLES <= result["greedy_playouts_per_search"] <= 13 * FEW_SAMPLES
     else:
@@ -149,6 +149,15 @@ def test_a_deterministic_policy_against_itself_scores_exactly_zero(capsys, name)
     # the same policy in every seat plays each deal the same way whichever seat is measured
     result = run_arena(capsys, "--player", name, "--opponent", name)
     assert (result["player"], result["mean_normalized_per_deal"], result["standard_error"]) == (name, 0.0, 0.0)
+
+
+def test_greedy_trick_can_be_the_measured_seat(capsys):
+    result = run_arena(capsys, "--player", "greedy-trick", "--opponent", "heuristic")
+    assert (result["player"], result["opponent"], result["greedy_samples"]) == \
+        ("greedy-trick", "heuristic", FEW_SAMPLES)
+    # no bot in the arena: no bot searches, no greedy playouts
+    assert (result["bot_playouts_per_search"], result["greedy_playouts_per_search"]) == (None, None)
+    assert result["decisions"] == 2 * 4 * 13
 
 
 def test_results_has_one_line_per_deal(capsys, tmp_path):
