@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from multiprocessing import Pool
 
-from gongzhu.bot import suggest, suggest_exposures
+from gongzhu.bot import advice, suggest, suggest_exposures
 from gongzhu.rules import (
     SEATS,
     Rules,
@@ -71,6 +71,8 @@ class Arena:
     exposures: str
     # the policy in the measured seat: "bot" (suggest) or one of the opponents
     player: str = "bot"
+    # the bot's exact endgames from this many tricks left (None: advice.EXACT_TRICKS as it is; 0: never)
+    exact_tricks: int | None = None
 
     @property
     def rules(self) -> Rules:
@@ -160,9 +162,13 @@ def exposure_reason(arena: Arena, deal_seed: int, bot_seat: int) -> str | None:
 def play_duplicate(arena: Arena, deal_seed: int) -> DealResult:
     """The deal four times, the bot in each seat, once per way of playing its exposures.
 
+    ``arena.exact_tricks`` (when given) sets the bot's exact-endgame threshold, in this process.
+
     With ``compare`` a seat where the bot exposes nothing is not played a second time: with no
     exposure the deal, the seeds and so every play are those of the plain way, so its score is reused.
     """
+    if arena.exact_tricks is not None:
+        advice.EXACT_TRICKS = {1: arena.exact_tricks, 2: arena.exact_tricks}
     times: list[tuple[float, float]] = []
     searches = Searches()
     ways = EXPOSURE_MODES[arena.exposures]
@@ -201,7 +207,8 @@ def report(arena: Arena, results: list[DealResult], seconds: float, jobs: int) -
         "player": arena.player, "opponent": arena.opponent, "decks": arena.decks, "partnership": arena.partnership,
         "exposures": arena.exposures,
         "greedy_samples": arena.greedy_samples if {arena.opponent, arena.player} & SAMPLING else None,
-        "deals": len(results), "budget_ms": arena.budget_ms,
+        "deals": len(results), "budget_ms": arena.budget_ms, "exact_tricks": advice.EXACT_TRICKS[arena.decks]
+        if arena.exact_tricks is None else arena.exact_tricks,
         **summary([r.means[main_mode] for r in results])}
     if arena.exposures != "none":
         out["bot_seats_exposing"] = sum(r.exposing_seats for r in results)
@@ -278,6 +285,9 @@ def main(argv=None) -> int:
     parser.add_argument("--partnership", action="store_true", help="score by side (打对家)")
     parser.add_argument("--exposures", choices=tuple(EXPOSURE_MODES), default="none",
                         help="bot: the bot's seat exposes per suggest_exposures; compare: both, same deals")
+    parser.add_argument("--exact-tricks", type=int, default=None,
+                        help="the bot solves each deal exactly from this many tricks left (0: never, main's "
+                             "playouts only; default: the bot's own threshold, docs/bot.md)")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes over deals")
     parser.add_argument("--progress", type=int, default=100, help="print a running line every N deals")
     parser.add_argument("--results", type=argparse.FileType("w"), default=None,
@@ -287,7 +297,7 @@ def main(argv=None) -> int:
         parser.error("--deals must be at least 1")
     arena = Arena(decks=args.decks, partnership=args.partnership, opponent=args.opponent,
                   budget_ms=args.budget_ms, greedy_samples=args.greedy_samples, exposures=args.exposures,
-                  player=args.player)
+                  player=args.player, exact_tricks=args.exact_tricks)
     began = time.perf_counter()
     results = run(arena, range(args.first_seed, args.first_seed + args.deals), args.jobs, args.progress,
                   args.results)

@@ -15,6 +15,7 @@ round. A playout plays out a copy of its own of the round's deal.
 """
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections.abc import Callable, Sequence
@@ -25,6 +26,7 @@ from gongzhu.rules import (
     Play,
     SeatView,
     advance,
+    endgame_values,
     exact_score,
     mask_cards,
     sample_hidden,
@@ -100,3 +102,43 @@ def monte_carlo(state: DealState, k: SeatView, moves: list[Play], *, playouts: i
         done += len(moves)
     best = max(range(len(moves)), key=lambda i: (totals[i], -i))
     return moves[best], done
+
+
+def exact_endgame(state: DealState, k: SeatView, moves: list[Play], *, deals: int, max_nodes: int,
+                  deadline: float, rng: random.Random,
+                  absent: tuple[int, ...] | None = None) -> tuple[Play, int, bool] | None:
+    """(best move, deals solved, whether the clock stopped it): each of up to ``deals`` deals of the
+    hidden cards solved exactly for every move (``endgame_values``: the open deal, the other three
+    seats against the seat), the best mean of the exact values winning (ties to the earlier move).
+
+    ``max_nodes`` caps the positions searched over all the deals: past it the unfinished deal is
+    dropped and the deals solved decide, or None when not even the first was solved (the caller
+    falls back to playouts). ``deadline`` (``time.monotonic()``; ``math.inf`` for none) drops the
+    unfinished deal the same way, from the second deal on. Each deal's search starts from the
+    playout value of each move (``playout_value``), often the exact value itself.
+    """
+    totals = [0.0] * len(moves)
+    done = used = 0
+    clock_cut = False
+    seat = k.seat
+    for _ in range(deals):
+        if used >= max_nodes:
+            break
+        if done and time.monotonic() > deadline:
+            clock_cut = True
+            break
+        root = state.clone()
+        root.hands_bits[:] = sample_hidden(k, rng, absent)
+        guesses = [playout_value(root, move, seat) for move in moves]
+        clock = None if not done or deadline == math.inf else deadline
+        values, nodes = endgame_values(root, moves, max_nodes=max_nodes - used, deadline=clock, guesses=guesses)
+        used += nodes
+        if values is None:
+            clock_cut = used <= max_nodes
+            break
+        totals = [a + b for a, b in zip(totals, values)]
+        done += 1
+    if not done:
+        return None
+    best = max(range(len(moves)), key=lambda i: (totals[i], -i))
+    return moves[best], done, clock_cut

@@ -33,6 +33,7 @@ from .cards import (
 )
 from .claims import CLAIM_KINDS, ClaimVerdict, claimed_captures, decide_claim, tricks_left
 from .deal import deal_hands, dealt_hand_problems, first_leader, seeded_shuffle
+from .endgame import endgame_values
 from .errors import IllegalMove, InvalidDeal, Problem, RuleError
 from .exposure import deal_exposure_counts, effective_exposure, exposure_counts
 from .information import SeatView, sample_hidden, seat_view
@@ -77,6 +78,7 @@ __all__ = [
     "PIG", "SEATS",
     "SHEEP", "SPADES", "SUIT_MASK", "SUIT_MASKS", "SUIT_SIZE", "SUITS", "TRANSFORMER", "Card", "Play", "bits_cards",
     "format_card", "format_cards", "full_deck", "hand_bits", "lowest_of_runs", "mask_cards", "parse_card", "suit_of",
+    "endgame_values",
     "deal_hands", "dealt_hand_problems", "first_leader", "seeded_shuffle",
     "IllegalMove", "InvalidDeal", "Problem", "RuleError",
     "deal_exposure_counts", "effective_exposure", "exposure_counts",

@@ -47,7 +47,8 @@
       rejected: (s) => `Rejected play${s === null ? '' : ' of seat ' + s}`,
       suggestion: (s, m) => `Seat ${s} would play ${m}`,
       reason_only_move: 'the only legal play', reason_interchangeable: 'the lowest of interchangeable plays',
-      reason_monte_carlo: (n) => `search over ${n} playouts`, budget_cut: 'cut by the clock',
+      reason_monte_carlo: (n) => `search over ${n} playouts`,
+      reason_exact_endgame: (n) => `${n} exact endgame solves`, budget_cut: 'cut by the clock',
       play_it: 'Play it', holds_true: (s, k) => `Claim holds: seat ${s} ${k}`,
       holds_false: (s, k) => `Claim fails: seat ${s} ${k} — refutation:`,
       holds_null: (s, k) => `Undecided (search budget): seat ${s} ${k}`,
@@ -86,7 +87,8 @@
       rejected: (s) => `被拒绝的出牌${s === null ? '' : '（座位 ' + s + '）'}`,
       suggestion: (s, m) => `座位 ${s} 建议出 ${m}`,
       reason_only_move: '唯一合法的出牌', reason_interchangeable: '几种等价出牌中最小的',
-      reason_monte_carlo: (n) => `搜索了 ${n} 次模拟`, budget_cut: '因时间用尽而停止',
+      reason_monte_carlo: (n) => `搜索了 ${n} 次模拟`,
+      reason_exact_endgame: (n) => `精确求解残局 ${n} 次`, budget_cut: '因时间用尽而停止',
       play_it: '出这张', holds_true: (s, k) => `声称成立：座位 ${s} ${k}`,
       holds_false: (s, k) => `声称不成立：座位 ${s} ${k}，反例：`,
       holds_null: (s, k) => `无法判定（搜索上限）：座位 ${s} ${k}`,
@@ -692,7 +694,8 @@
     }
     if (answer.kind === 'suggestion') {
       const s = answer.body;
-      const reason = s.reason === 'monte_carlo' ? t('reason_monte_carlo', s.samples) : t(`reason_${s.reason}`);
+      const reason = s.reason === 'monte_carlo' || s.reason === 'exact_endgame'
+        ? t(`reason_${s.reason}`, s.samples) : t(`reason_${s.reason}`);
       section.append(el('div', { class: 'answer', 'data-role': 'suggestion', 'data-move': s.move.join(' ') },
         el('strong', {}, t('suggestion', s.seat, s.move.join(' '))), ` — ${reason}`,
         s.budget_cut ? ` (${t('budget_cut')})` : '',

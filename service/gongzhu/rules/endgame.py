@@ -1,0 +1,362 @@
+"""Exact endgames: the score a seat can guarantee on an open deal (docs/bot.md, "Exact endgames").
+
+The bot's search, with few tricks left, deals the hidden cards and solves each
+deal exactly: every seat sees every hand, the acting seat maximizes its exact
+normalized score at the end of the deal (partnership: its side's) and the other
+three seats minimize it (paranoid minimax).
+
+The search is the claims' AND/OR search (``andor.AndOr.decide``, the one search
+core), asked a yes/no question: can the seat make sure its score ends at least
+``t``? The seat's plays are OR nodes, every other seat's AND nodes, exactly as for
+a claim; a line is "broken" as soon as no scoring card is left in play and the
+score, settled, is below ``t``, and "kept" as soon as it is settled at ``t`` or
+more. The exact value is the largest ``t`` with a yes, found as MTD(f) finds
+it: a yes proves the value at least the lowest kept leaf the question met, a no
+at most the highest broken one; the next question is just above what is proved,
+or at it, until the two meet. The first question is a guess (a playout's value,
+often the answer). Scores are counted in integer units (``score_units``) on a
+grid of ``UNIT``. What each question settled is kept, per position, as bounds
+for the next ones (``_AtLeast``), shared by every move of the root.
+
+The table's key is what decides the rest of the score: the position (hands,
+the trick on the table, who acts and leads, the exposed copies still held, the
+suits led, the first-trick ban) and the scoring cards each seat has taken.
+Equivalent cards are merged as in the claims search (``lowest_of_runs``), only
+where the score is the same too: cards of one suit with no live card ranked
+between them, scoring alike (hearts of one value; the pig, the sheep and the
+transformer never merged). The search counts the positions it visits and gives
+up at ``max_nodes`` (``None``), so a caller falls back rather than overruns.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Final
+
+from .andor import AndOr, Budget, Nodes
+from .cards import (
+    HEART_MASK,
+    HEARTS,
+    ONE_PLANE,
+    PIG,
+    PLANE,
+    SCORING_MASK,
+    SEATS,
+    SHEEP,
+    SUIT_SIZE,
+    TRANSFORMER,
+    Play,
+    lowest_of_runs,
+    mask_cards,
+)
+from .scoring import HEART_VALUES, PIG_POINTS, SHEEP_POINTS, seat_raw
+from .settlement import PARTNERS
+from .state import DealState
+from .tricks import leading_index
+from .variants import Rules
+
+# Every raw score is a multiple of ten (hearts by tens, pig and sheep 100, all hearts 200,
+# the transformer alone 25 x 2 or more, doublings x 2), so score units are too.
+UNIT: Final = 10
+SCORING_BITS: Final = SCORING_MASK | SCORING_MASK << PLANE
+# the depth passed to the AND/OR search: more tricks than a deal has, less what is completed
+NO_DEPTH_LIMIT: Final = 1000
+# more score units than any deal gives
+NO_SCORE: Final = 1 << 40
+DEFAULT_MAX_NODES: Final = 20_000
+# Cards that score alike: one class per heart value, and each of the pig, sheep and transformer alone.
+HEART_CLASSES: Final = tuple(
+    sum(1 << HEARTS * SUIT_SIZE + r for r in range(SUIT_SIZE) if HEART_VALUES[r] == value)
+    for value in sorted(set(HEART_VALUES)))
+ALONE: Final = 1 << PIG | 1 << SHEEP | 1 << TRANSFORMER
+BANNED: Final = 1 << PIG | 1 << TRANSFORMER
+# What a card is worth to its taker, to order the moves only (the transformer, which doubles, counts 0).
+ORDER_POINTS: Final = tuple(
+    HEART_VALUES[c % SUIT_SIZE] if c // SUIT_SIZE == HEARTS else
+    PIG_POINTS if c == PIG else SHEEP_POINTS if c == SHEEP else 0 for c in range(PLANE))
+
+
+def score_units(rules: Rules, raw: Sequence[int], seat: int) -> int:
+    """``exact_score`` times ``units_per_point(rules)``, an integer: 4·own − all (individual),
+    2·side − all (partnership)."""
+    total = raw[0] + raw[1] + raw[2] + raw[3]
+    if rules.partnership:
+        side = PARTNERS[seat % 2]
+        return 2 * (raw[side[0]] + raw[side[1]]) - total
+    return SEATS * raw[seat] - total
+
+
+def units_per_point(rules: Rules) -> int:
+    """Score units per point of ``exact_score``: 2 with partnership (half a side difference), else 3."""
+    return 2 if rules.partnership else SEATS - 1
+
+
+def _live(pos: DealState) -> int:
+    """Cards (two-plane) still in play: in a hand or on the table."""
+    live = pos.hands_bits[0] | pos.hands_bits[1] | pos.hands_bits[2] | pos.hands_bits[3]
+    for play in pos.trick:
+        for card in play:
+            live |= 1 << card
+    return live
+
+
+def settled_units(pos: DealState, seat: int) -> int:
+    """``seat``'s score units from the cards taken so far (its final score once no scoring card is in play)."""
+    rules, k = pos.rules, pos.doublings
+    raw = [seat_raw(rules, bits, k) for bits in pos.captured_bits]
+    return score_units(rules, raw, seat)
+
+
+Key = tuple[object, ...]
+
+
+def position_key(pos: DealState) -> Key:
+    """The position and the scoring cards each seat has taken: what decides the rest of the score."""
+    taken = tuple([bits & SCORING_BITS for bits in pos.captured_bits])
+    if pos.opening_lead is None and not any(pos.held_exposed) and not pos.ban:
+        return (pos.seat, pos.leader, tuple(pos.hands_bits), tuple(pos.trick), taken)
+    return (pos.seat, pos.leader, tuple(pos.hands_bits), tuple(pos.trick), taken, tuple(pos.held_exposed),
+            pos.suits_led, pos.first_round, pos.opening_lead, pos.ban)
+
+
+class _AtLeast(AndOr[DealState, Key, Play]):
+    """Can ``seat`` make sure its score units end at ``threshold`` or more? The claims' AND/OR search on
+    one ``DealState`` walked down and up (``apply``/``undo``).
+
+    One instance asks one threshold after another (``ask``). What earlier questions settled is kept as
+    bounds, per position: kept at ``t`` means kept at every lower threshold (``kept_at``, the highest),
+    broken at ``t`` broken at every higher one (``broken_at``, the lowest). A position kept at the
+    threshold asked is kept without search (``over``); a move to one broken there breaks (``child``).
+    The AND/OR search's own table holds one question's verdicts; ``ask`` moves them into the bounds.
+    """
+
+    exact = False
+
+    def __init__(self, seat: int, nodes: Nodes) -> None:
+        super().__init__(seat, True, nodes)
+        self.threshold = 0
+        self.kept_at: dict[Key, int] = {}
+        self.broken_at: dict[Key, int] = {}
+        # the move that decided a position for an earlier threshold: tried first
+        self.hints: dict[Key, Play] = {}
+        # the key of the position ``over`` looked at (``decide`` asks for the key and the moves next),
+        # and of the position ``child`` made (``over`` looks at it next)
+        self.last_key: Key = ()
+        self.pending: Key | None = None
+        # this question's leaves: the lowest score kept and the highest broken (what a failed or kept
+        # question proves beyond its threshold, as a fail-soft alpha-beta's value does)
+        self.lowest_kept = NO_SCORE
+        self.highest_broken = -NO_SCORE
+
+    def ask(self, pos: DealState, threshold: int) -> bool:
+        """Whether the seat can make sure of ``threshold`` score units from ``pos``."""
+        self.threshold = threshold
+        self.pending = None
+        self.lowest_kept, self.highest_broken = NO_SCORE, -NO_SCORE
+        holds = self.decide(pos, NO_DEPTH_LIMIT - len(pos.winners))[0]
+        kept_at, broken_at, hints = self.kept_at, self.broken_at, self.hints
+        # every verdict looked to the end of the deal (the depth is never reached): each is exact
+        for key, (kept, _, move) in self.known.items():
+            if kept:
+                if kept_at.get(key, threshold - 1) < threshold:
+                    kept_at[key] = threshold
+            elif broken_at.get(key, threshold + 1) > threshold:
+                broken_at[key] = threshold
+            if move is not None:
+                hints[key] = move
+        self.known.clear()
+        return holds
+
+    def over(self, pos: DealState) -> bool:
+        """Kept: the deal is over (a line below the threshold broke on its last scoring card), the score is
+        settled at the threshold or more, or an earlier question kept the position at a threshold as high."""
+        pending, self.pending = self.pending, None
+        if pos.seat is None:
+            self.leaf(settled_units(pos, self.seat))
+            return True
+        # (between tricks only: the score is settled by the trick that took the last scoring card)
+        if not pos.trick and not _live(pos) & SCORING_BITS:
+            if self.leaf(settled_units(pos, self.seat)):
+                return True
+            self.last_key = position_key(pos)
+            return False
+        key = pending if pending is not None else position_key(pos)
+        self.last_key = key
+        kept = self.kept_at.get(key)
+        if kept is not None and kept >= self.threshold:
+            self.lowest_kept = min(self.lowest_kept, kept)
+            return True
+        return False
+
+    def leaf(self, units: int) -> bool:
+        """Whether a settled score keeps the threshold (and the leaf counted)."""
+        if units >= self.threshold:
+            self.lowest_kept = min(self.lowest_kept, units)
+            return True
+        self.highest_broken = max(self.highest_broken, units)
+        return False
+
+    def key(self, pos: DealState) -> Key:
+        return self.last_key
+
+    def mover(self, pos: DealState) -> int | None:
+        return pos.seat
+
+    def moves(self, pos: DealState) -> list[Play]:
+        """``distinct_moves``, likeliest to decide first: the one that decided the position for an earlier
+        threshold, then by what the trick would be worth to the seat if it ended with the move
+        (``_worth``), best first for the seat, worst first for the others."""
+        moves = distinct_moves(pos)
+        if len(moves) > 1:
+            worth = self._worth(pos)
+            moves.sort(key=worth if pos.seat == self.seat else lambda move: -worth(move))
+        hint = self.hints.get(self.last_key)
+        if hint is not None and hint in moves:
+            moves.remove(hint)
+            moves.insert(0, hint)
+        return moves
+
+    def _worth(self, pos: DealState) -> Callable[[Play], int]:
+        """Sort key, lowest first: minus the points the move's trick would bring the seat (weighted as in
+        ``score_units``) if it ended now; then among plays that would not take it the highest card first,
+        among those that would the lowest."""
+        mover = pos.seat
+        assert mover is not None
+        trick = [play[-1] for play in pos.trick]
+        at = leading_index(trick)
+        best = trick[at] if trick else -1
+        winner = (pos.leader + at) % SEATS if trick else mover
+        points = 0
+        for play in pos.trick:
+            for card in play:
+                points += ORDER_POINTS[card]
+        partnership = pos.rules.partnership
+        seat = self.seat
+
+        def weight(taker: int) -> int:
+            if partnership:
+                return 1 if taker % 2 == seat % 2 else -1
+            return SEATS - 1 if taker == seat else -1
+
+        def key(move: Play) -> int:
+            card = move[-1]
+            takes = best < 0 or card // SUIT_SIZE == best // SUIT_SIZE and card > best
+            value = points
+            for c in move:
+                value += ORDER_POINTS[c]
+            rank = card % SUIT_SIZE
+            return -weight(mover if takes else winner) * value * 32 + (rank if takes else SUIT_SIZE - rank)
+        return key
+
+    def child(self, pos: DealState, move: Play) -> tuple[DealState, bool, bool]:
+        """``move`` applied to ``pos`` itself (``back`` undoes it); broken once the score is settled below
+        the threshold, or where an earlier question broke the position at a threshold as low."""
+        before = len(pos.winners)
+        pos.apply(move)
+        completed = len(pos.winners) != before
+        if pos.seat is None or completed and not _live(pos) & SCORING_BITS:
+            # (a kept leaf is counted by ``over``, which sees it next)
+            units = settled_units(pos, self.seat)
+            if units < self.threshold:
+                self.highest_broken = max(self.highest_broken, units)
+                return pos, completed, True
+            return pos, completed, False
+        key = position_key(pos)
+        broken = self.broken_at.get(key)
+        if broken is not None and broken <= self.threshold:
+            # broken at ``broken``: below it, on the grid
+            self.highest_broken = max(self.highest_broken, broken - UNIT)
+            return pos, completed, True
+        self.pending = key
+        return pos, completed, False
+
+    def back(self, pos: DealState) -> None:
+        pos.undo()
+
+
+def distinct_moves(pos: DealState) -> list[Play]:
+    """The legal plays of the seat to act, one single card of each set that wins, loses and
+    scores alike (see the module), singles lowest first, then pairs and other two-card plays."""
+    seat = pos.seat
+    assert seat is not None
+    singles, pairs, others = pos.options()
+    live = 0
+    for play in pos.trick:
+        for card in play:
+            live |= 1 << card
+    for other in range(SEATS):
+        if other != seat:
+            live |= pos.hands_bits[other]
+    live = (live | live >> PLANE) & ONE_PLANE
+    fixed = pos.held_exposed[seat]
+    apart = pos.hands_bits[seat] >> PLANE | (fixed | fixed >> PLANE) & ONE_PLANE | ALONE
+    if pos.ban:
+        apart |= BANNED
+    cards = lowest_of_runs(singles & ~HEART_MASK, live, apart)
+    hearts = singles & HEART_MASK
+    if hearts:
+        for cls in HEART_CLASSES:
+            if hearts & cls:
+                cards += lowest_of_runs(hearts & cls, live, apart)
+        cards.sort()
+    moves: list[Play] = [(c,) for c in cards]
+    moves += [(c, c) for c in mask_cards(pairs)]
+    moves += others
+    return moves
+
+
+class Endgame:
+    """The exact values of a position's moves for ``seat`` (``values``), over one open deal."""
+
+    def __init__(self, seat: int, max_nodes: int = DEFAULT_MAX_NODES, deadline: float | None = None) -> None:
+        self.seat = seat
+        self.nodes = Nodes(max_nodes, deadline)
+        self.search = _AtLeast(seat, self.nodes)
+
+    def units(self, pos: DealState, guess: int) -> int:
+        """The exact score units ``seat`` can make sure of from ``pos``, by questions "at least t?" (MTD(f)):
+        a kept question proves the value at least its lowest kept leaf, a failed one at most its highest
+        broken leaf; the next question is just above what is proved, or at it, until both meet. The first
+        asks ``guess`` (on the grid)."""
+        if not _live(pos) & SCORING_BITS:
+            return settled_units(pos, self.seat)
+        search = self.search
+        low, high = -NO_SCORE, NO_SCORE
+        threshold = guess - guess % UNIT
+        while low < high:
+            if search.ask(pos, threshold):
+                low = max(low, search.lowest_kept)
+                threshold = low + UNIT
+            else:
+                high = min(high, search.highest_broken)
+                threshold = high
+        return low
+
+    def values(self, state: DealState, moves: Sequence[Play], guesses: Sequence[float] | None = None) -> list[float]:
+        """Each move's exact value (``exact_score``: points) for ``seat``, who is to act in ``state`` (not
+        changed); ``guesses`` (points, one a move) start each search. Raises ``Budget`` past the node limit."""
+        assert state.seat == self.seat
+        pos = state.clone()
+        per_point = units_per_point(state.rules)
+        out = []
+        for i, move in enumerate(moves):
+            pos.apply(move)
+            guess = 0 if guesses is None else round(guesses[i] * per_point)
+            out.append(self.units(pos, guess) / per_point)
+            pos.undo()
+        return out
+
+
+def endgame_values(state: DealState, moves: Sequence[Play], *, max_nodes: int = DEFAULT_MAX_NODES,
+                   deadline: float | None = None,
+                   guesses: Sequence[float] | None = None) -> tuple[list[float] | None, int]:
+    """The exact value (``exact_score``) of each of ``moves`` for the seat to act in ``state``, every hand
+    open, the other three seats playing against it; ``guesses`` (a value a move, e.g. a playout's) start
+    each search near its answer. None past ``max_nodes`` positions (then the count returned is above it)
+    or past ``deadline`` (``time.monotonic()``). Also the positions searched."""
+    assert state.seat is not None, "the deal is finished"
+    solver = Endgame(state.seat, max_nodes, deadline)
+    try:
+        values: list[float] | None = solver.values(state, moves, guesses)
+    except Budget:
+        values = None
+    return values, solver.nodes.count
