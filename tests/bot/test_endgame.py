@@ -4,7 +4,6 @@ cuts, and falling back to playouts when a solve is too big."""
 from __future__ import annotations
 
 import random
-import threading
 
 import pytest
 
@@ -19,6 +18,8 @@ from gongzhu.rules import (
     replay,
     tricks_left,
 )
+
+from .load import CALLS, CLIENTS, answers_under_load
 
 
 def endgame_position(seed: int, decks: int = 1, left: int | None = None):
@@ -63,18 +64,8 @@ def test_seeded_endgame_answers_are_identical_under_concurrent_load():
     state = endgame_position(7)
     idle = suggest(state, budget_ms=30, seed=11)
     assert (idle.reason, idle.budget_cut) == ("exact_endgame", False)
-    answers = []
-
-    def client():
-        for _ in range(3):
-            answers.append(suggest(state, budget_ms=30, seed=11))
-
-    threads = [threading.Thread(target=client) for _ in range(6)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert len(answers) == 18
+    answers = answers_under_load(state, budget_ms=30, seed=11)
+    assert len(answers) == CLIENTS * CALLS
     assert set(answers) == {idle}
 
 

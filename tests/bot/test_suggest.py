@@ -19,6 +19,7 @@ from gongzhu.rules import (
     seat_view,
 )
 
+from .load import CALLS, CLIENTS, answers_under_load
 from .states import random_position, reshuffled
 
 FIXED = {"derandomize": True, "deadline": None, "database": None, "suppress_health_check": list(HealthCheck)}
@@ -109,23 +110,11 @@ def test_seeded_answers_are_identical_under_concurrent_load():
     # Six clients at once, three seeded calls each, on one process (the threads share one
     # core's worth of interpreter): the clock does not decide how many playouts count, so
     # every answer equals the idle one and none is cut.
-    import threading
-
     state = position_with_choices(7)
     idle = suggest(state, budget_ms=40, seed=11)
     assert (idle.reason, idle.budget_cut) == ("monte_carlo", False)
-    answers = []
-
-    def client():
-        for _ in range(3):
-            answers.append(suggest(state, budget_ms=40, seed=11))
-
-    threads = [threading.Thread(target=client) for _ in range(6)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert len(answers) == 18
+    answers = answers_under_load(state, budget_ms=40, seed=11)
+    assert len(answers) == CLIENTS * CALLS
     assert set(answers) == {idle}
 
 
