@@ -3,6 +3,7 @@ info.version (the contract is released with the service, so it is the same), the
 chart's appVersion, the newest CHANGELOG release and every example that names it."""
 from __future__ import annotations
 
+import pkgutil
 import platform
 import re
 import subprocess
@@ -125,9 +126,9 @@ def test_the_engine_build_is_read_from_where_each_engine_module_loads(monkeypatc
             return ModuleSpec(module, None, origin=f"/site/{module.replace('.', '/')}{suffix}")
         return find_spec
 
-    every = {"andor", "cards", "claims", "deal", "errors", "exposure", "information", "match", "messages", "moves",
-             "plain", "play", "running", "scoring", "settlement", "simulate", "state", "table", "titles", "tricks",
-             "variants", "build"}
+    # every module of the package, as the build reads them (a new engine module counts without a test edit)
+    every = {found.name for found in pkgutil.iter_modules([str(Path(build.__file__).parent)])}
+    assert {"andor", "cards", "claims", "endgame", "messages", "build"} <= every
     try:
         cases = ((every, "compiled"), (every - {"messages", "build"}, "compiled"), ({"moves", "play"}, "mixed"),
                  ({"messages"}, "pure"), (set(), "pure"))
