@@ -30,12 +30,10 @@ from typing import Final, Literal
 from .andor import AndOr, Budget, Nodes
 from .cards import (
     ONE_PLANE,
-    PIG,
     PLANE,
     SEATS,
     SUIT_MASKS,
     SUIT_SIZE,
-    TRANSFORMER,
     Card,
     Play,
     cards_of,
@@ -44,6 +42,7 @@ from .cards import (
 )
 from .errors import IllegalMove
 from .messages import NOTHING_TO_CLAIM
+from .moves import BANNED_FIRST_TRICK_MASK
 from .plain import PlainSearch, by_suit, is_plain, priority, real_card, to_plain
 from .state import DealState
 from .tricks import leading_card
@@ -51,8 +50,6 @@ from .tricks import leading_card
 ClaimKind = Literal["all_tricks", "no_tricks"]
 CLAIM_KINDS: Final[tuple[str, ...]] = ("all_tricks", "no_tricks")
 DEFAULT_MAX_NODES: Final = 400_000
-# Cards whose play the first-trick ban governs: never merged while the ban applies.
-BANNED: Final = 1 << PIG | 1 << TRANSFORMER
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,7 +92,7 @@ def _renumber(order: dict[int, int], bits: int) -> int:
     return out
 
 
-def _live_one_plane(t: DealState, seat: int) -> int:
+def live_one_plane(t: DealState, seat: int) -> int:
     """Cards (either copy) held by the other seats or on the table."""
     bits = cards_of(t.trick)
     for other in range(SEATS):
@@ -104,15 +101,17 @@ def _live_one_plane(t: DealState, seat: int) -> int:
     return (bits | bits >> PLANE) & ONE_PLANE
 
 
+def kept_apart(t: DealState, seat: int) -> int:
+    """``seat``'s cards (one plane) never merged with an equivalent card: held twice (one copy played
+    would break a pair), exposed copies it still holds, and the first-trick ban's cards while it applies."""
+    fixed = t.held_exposed[seat]
+    apart = t.hands_bits[seat] >> PLANE | (fixed | fixed >> PLANE) & ONE_PLANE
+    return apart | BANNED_FIRST_TRICK_MASK if t.ban else apart
+
+
 def _representatives(t: DealState, seat: int, singles: int) -> list[int]:
     """The single-card options of ``seat`` with equivalent cards merged (the lowest kept)."""
-    hand = t.hands_bits[seat]
-    doubles = hand >> PLANE
-    fixed = t.held_exposed[seat]
-    fixed = (fixed | fixed >> PLANE) & ONE_PLANE
-    if not t.winners and t.rules.first_trick_ban:
-        fixed |= BANNED
-    return lowest_of_runs(singles, _live_one_plane(t, seat), doubles | fixed)
+    return lowest_of_runs(singles, live_one_plane(t, seat), kept_apart(t, seat))
 
 
 def _dominated(t: DealState, seat: int, claimant: int, wants_all: bool, singles: int) -> list[int] | None:

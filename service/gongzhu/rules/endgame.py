@@ -36,7 +36,6 @@ from .andor import AndOr, Budget, Nodes
 from .cards import (
     HEART_MASK,
     HEARTS,
-    ONE_PLANE,
     PIG,
     PLANE,
     SCORING_MASK,
@@ -48,6 +47,7 @@ from .cards import (
     lowest_of_runs,
     mask_cards,
 )
+from .claims import kept_apart, live_one_plane
 from .scoring import HEART_VALUES, PIG_POINTS, SHEEP_POINTS, seat_raw
 from .settlement import PARTNERS
 from .state import DealState
@@ -68,7 +68,6 @@ HEART_CLASSES: Final = tuple(
     sum(1 << HEARTS * SUIT_SIZE + r for r in range(SUIT_SIZE) if HEART_VALUES[r] == value)
     for value in sorted(set(HEART_VALUES)))
 ALONE: Final = 1 << PIG | 1 << SHEEP | 1 << TRANSFORMER
-BANNED: Final = 1 << PIG | 1 << TRANSFORMER
 # What a card is worth to its taker, to order the moves only (the transformer, which doubles, counts 0).
 ORDER_POINTS: Final = tuple(
     HEART_VALUES[c % SUIT_SIZE] if c // SUIT_SIZE == HEARTS else
@@ -279,18 +278,8 @@ def distinct_moves(pos: DealState) -> list[Play]:
     seat = pos.seat
     assert seat is not None
     singles, pairs, others = pos.options()
-    live = 0
-    for play in pos.trick:
-        for card in play:
-            live |= 1 << card
-    for other in range(SEATS):
-        if other != seat:
-            live |= pos.hands_bits[other]
-    live = (live | live >> PLANE) & ONE_PLANE
-    fixed = pos.held_exposed[seat]
-    apart = pos.hands_bits[seat] >> PLANE | (fixed | fixed >> PLANE) & ONE_PLANE | ALONE
-    if pos.ban:
-        apart |= BANNED
+    live = live_one_plane(pos, seat)
+    apart = kept_apart(pos, seat) | ALONE
     cards = lowest_of_runs(singles & ~HEART_MASK, live, apart)
     hearts = singles & HEART_MASK
     if hearts:
