@@ -131,8 +131,13 @@ def extensions() -> list:
         print("gongzhu-service: mypyc is not installed; the package is pure Python", file=sys.stderr)
         return []
     os.chdir(ROOT)
-    # one C file a module (multi_file), so that the C compiler runs on every core (compile_side_by_side)
-    return mypycify(compiled_paths(), opt_level="3", group_name="gongzhu_rules", multi_file=True)
+    # One C file a module (multi_file), so that the C compiler runs on every core (compile_side_by_side).
+    # --no-site-packages: the type check behind the compile reads no installed package (Flask, pydantic,
+    # OpenTelemetry, ... ~900 modules, 20 of its 27 s); a third-party name is Any to the compiled code
+    # either way (the generated C is byte-identical), and the build no longer depends on whether pip has
+    # installed the extras yet. debug_level 0: no line tables for gdb, ~14% less of the C compiler's time.
+    return mypycify(["--no-site-packages", *compiled_paths()], opt_level="3", debug_level="0",
+                    group_name="gongzhu_rules", multi_file=True)
 
 
 setup(ext_modules=extensions(), cmdclass={"build_py": BuildWithCommit, "build_ext": OptionalBuildExt})
