@@ -91,7 +91,7 @@ SERIAL := faults
 DRILLS := tests/faults
 PURE_TESTS := tests/rules tests/bot tests/api tests/ops/test_version.py::test_the_engine_build_is_read_from_where_each_engine_module_loads
 test: $(VENV)/.stamp-test $(NODE_TOOLS)/node_modules/.stamp
-	GONGZHU_EXPECT_ENGINE=$(EXPECT_ENGINE) $(BIN)/python -m pytest -n $(TEST_JOBS) --dist loadfile \
+	GONGZHU_EXPECT_ENGINE=$(EXPECT_ENGINE) $(BIN)/python -m pytest -n $(TEST_JOBS) --dist loadfile --no-loadscope-reorder \
 		-m "not ($(SERIAL))" $(PYTEST_ARGS); $(PYTEST_OK)
 	$(BIN)/python -m pytest -m "$(SERIAL)" $(or $(PYTEST_ARGS),$(DRILLS)); $(PYTEST_OK)
 	$(if $(PYTEST_ARGS),,$(MAKE) --no-print-directory test-pure)
@@ -103,7 +103,7 @@ EXPECT_ENGINE := $(if $(filter-out 0,$(GONGZHU_PURE)),pure,$(if $(shell command 
 test-pure: $(VENV)/.stamp-test
 	$(BIN)/python bench/_builds.py $(PURE_ROOT)
 	GONGZHU_EXPECT_ENGINE=pure PYTHONPATH=$(CURDIR)/$(PURE_ROOT) $(BIN)/python -m pytest -n $(PURE_JOBS) \
-		--dist loadfile -m "not (live or faults or deploy or slow)" $(PURE_TESTS)
+		--dist loadfile --no-loadscope-reorder -m "not (live or faults or deploy or slow)" $(PURE_TESTS)
 
 lint: $(VENV)/.stamp-test
 	$(BIN)/ruff check service tests bench sdk mk setup.py
@@ -111,7 +111,7 @@ lint: $(VENV)/.stamp-test
 
 # The inner loop: no server, no drill, no long property run.
 test-fast: $(VENV)/.stamp-test $(NODE_TOOLS)/node_modules/.stamp
-	$(BIN)/python -m pytest -n $(TEST_JOBS) --dist loadfile -m "not live and not faults and not deploy and not slow" $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(TEST_JOBS) --dist loadfile --no-loadscope-reorder -m "not live and not faults and not deploy and not slow" $(PYTEST_ARGS)
 
 # The Python and TypeScript SDKs, generated from openapi.yaml into build/sdk (tests/sdk checks them).
 sdk: $(VENV)/.stamp-test $(NODE_TOOLS)/node_modules/.stamp

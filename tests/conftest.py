@@ -58,13 +58,16 @@ def pytest_sessionstart(session):
 DRILLS = ROOT / "tests" / "faults"
 
 
-# The files that take longest (durations of make test), run first: pytest-xdist hands whole files
-# (--dist loadfile) to its processes in this order, and a long file handed out last keeps one process
-# busy after the others are done.
-LONGEST_FIRST = ("tests/contract/test_schemathesis.py", "tests/rules/test_properties.py",
-                 "tests/browser/test_table_browser.py", "tests/sdk/test_sdk.py",
-                 "tests/contract/test_generated_bodies.py", "tests/rules/test_claims.py",
-                 "tests/api/test_json_text.py", "tests/contract/test_node_tools.py")
+# The files that take longest (wall time of each file in make test's main run, longest first), run
+# first: pytest-xdist hands whole files (--dist loadfile) to its processes in this order (the Makefile
+# passes --no-loadscope-reorder: xdist's own order, most tests first, put the one-test schemathesis
+# file last and kept one process busy ~45 s after the others were done).
+LONGEST_FIRST = ("tests/rules/test_properties.py", "tests/contract/test_generated_bodies.py",
+                 "tests/browser/test_table_browser.py", "tests/contract/test_schemathesis.py",
+                 "tests/rules/test_claims.py", "tests/sdk/test_sdk.py", "tests/api/test_json_text.py",
+                 "tests/api/test_robustness.py", "tests/contract/test_node_tools.py",
+                 "tests/api/test_running_state.py", "tests/ops/test_packaging.py", "tests/deploy/test_deploy.py",
+                 "tests/bot/test_inference.py")
 
 
 def pytest_collection_modifyitems(config, items):
