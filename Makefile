@@ -84,17 +84,24 @@ run: $(VENV)/.stamp-run
 # The suite in two runs. First every test but the drills, on TEST_JOBS processes (a file's tests stay in
 # one process, so its fixtures are built once; installers of tools and Debian packages take a lock).
 # Then, alone, the drills: they time probes while they attack and kill servers, so no other test may
-# load the machine. Last, the rules, bot and API tests (no live server)
-# once more on the pure build: the same source, its compiled modules left out (bench/_builds.py).
+# load the machine ahead of them. Beside both, at the lowest CPU priority (nice 19: it runs on what the
+# two runs leave idle, the drills' waits above all, and yields a core within a scheduler tick), the rules,
+# bot and API tests (no live server, no clock in a seeded result) once more on the pure build: the same
+# source, its compiled modules left out (bench/_builds.py). Its report follows the drills' ($(PURE_LOG)).
 SERIAL := faults
 # Where the drills are (tests/conftest.py refuses one elsewhere): collecting only them saves collecting the suite again.
 DRILLS := tests/faults
 PURE_TESTS := tests/rules tests/bot tests/api tests/ops/test_version.py::test_the_engine_build_is_read_from_where_each_engine_module_loads
+PURE_LOG := build/pure-pass.log
 test: $(VENV)/.stamp-test $(NODE_TOOLS)/node_modules/.stamp
+	$(if $(PYTEST_ARGS),,mkdir -p $(dir $(PURE_LOG)); nice -n 19 $(MAKE) --no-print-directory test-pure \
+		> $(PURE_LOG) 2>&1 & pure=$$!;) \
 	GONGZHU_EXPECT_ENGINE=$(EXPECT_ENGINE) $(BIN)/python -m pytest -n $(TEST_JOBS) --dist loadfile --no-loadscope-reorder \
-		-m "not ($(SERIAL))" $(PYTEST_ARGS); $(PYTEST_OK)
-	$(BIN)/python -m pytest -m "$(SERIAL)" $(or $(PYTEST_ARGS),$(DRILLS)); $(PYTEST_OK)
-	$(if $(PYTEST_ARGS),,$(MAKE) --no-print-directory test-pure)
+		-m "not ($(SERIAL))" $(PYTEST_ARGS); $(PYTEST_OK); main=$$?; \
+	if [ $$main -eq 0 ]; then $(BIN)/python -m pytest -m "$(SERIAL)" $(or $(PYTEST_ARGS),$(DRILLS)); $(PYTEST_OK); fi; \
+	drills=$$?; \
+	$(if $(PYTEST_ARGS),,wait $$pure; pure=$$?; echo "--- the pure pass ($(PURE_LOG))"; cat $(PURE_LOG);) \
+	[ $$main -eq 0 ] && [ $$drills -eq 0 ] $(if $(PYTEST_ARGS),,&& [ $$pure -eq 0 ])
 
 # The pure pass waits on nothing (no server, no browser): one process a core.
 PURE_JOBS ?= auto
