@@ -1,7 +1,7 @@
 """An access line's JSON text, written out directly (``gongzhu.logs``): the same JSON object
-``logs.JsonFormatter`` writes for it, without a ``LogRecord`` or ``json.dumps``. Compiled with the
-engine when a C compiler is there (setup.py): a request's access line costs more than most of
-what it reports on.
+``logs.JsonFormatter`` writes for it, without a ``LogRecord`` or ``json.dumps``, and kept by the
+batching handler (``pend``). Compiled with the engine when a C compiler is there (setup.py): a
+request's access line costs more than most of what it reports on.
 """
 from __future__ import annotations
 
@@ -86,3 +86,21 @@ def request_line(now: float, method: str, path: str, operation: str, status: int
             f'"pid":{_pid.text},"method":{quoted(method)},"path":{quoted(path)},"operation":{quoted(operation)},'
             f'"status":{status},"duration_ms":{milli}.{_THOUSANDTHS[thousandths]},"bytes":{sent},'
             f'"request_id":{quoted(request_id)}}}')
+
+
+def pend(handler, text: str) -> None:
+    """``text``, a formatted line, kept by a batching handler (``logs.BatchedStreamHandler``, under
+    its lock) until it writes its lines: now when ``max_lines`` wait."""
+    lock = handler.lock
+    if lock is None:
+        _keep(handler, text)
+        return
+    with lock:
+        _keep(handler, text)
+
+
+def _keep(handler, text: str) -> None:
+    pending = handler.pending
+    pending.append(text)
+    if len(pending) >= handler.max_lines:
+        handler.flush()

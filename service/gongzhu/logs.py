@@ -30,7 +30,7 @@ from logging.config import dictConfig
 
 from gunicorn.glogging import Logger
 
-from gongzhu.log_lines import ACCESS_LOGGER, access_line, request_line, utc
+from gongzhu.log_lines import ACCESS_LOGGER, access_line, pend, request_line, utc
 
 LOG_FORMAT_ENV = "GONGZHU_LOG_FORMAT"
 LOG_LEVEL_ENV = "LOG_LEVEL"
@@ -142,11 +142,8 @@ def write_request(handler: BatchedStreamHandler, method: str, path: str, operati
     _pend(handler, request_line(time.time(), method, path, operation, status, micros, sent, request_id))
 
 
-def _pend(handler: BatchedStreamHandler, text: str) -> None:
-    with handler.lock or _NO_LOCK:
-        handler.pending.append(text)
-        if len(handler.pending) >= handler.max_lines:
-            handler.flush()
+# a formatted line kept by the handler until it writes (compiled, like the line's text)
+_pend = pend
 
 
 def access_waiting() -> bool:

@@ -7,9 +7,12 @@ page (``table_page.py``).
 """
 from __future__ import annotations
 
+import functools
 import logging
+import operator
 import os
-from typing import Any
+from collections.abc import Callable
+from typing import Any, cast
 
 from gongzhu.server_extra import require_server
 
@@ -70,7 +73,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     contract = _contract()
     if contract is not None:
         app.extensions[CONTRACT_KEY] = contract
-    pipeline = Pipeline(app.wsgi_app, contract, lambda: app.config["MAX_CONTENT_LENGTH"])
+    # the body limit as configured when a request comes (no Python call a request)
+    limit = cast(Callable[[], "int | None"], functools.partial(operator.getitem, app.config, "MAX_CONTENT_LENGTH"))
+    pipeline = Pipeline(app.wsgi_app, contract, limit)
     app.extensions[PIPELINE_KEY] = pipeline
     # Outermost: every request gets an id, a count, an access line and the standard headers,
     # whatever answers it. The pipeline matches each request to the contract once; telemetry

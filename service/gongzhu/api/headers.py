@@ -1,5 +1,6 @@
 """Headers every answer carries, added once at the WSGI level (both request paths), by the
-outermost layer (``telemetry.Telemetry``) as an answer starts.
+outermost layer (``telemetry.Telemetry``, ``telemetry.add_standard_headers``, compiled) as an
+answer starts.
 
 ``X-Content-Type-Options: nosniff`` on every answer, so a browser never reads JSON
 as something else; ``Cache-Control: no-store`` on every answer that sets no caching
@@ -10,11 +11,3 @@ from __future__ import annotations
 NOSNIFF = ("X-Content-Type-Options", "nosniff")
 NO_STORE = ("Cache-Control", "no-store")
 
-
-def add_standard_headers(headers: list[tuple[str, str]]) -> None:
-    """The headers above, added to an answer's ``headers``."""
-    headers.append(NOSNIFF)
-    for name, _ in headers:
-        if name.lower() == "cache-control":
-            return
-    headers.append(NO_STORE)

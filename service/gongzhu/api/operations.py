@@ -17,6 +17,8 @@ from . import messages as text
 from . import metrics
 from . import schemas as s
 from .results import (
+    card_lists,
+    cards,
     exposures_out,
     ingots_out,
     legal_moves_out,
@@ -24,8 +26,10 @@ from .results import (
     move_problem,
     play_out,
     replay,
+    rules_out,
     score_out,
     title_out,
+    trick_out,
     view_out,
 )
 from .slots import BOT
@@ -61,7 +65,7 @@ def view(call: Call) -> dict:
 
 def rank_trick(call: Call) -> dict:
     data = call.data
-    return s.trick_out(engine.rank_trick(data["rules"], data["leader"], data["plays"]))
+    return trick_out(engine.rank_trick(data["rules"], data["leader"], data["plays"]))
 
 
 def score(call: Call) -> dict:
@@ -85,8 +89,8 @@ def deal(call: Call) -> dict:
     data = call.data
     hands = engine.deal_hands(data["rules"], data.get("seed"))
     leader = engine.first_leader(data["rules"], hands) if data["first_deal"] else None
-    return {"rules": s.rules_out(data["rules"]), "first_deal": data["first_deal"],
-            "seed": data.get("seed"), "leader": leader, "hands": s.card_lists(hands)}
+    return {"rules": rules_out(data["rules"]), "first_deal": data["first_deal"],
+            "seed": data.get("seed"), "leader": leader, "hands": card_lists(hands)}
 
 
 def suggest(call: Call) -> dict:
@@ -99,14 +103,14 @@ def suggest(call: Call) -> dict:
         started = time.perf_counter()
         advice = bot.suggest(state, budget_ms=budget_ms, seed=data.get("seed"), plays=data["plays"])
     metrics.observe_bot(advice.reason, advice.samples, time.perf_counter() - started, budget_ms)
-    return {"seat": state.seat, "move": s.cards(advice.move), "reason": advice.reason,
+    return {"seat": state.seat, "move": cards(advice.move), "reason": advice.reason,
             "samples": advice.samples, "budget_cut": advice.budget_cut}
 
 
 def suggest_exposures(call: Call) -> dict:
     data = call.data
     shown, reason = bot.suggest_exposures(data["rules"], data["hand"])
-    return {"rules": s.rules_out(data["rules"]), "expose": s.cards(shown), "reason": reason}
+    return {"rules": rules_out(data["rules"]), "expose": cards(shown), "reason": reason}
 
 
 # The claims search stops at whichever comes first and answers null: a number of
@@ -131,7 +135,7 @@ def claim(call: Call) -> dict:
         score = score_out(rules, engine.score_cards(rules, engine.claimed_captures(state, seat), state.exposed))
     return {"claim": {"seat": seat, "kind": kind}, "holds": verdict.holds,
             "reason": None if verdict.holds is not None else "search_budget",
-            "refutation": None if verdict.refutation is None else s.card_lists(verdict.refutation),
+            "refutation": None if verdict.refutation is None else card_lists(verdict.refutation),
             "score": score, "tricks_left": engine.tricks_left(state), "positions": verdict.nodes}
 
 

@@ -17,13 +17,15 @@ operational routes (health, the contract, its UI) and 404s; ``/healthz`` and
 """
 from __future__ import annotations
 
+import codecs
+import functools
 import json
 import logging
 import math
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 from . import json_text, keys
 from . import messages as text
@@ -34,7 +36,6 @@ from .validation import Compiled, path_value, resolve
 from .wire import FRAMING_ERRORS, check_declared_charset, check_encoding, framing_problem
 
 JSON = "application/json"
-UTF8_SIG = "utf-8-sig"
 JSON_HEADERS = (("Content-Type", JSON),)
 # No object of the contract has more than a dozen fields: a body with thousands of keys
 # is refused as it is parsed, before it costs memory and a report (a server limit, like
@@ -101,6 +102,24 @@ def _finite(text: str) -> float:
 # Built once: json.loads with options builds a new decoder per call.
 DECODER = json.JSONDecoder(object_pairs_hook=_duplicates_rejected, parse_constant=_not_json,
                            parse_float=_finite)
+# what DECODER.decode calls: its C scanner, and json.decoder's WHITESPACE (which always matches)
+SCAN = cast(Callable[[str, int], tuple[Any, int]], vars(DECODER)["scan_once"])
+WHITESPACE = cast(Callable[[str, int], re.Match[str]],
+                  re.compile(r"[ \t\n\r]*", re.VERBOSE | re.MULTILINE | re.DOTALL).match)
+BOM = codecs.BOM_UTF8
+
+
+def decode(body: str) -> Any:
+    """``DECODER.decode(body)``: the same value or the same error, in one Python call (not its two)."""
+    end = WHITESPACE(body, 0).end()
+    try:
+        value, end = SCAN(body, end)
+    except StopIteration as error:
+        raise json.JSONDecodeError("Expecting value", body, error.value) from None
+    end = WHITESPACE(body, end).end()
+    if end != len(body):
+        raise json.JSONDecodeError("Extra data", body, end)
+    return value
 
 
 def parse_json(data: bytes) -> Any:
@@ -108,8 +127,9 @@ def parse_json(data: bytes) -> Any:
     duplicate keys, no NaN, finite numbers, no lone surrogate."""
     check_encoding(data)
     try:
-        body = data.decode(UTF8_SIG)
-        value = DECODER.decode(body)
+        # as ``data.decode("utf-8-sig")`` (an error's offset after the mark), in C alone
+        body = (data[3:] if data[:3] == BOM else data).decode()
+        value = decode(body)
     except UnicodeDecodeError as error:
         raise ApiProblem(400, "malformed_json", text.NOT_UTF8(at=error.start)) from None
     except ValueError as error:
@@ -190,8 +210,12 @@ def _too_large() -> ApiProblem:
     return ApiProblem(413, "payload_too_large", text.TOO_LARGE())
 
 
-def encode(out: Any) -> bytes:
-    return json_text.encode(out)
+# an answer as UTF-8 JSON text (json_text.encode, called without a Python call between)
+encode = json_text.encode
+
+
+# Call(data, body, params) without the Python call of a NamedTuple's __new__
+new_call = functools.partial(tuple.__new__, Call)
 
 
 def _compile_route(contract: Contract, operation: Operation, handler: Handler | None) -> Route:
@@ -222,6 +246,8 @@ class Pipeline:
         for probe in PROBES:
             self.static.setdefault(probe.path, {probe.method: Route(probe, self.probes[probe.operation_id],
                                                                     None, ())})
+        # each static path's match, built once (no parameters to read from the path)
+        self.static_matches = {path: Match(methods, {}) for path, methods in self.static.items()}
 
     def _readyz(self, _call: Call) -> dict:
         if not self.ready:
@@ -263,7 +289,10 @@ class Pipeline:
         contract has no such operation; HEAD counts as the GET that answers it)."""
         if keys.MATCH in environ:
             return environ[keys.MATCH]
-        found = self._match(environ.get("PATH_INFO", ""))
+        path = environ.get("PATH_INFO", "")
+        found = self.static_matches.get(path)
+        if found is None:
+            found = self._match(path)
         environ[keys.MATCH] = found
         operation = UNKNOWN_OPERATION
         if found is not None:
@@ -286,7 +315,8 @@ class Pipeline:
         return None if found is None else ", ".join(sorted(found.methods))
 
     def __call__(self, environ: dict, start_response: Callable) -> Iterable[bytes]:
-        matched = self.match(environ)
+        # telemetry, outermost, has matched the request already
+        matched = environ[keys.MATCH] if keys.MATCH in environ else self.match(environ)
         if matched is None:
             return self.next(environ, start_response)
         methods, params = matched
@@ -320,9 +350,13 @@ class Pipeline:
             params[parameter.name] = value
         data: Any = None
         body: Any = None
-        if route.body is not None and handler.convert is not None:
-            check_media_type(environ.get("CONTENT_TYPE", ""))
+        schema = route.body
+        if schema is not None and handler.convert is not None:
+            content_type = environ.get("CONTENT_TYPE", "")
+            if content_type != JSON:
+                check_media_type(content_type)
             body = parse_json(read_body(environ, self.limit()))
-            route.body.check(body)
+            if not schema.is_valid(body):
+                schema.check(body)  # raises the bounded report
             data = handler.convert(body)
-        return handler.answer(Call(data, body, params))
+        return handler.answer(new_call((data, body, params)))

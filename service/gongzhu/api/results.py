@@ -1,7 +1,7 @@
 """Response bodies built from engine values (openapi.yaml ``components.schemas``).
 
 Plain functions, no marshmallow dump: on the hot path a dump would cost more
-than the engine call it reports on.
+than the engine call it reports on; card names already as JSON text (``json_text.py``).
 """
 from __future__ import annotations
 
@@ -35,9 +35,41 @@ from gongzhu.rules import (
 )
 
 from . import metrics
-from .schemas import card_lists, cards, rules_out, trick_out
+from .json_text import JsonText, card_rows_text, cards_text
 
 STATE_FIELDS = ("rules", "first_deal", "leader", "hands", "exposed")
+
+
+def cards(row) -> JsonText:
+    """The names of a row of cards (a hand, a play)."""
+    return cards_text(row)
+
+
+def card_lists(rows) -> JsonText:
+    """The names of rows of cards (moves, a trick's plays, hands)."""
+    return card_rows_text(rows)
+
+
+def rules_out(rules: Rules) -> dict:
+    return {
+        "decks": rules.decks,
+        "partnership": rules.partnership,
+        "opening_card": rules.opening_card,
+        "must_lead_opening_card": rules.must_lead_opening_card,
+        "first_trick_ban": rules.first_trick_ban,
+        "pig_flips_with_all_hearts": rules.pig_flips_with_all_hearts,
+    }
+
+
+def trick_out(trick) -> dict:
+    return {
+        "leader": trick.leader,
+        "plays": card_lists(trick.plays),
+        "led_suit": trick.led_suit,
+        "winner": trick.winner,
+        "ranking": list(trick.ranking),
+        "points_cards": cards(trick.point_cards),
+    }
 
 
 def replay(data: dict) -> DealState:

@@ -10,6 +10,7 @@ schemas (a test checks it).
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from marshmallow import Schema, fields, missing
@@ -24,54 +25,74 @@ from gongzhu.rules import (
     Rules,
 )
 
-from .json_text import JsonText, card_rows_in, card_rows_text, cards_in, cards_text
+from .json_text import card_rows_in, cards_in
 
 
-class Cards(fields.Field):
+class Field(fields.Field):
+    """A field converting a contract-valid value with one function of it, ``to_engine``
+    (``None``: the value as it is): one call a field, no marshmallow machinery."""
+
+    to_engine: Callable[[Any], Any] | None = None
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        convert = self.to_engine
+        return value if convert is None else convert(value)
+
+
+def _integers(value) -> tuple[int, ...]:
+    return tuple(map(int, value))
+
+
+def _deal_seed(value) -> int | str:
+    return value.lower() if isinstance(value, str) else int(value)
+
+
+def _claim(value) -> tuple[int, str]:
+    return int(value["seat"]), value["kind"]
+
+
+def _to_engine(field: fields.Field) -> Callable[[Any], Any] | None:
+    if not isinstance(field, Field):
+        raise TypeError(f"{field!r} is no converting field")
+    return field.to_engine
+
+
+class Cards(Field):
     """A list of card names -> tuple of cards."""
 
-    def _deserialize(self, value, attr, data, **kwargs):
-        return cards_in(value)
+    to_engine = staticmethod(cards_in)
 
 
-class CardRows(fields.Field):
+class CardRows(Field):
     """A list of card-name lists (hands, exposures, plays) -> tuple of tuples of cards."""
 
-    def _deserialize(self, value, attr, data, **kwargs):
-        return card_rows_in(value)
+    to_engine = staticmethod(card_rows_in)
 
 
-class Integer(fields.Field):
+class Integer(Field):
     """A JSON integer, written ``5`` or ``5.0``, as an int."""
 
-    def _deserialize(self, value, attr, data, **kwargs):
-        return int(value)
+    to_engine = int
 
 
-class Integers(fields.Field):
-    def _deserialize(self, value, attr, data, **kwargs):
-        return tuple(map(int, value))
+class Integers(Field):
+    to_engine = staticmethod(_integers)
 
 
-class DealSeed(fields.Field):
+class DealSeed(Field):
     """An integer seed as an int; a 256-bit seed's 64 hexadecimal digits in lower case."""
 
-    def _deserialize(self, value, attr, data, **kwargs):
-        return value.lower() if isinstance(value, str) else int(value)
+    to_engine = staticmethod(_deal_seed)
 
 
-class ClaimField(fields.Field):
+class ClaimField(Field):
     """``{"seat": s, "kind": k}`` as (seat, kind)."""
 
-    def _deserialize(self, value, attr, data, **kwargs):
-        return int(value["seat"]), value["kind"]
+    to_engine = staticmethod(_claim)
 
 
-class Plain(fields.Field):
+class Plain(Field):
     """A boolean or string taken as it is."""
-
-    def _deserialize(self, value, attr, data, **kwargs):
-        return value
 
 
 class ConvertingSchema(Schema):
@@ -80,14 +101,18 @@ class ConvertingSchema(Schema):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        # per field, what converts it; the fields with a default (a callable one is called each time)
-        self._converters = {name: field._deserialize for name, field in self.load_fields.items()}
+        # per field, what converts it (None: taken as it is); the fields with a default (a
+        # callable one is called each time)
+        self._converters = {name: _to_engine(field) for name, field in self.load_fields.items()}
         self._defaults = tuple((name, field.load_default, callable(field.load_default))
                                for name, field in self.load_fields.items() if field.load_default is not missing)
 
     def convert(self, data: dict[str, Any]) -> Any:
         converters = self._converters
-        out = {key: converters[key](value, key, data) for key, value in data.items()}
+        out = {}
+        for key, value in data.items():
+            convert = converters[key]
+            out[key] = value if convert is None else convert(value)
         for name, default, call in self._defaults:
             if name not in out:
                 out[name] = default() if call else default
@@ -124,9 +149,23 @@ MAX_RULES_SEEN = 1024
 RULES = RulesSchema()
 
 
-class RulesField(fields.Field):
-    def _deserialize(self, value, attr, data, **kwargs):
-        return RULES.convert(value)
+def rules_in(sent: dict[str, Any]) -> Rules:
+    """The ``Rules`` of a request's ``rules`` object, kept by the options as sent (validated:
+    scalars, and ``1`` and ``1.0`` convert alike), so a rule set seen before costs one lookup."""
+    key = frozenset(sent.items())
+    rules = RULES_SENT.get(key)
+    if rules is None:
+        rules = RULES.convert(sent)
+        if len(RULES_SENT) < MAX_RULES_SEEN:
+            RULES_SENT[key] = rules
+    return rules
+
+
+RULES_SENT: dict[frozenset, Rules] = {}
+
+
+class RulesField(Field):
+    to_engine = staticmethod(rules_in)
 
 
 def _rules():
@@ -213,9 +252,12 @@ class DealRecordSchema(ConvertingSchema):
 DEAL_RECORD = DealRecordSchema()
 
 
-class DealRecords(fields.Field):
-    def _deserialize(self, value, attr, data, **kwargs):
-        return tuple(map(DEAL_RECORD.convert, value))
+def _deal_records(value) -> tuple[DealRecord, ...]:
+    return tuple(map(DEAL_RECORD.convert, value))
+
+
+class DealRecords(Field):
+    to_engine = staticmethod(_deal_records)
 
 
 class MatchSchema(ConvertingSchema):
@@ -241,36 +283,6 @@ VIEW = ViewSchema()
 MATCH = MatchSchema()
 
 
-# ---- responses: plain functions (a marshmallow dump would cost more than the engine); card
-# names already as JSON text (json_text.py)
+# ---- responses: built in ``results.py`` (compiled with the engine), named here too
 
-def cards(row) -> JsonText:
-    """The names of a row of cards (a hand, a play)."""
-    return cards_text(row)
-
-
-def card_lists(rows) -> JsonText:
-    """The names of rows of cards (moves, a trick's plays, hands)."""
-    return card_rows_text(rows)
-
-
-def rules_out(rules: Rules) -> dict:
-    return {
-        "decks": rules.decks,
-        "partnership": rules.partnership,
-        "opening_card": rules.opening_card,
-        "must_lead_opening_card": rules.must_lead_opening_card,
-        "first_trick_ban": rules.first_trick_ban,
-        "pig_flips_with_all_hearts": rules.pig_flips_with_all_hearts,
-    }
-
-
-def trick_out(trick) -> dict:
-    return {
-        "leader": trick.leader,
-        "plays": card_lists(trick.plays),
-        "led_suit": trick.led_suit,
-        "winner": trick.winner,
-        "ranking": list(trick.ranking),
-        "points_cards": cards(trick.point_cards),
-    }
+from .results import card_lists, cards, rules_out, trick_out  # noqa: E402,F401

@@ -35,10 +35,11 @@ import secrets
 import time
 from collections.abc import Callable
 
-from gongzhu.logs import ACCESS_LOGGER, REQUEST_ID, direct_access_handler, write_access, write_request
+from gongzhu.log_lines import pend, request_line
+from gongzhu.logs import ACCESS_LOGGER, REQUEST_ID, direct_access_handler, write_access
 
 from . import keys, metrics, tracing
-from .headers import add_standard_headers
+from .headers import NO_STORE, NOSNIFF
 
 ENVIRON_KEY = keys.REQUEST_ID
 PROBLEM_KEY = keys.PROBLEM
@@ -181,7 +182,9 @@ class Record:
         direct = direct_access_handler()
         if direct is not None and problem is None and parent is None and self.span is None \
                 and type(method) is str and type(path) is str:
-            write_request(direct, method, path, self.operation, self.status, micros, sent, self.request_id)
+            # logs.write_request's line, both calls compiled
+            pend(direct, request_line(time.time(), method, path, self.operation, self.status, micros, sent,
+                                      self.request_id))
             return
         fields = {"method": method, "path": path, "operation": self.operation, "status": self.status,
                   "duration_ms": micros / 1000, "bytes": sent, "request_id": self.request_id}
@@ -198,6 +201,15 @@ class Record:
         # makeRecord + handle: logging.info would also walk the stack for the caller's line
         access_log.handle(access_log.makeRecord(ACCESS_LOGGER, logging.INFO, __file__, 0, "request",
                                                 (), None, extra={"fields": fields}))
+
+
+def add_standard_headers(headers) -> None:
+    """The headers of ``headers.py``, added to an answer's ``headers``."""
+    headers.append(NOSNIFF)
+    for name, _ in headers:
+        if name.lower() == "cache-control":
+            return
+    headers.append(NO_STORE)
 
 
 def _content_length(headers) -> int | None:
