@@ -125,12 +125,6 @@ class _Batch:
         self.total = 0.0
         self.buckets = [0] * size
 
-    def add(self, seconds: float, bounds: tuple[float, ...]) -> None:
-        self.count += 1
-        self.total += seconds
-        # the bucket of the first upper bound at or above the value (the last is +Inf)
-        self.buckets[bisect_left(bounds, seconds)] += 1
-
     def into(self, histogram) -> None:
         """Add to a prometheus_client histogram series as ``observe`` would, value by value."""
         histogram._sum.inc(self.total)
@@ -150,12 +144,17 @@ def flush() -> None:
         except IndexError:
             break
         if operation is None:
-            replays.add(seconds, REPLAY_BUCKETS)
-            continue
-        batch = requests.get((operation, status))
-        if batch is None:
-            batch = requests[(operation, status)] = _Batch(latency_size)
-        batch.add(seconds, LATENCY_BUCKETS)
+            batch = replays
+            bounds: tuple[float, ...] = REPLAY_BUCKETS
+        else:
+            batch = requests.get((operation, status)) or requests.setdefault((operation, status),
+                                                                            _Batch(latency_size))
+            bounds = LATENCY_BUCKETS
+        # added here, not by a method: two values a request pass this loop; the bucket of the first
+        # upper bound at or above the value (the last is +Inf)
+        batch.count += 1
+        batch.total += seconds
+        batch.buckets[bisect_left(bounds, seconds)] += 1
     for (operation, status), batch in requests.items():
         counter, histogram = _request_metrics(operation, status)
         counter.inc(batch.count)

@@ -55,7 +55,7 @@ def play(call: Call) -> dict:
         after = engine.apply_move(before, data["move"], data.get("seat"))
     except engine.IllegalMove as error:
         raise move_problem(error, before, data["move"]) from None
-    return play_out(call.body, after)
+    return play_out(call.body, data, after)
 
 
 def view(call: Call) -> dict:

@@ -38,6 +38,8 @@ from . import metrics
 from .json_text import JsonText, card_rows_text, cards_text
 
 STATE_FIELDS = ("rules", "first_deal", "leader", "hands", "exposed")
+# the state's fields of card rows
+CARD_ROW_FIELDS = ("hands", "exposed")
 
 
 def cards(row) -> JsonText:
@@ -144,9 +146,16 @@ def score_out(rules: Rules, sheet: ScoreSheet) -> dict:
     }
 
 
-def play_out(body: dict, after: DealState) -> dict:
+def play_out(body: dict, data: dict, after: DealState) -> dict:
+    """The answer to ``/play``: the state as sent with the move played, the trick it completed, the
+    score of a finished deal and the next turn. The state's card rows are written from the
+    converted cards (``data``): a validated card name is the engine's name, so the text is the
+    one sent, without quoting each name again."""
     state = {key: body[key] for key in STATE_FIELDS if key in body}
-    state["plays"] = [*body.get("plays", ()), body["move"]]
+    for key in CARD_ROW_FIELDS:
+        if key in state:
+            state[key] = card_rows_text(data[key])
+    state["plays"] = card_rows_text((*data["plays"], data["move"]))
     completed = after.completed_trick
     score = None
     if after.finished:

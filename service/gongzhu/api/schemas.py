@@ -106,6 +106,8 @@ class ConvertingSchema(Schema):
         self._converters = {name: _to_engine(field) for name, field in self.load_fields.items()}
         self._defaults = tuple((name, field.load_default, callable(field.load_default))
                                for name, field in self.load_fields.items() if field.load_default is not missing)
+        # whether ``finish`` does anything (most schemas answer the dict itself)
+        self._finishes = type(self).finish is not ConvertingSchema.finish
 
     def convert(self, data: dict[str, Any]) -> Any:
         converters = self._converters
@@ -116,7 +118,7 @@ class ConvertingSchema(Schema):
         for name, default, call in self._defaults:
             if name not in out:
                 out[name] = default() if call else default
-        return self.finish(out)
+        return self.finish(out) if self._finishes else out
 
     def finish(self, data: dict[str, Any]) -> Any:
         return data

@@ -36,7 +36,7 @@ import time
 from collections.abc import Callable
 
 from gongzhu.log_lines import pend, request_line
-from gongzhu.logs import ACCESS_LOGGER, REQUEST_ID, direct_access_handler, write_access
+from gongzhu.logs import ACCESS_LOGGER, REQUEST_ID, BatchedStreamHandler, direct_access_handler, write_access
 
 from . import keys, metrics, tracing
 from .headers import NO_STORE, NOSNIFF
@@ -169,17 +169,19 @@ class Record:
                 metrics.count_problem(problem)
         if self.span is not None:
             owner.tracing.finish(self.span, self.status, self.request_id)
-        if owner.access and access_log.isEnabledFor(logging.INFO):
-            self._log(seconds, sent)
+        if owner.access:
+            # the batching handler is there only when INFO lines are: then one check is enough
+            direct = direct_access_handler()
+            if direct is not None or access_log.isEnabledFor(logging.INFO):
+                self._log(seconds, sent, direct)
 
-    def _log(self, seconds: float, sent: int) -> None:
+    def _log(self, seconds: float, sent: int, direct: BatchedStreamHandler | None) -> None:
         environ = self.environ
         method, path = environ.get("REQUEST_METHOD"), environ.get("PATH_INFO")
         micros = round(seconds * MICROS)
         sent = self.length if self.length is not None else sent
         problem = environ.get(PROBLEM_KEY)
         parent = trace_parent(environ)
-        direct = direct_access_handler()
         if direct is not None and problem is None and parent is None and self.span is None \
                 and type(method) is str and type(path) is str:
             # logs.write_request's line, both calls compiled
