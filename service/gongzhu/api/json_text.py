@@ -12,7 +12,8 @@ together from such pieces (``JsonText``) and its other values, as ``json.dumps``
 its C encoder anew, which costs more than a small answer's text).
 
 A request's card names (validated against the contract already) become engine cards
-here too (``card_rows_in``, ``cards_in``). The module is compiled with the engine when a C
+here too (``card_rows_in``, ``cards_in``), and its JSON objects are made here as the parser
+reads them (``json_object``: no key twice, a bounded number of keys). The module is compiled with the engine when a C
 compiler is there (setup.py): it is most of what a request costs besides the engine.
 """
 from __future__ import annotations
@@ -23,6 +24,9 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Final
 
 from gongzhu.rules import CARD_NAMES, SUIT_SIZE
+
+from . import messages as text
+from .problems import ApiProblem
 
 # the C encoder's string quoting (ensure_ascii=False)
 _quoted: Final[Callable[[str], str]] = json.encoder.encode_basestring
@@ -49,6 +53,25 @@ class JsonText:
 
     def __repr__(self) -> str:
         return f"JsonText({self.text!r})"
+
+
+# No object of the contract has more than a dozen fields (pipeline.MAX_OBJECT_KEYS).
+MAX_OBJECT_KEYS: Final = 64
+
+
+def json_object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A request's JSON object from its (key, value) pairs, as the parser finds them: 422
+    ``too_many_fields`` past ``MAX_OBJECT_KEYS``, ``ValueError`` naming a key written twice."""
+    if len(pairs) > MAX_OBJECT_KEYS:
+        raise ApiProblem(422, "too_many_fields", text.TOO_MANY_FIELDS(count=len(pairs), limit=MAX_OBJECT_KEYS))
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise ValueError(f"duplicate object key {key[:100]!r}")
+            seen.add(key)
+    return obj
 
 
 def _by_code(entries: Iterable[tuple[str, int]]) -> tuple[int, ...]:

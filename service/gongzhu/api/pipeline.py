@@ -39,8 +39,8 @@ JSON = "application/json"
 JSON_HEADERS = (("Content-Type", JSON),)
 # No object of the contract has more than a dozen fields: a body with thousands of keys
 # is refused as it is parsed, before it costs memory and a report (a server limit, like
-# the body size).
-MAX_OBJECT_KEYS = 64
+# the body size; json_text.json_object).
+MAX_OBJECT_KEYS = json_text.MAX_OBJECT_KEYS
 LOG = logging.getLogger("gongzhu.api")
 TEMPLATE_PARAMETER = re.compile(r"\{([^{}/]+)\}")
 
@@ -75,19 +75,6 @@ READY = {"status": "ready"}
 PROBES = (Operation("GET", "/healthz", "healthz", None, ()), Operation("GET", "/readyz", "readyz", None, ()))
 
 
-def _duplicates_rejected(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    if len(pairs) > MAX_OBJECT_KEYS:
-        raise ApiProblem(422, "too_many_fields", text.TOO_MANY_FIELDS(count=len(pairs), limit=MAX_OBJECT_KEYS))
-    obj = dict(pairs)
-    if len(obj) != len(pairs):
-        seen: set[str] = set()
-        for key, _ in pairs:
-            if key in seen:
-                raise ValueError(f"duplicate object key {key[:100]!r}")
-            seen.add(key)
-    return obj
-
-
 def _not_json(name: str) -> None:
     raise ValueError(f"{name} is not JSON")
 
@@ -99,8 +86,9 @@ def _finite(text: str) -> float:
     return value
 
 
-# Built once: json.loads with options builds a new decoder per call.
-DECODER = json.JSONDecoder(object_pairs_hook=_duplicates_rejected, parse_constant=_not_json,
+# Built once: json.loads with options builds a new decoder per call. Its object hook is compiled
+# (json_text.json_object): the parser calls it for every object of every body.
+DECODER = json.JSONDecoder(object_pairs_hook=json_text.json_object, parse_constant=_not_json,
                            parse_float=_finite)
 # what DECODER.decode calls: its C scanner, and json.decoder's WHITESPACE (which always matches)
 SCAN = cast(Callable[[str, int], tuple[Any, int]], vars(DECODER)["scan_once"])
@@ -283,12 +271,12 @@ class Pipeline:
                 return Match(methods, found.groupdict())
         return None
 
-    def match(self, environ: dict) -> Match | None:
-        """The contract's path for this request (matched once, kept in the environ), with
-        its ``operationId`` for the method in ``environ[keys.OPERATION]`` (``none`` if the
-        contract has no such operation; HEAD counts as the GET that answers it)."""
-        if keys.MATCH in environ:
-            return environ[keys.MATCH]
+    def operation(self, environ: dict) -> str:
+        """The request's ``operationId`` in the contract (``none`` if the contract has no such
+        operation; HEAD counts as the GET that answers it), matching its path once: the match
+        is kept in ``environ[keys.MATCH]``, the ``operationId`` in ``environ[keys.OPERATION]``."""
+        if keys.OPERATION in environ:
+            return environ[keys.OPERATION]
         path = environ.get("PATH_INFO", "")
         found = self.static_matches.get(path)
         if found is None:
@@ -301,13 +289,14 @@ class Pipeline:
             if route is not None:
                 operation = route.operation.operation_id
         environ[keys.OPERATION] = operation
-        return found
+        return operation
 
-    def operation(self, environ: dict) -> str:
-        """The request's ``operationId`` (or ``none``), matching the path if no layer has yet."""
-        if keys.OPERATION not in environ:
-            self.match(environ)
-        return environ[keys.OPERATION]
+    def match(self, environ: dict) -> Match | None:
+        """The contract's path for this request (``operation`` matches it once), or None."""
+        if keys.MATCH not in environ:
+            environ.pop(keys.OPERATION, None)
+            self.operation(environ)
+        return environ[keys.MATCH]
 
     def methods(self, environ: dict) -> str | None:
         """The methods the contract offers on this request's path (``None``: no such path)."""
@@ -315,7 +304,7 @@ class Pipeline:
         return None if found is None else ", ".join(sorted(found.methods))
 
     def __call__(self, environ: dict, start_response: Callable) -> Iterable[bytes]:
-        # telemetry, outermost, has matched the request already
+        # telemetry, outermost, has matched the request already (its operation)
         matched = environ[keys.MATCH] if keys.MATCH in environ else self.match(environ)
         if matched is None:
             return self.next(environ, start_response)
