@@ -23,7 +23,7 @@ import math
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Final
 
-from gongzhu.rules import CARD_NAMES, SUIT_SIZE
+from gongzhu.rules import CARD_NAMES, ONE_PLANE, PLANE, SUIT_SIZE, SUITS
 
 from . import messages as text
 from .problems import ApiProblem
@@ -130,6 +130,55 @@ def card_rows_text(rows: Sequence[Sequence[int]]) -> JsonText:
         else:
             parts.append(_row(row))
     return JsonText("[" + ",".join(parts) + "]")
+
+
+# a suit's cards of one copy each, as JSON text without brackets, by suit and 13-bit rank mask
+# (written when first asked; at most 4 x 8,192)
+_SUIT_MASK: Final = (1 << SUIT_SIZE) - 1
+_SUIT_TEXTS: Final[list[str | None]] = [None] * (len(SUITS) << SUIT_SIZE)
+
+
+def _suit_text(first: int, ranks: int, twice: int) -> str:
+    """The names of one suit's cards (``first``: its first card) in ``ranks``, a card of ``twice``
+    written twice, ascending, comma-separated."""
+    names = CARD_TEXT
+    parts: list[str] = []
+    for rank in range(SUIT_SIZE):
+        if ranks >> rank & 1:
+            parts.append(names[first + rank])
+            if twice >> rank & 1:
+                parts.append(names[first + rank])
+    return ",".join(parts)
+
+
+def bits_text(bits: int) -> str:
+    """``[name, ...]`` of the cards of two-plane ``bits`` (a pile taken), as JSON text: the cards
+    ``bits_cards(bits)`` gives, in its order (ascending, a card held twice twice)."""
+    one = bits & ONE_PLANE
+    two = bits >> PLANE
+    texts = _SUIT_TEXTS
+    parts: list[str] = []
+    for suit in range(len(SUITS)):
+        shift = suit * SUIT_SIZE
+        ranks = one >> shift & _SUIT_MASK
+        if not ranks:
+            continue
+        twice = two >> shift & _SUIT_MASK
+        if twice & ranks:
+            parts.append(_suit_text(shift, ranks, twice))
+            continue
+        key = suit << SUIT_SIZE | ranks
+        text = texts[key]
+        if text is None:
+            text = texts[key] = _suit_text(shift, ranks, 0)
+        parts.append(text)
+    return "[" + ",".join(parts) + "]"
+
+
+def bits_rows_text(rows: Sequence[int]) -> JsonText:
+    """``[[name, ...], ...]`` of two-plane bits (the piles each seat has taken), as JSON text: the
+    text ``card_rows_text`` writes of their ``bits_cards``."""
+    return JsonText("[" + ",".join([bits_text(bits) for bits in rows]) + "]")
 
 
 def _text(value: Any) -> str:

@@ -24,18 +24,19 @@ from gongzhu.rules import (
     exposure_values,
     final_scores,
     format_card,
+    hand_sizes,
     legal_moves,
-    running_state,
     score_state,
     seated_plays,
     void_suits,
+    winning_seat,
 )
 from gongzhu.rules import (
     replay as replay_history,
 )
 
 from . import metrics
-from .json_text import JsonText, card_rows_text, cards_text
+from .json_text import JsonText, bits_rows_text, card_rows_text, cards_text
 
 STATE_FIELDS = ("rules", "first_deal", "leader", "hands", "exposed")
 # the state's fields of card rows
@@ -87,16 +88,16 @@ def replay(data: dict) -> DealState:
 
 def table_out(state: DealState, out: dict) -> dict:
     """``out`` with what the table shows at ``state``: the trick, who is winning it, the running state."""
-    running = running_state(state)
+    # running_state's values, the piles taken written from their bits (no tuple of cards between)
     out["finished"] = state.finished
     out["trick_number"] = state.trick_number
     out["trick_leader"] = state.leader
     out["trick"] = card_lists(state.trick)
-    out["winning"] = running.winning
-    out["taken"] = card_lists(running.taken)
-    out["points"] = list(running.points)
-    out["hand_sizes"] = list(running.hand_sizes)
-    out["exposed"] = card_lists(running.exposed)
+    out["winning"] = winning_seat(state)
+    out["taken"] = bits_rows_text(state.captured_bits)
+    out["points"] = list(state.raw_scores())
+    out["hand_sizes"] = list(hand_sizes(state))
+    out["exposed"] = card_lists(state.exposed)
     return out
 
 
