@@ -95,8 +95,11 @@ def pend(handler, text: str) -> None:
     if lock is None:
         _keep(handler, text)
         return
-    with lock:
+    lock.acquire()
+    try:
         _keep(handler, text)
+    finally:
+        lock.release()
 
 
 def _keep(handler, text: str) -> None:

@@ -76,7 +76,7 @@ def request_id_of(environ) -> str:
     sent = environ.get("HTTP_X_REQUEST_ID")
     if sent and REQUEST_ID_PATTERN.fullmatch(sent):
         return sent
-    return f"{_id_prefix}{next(_id_sequence):016x}"
+    return _id_prefix + format(next(_id_sequence), "016x")
 
 
 def trace_parent(environ) -> tuple[str, str] | None:
@@ -209,14 +209,19 @@ def add_standard_headers(headers) -> None:
     """The headers of ``headers.py``, added to an answer's ``headers``."""
     headers.append(NOSNIFF)
     for name, _ in headers:
-        if name.lower() == "cache-control":
+        # a name of another length is no Cache-Control: not lowered to be told
+        if len(name) == CACHE_CONTROL_LENGTH and name.lower() == "cache-control":
             return
     headers.append(NO_STORE)
 
 
+CACHE_CONTROL_LENGTH = len("cache-control")
+CONTENT_LENGTH_LENGTH = len("content-length")
+
+
 def _content_length(headers) -> int | None:
     for name, value in headers:
-        if name.lower() == "content-length":
+        if len(name) == CONTENT_LENGTH_LENGTH and name.lower() == "content-length":
             return int(value) if value.isdigit() else None
     return None
 
