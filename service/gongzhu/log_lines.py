@@ -6,11 +6,12 @@ request's access line costs more than most of what it reports on.
 from __future__ import annotations
 
 import json
+import logging
 import math
 import os
 import time
 from collections.abc import Callable
-from typing import Final
+from typing import Any, Final
 
 ACCESS_LOGGER: Final = "gongzhu.access"
 # the C encoder's string quoting (ensure_ascii=False)
@@ -107,3 +108,19 @@ def _keep(handler, text: str) -> None:
     pending.append(text)
     if len(pending) >= handler.max_lines:
         handler.flush()
+
+
+def only_handler(logger: logging.Logger, handler_class: type[logging.Handler],
+                 formatter_class: type[logging.Formatter]) -> Any:
+    """``logger``'s one handler when it is of ``handler_class`` (exactly) with no filter and a
+    ``formatter_class`` formatter, and ``logger`` (no filter either) and it pass INFO lines; else None
+    (``logs.direct_access_handler``, compiled: asked once a request)."""
+    handlers = logger.handlers
+    if len(handlers) != 1:
+        return None
+    handler = handlers[0]
+    if type(handler) is handler_class and not handler.filters and type(handler.formatter) is formatter_class \
+            and not logger.filters and logger.isEnabledFor(logging.INFO) \
+            and handler.level <= logging.INFO:
+        return handler
+    return None

@@ -30,7 +30,7 @@ from logging.config import dictConfig
 
 from gunicorn.glogging import Logger
 
-from gongzhu.log_lines import ACCESS_LOGGER, access_line, pend, request_line, utc
+from gongzhu.log_lines import ACCESS_LOGGER, access_line, only_handler, pend, request_line, utc
 
 LOG_FORMAT_ENV = "GONGZHU_LOG_FORMAT"
 LOG_LEVEL_ENV = "LOG_LEVEL"
@@ -122,13 +122,7 @@ def direct_access_handler() -> BatchedStreamHandler | None:
     """The access logger's one handler when it batches JSON lines with no filter (as under
     gunicorn): then ``write_access`` formats a line itself, the same JSON object
     ``JsonFormatter`` writes, without a ``LogRecord`` (a third of an access line's cost)."""
-    logger = _access_logger
-    handlers = logger.handlers
-    if len(handlers) == 1 and type(handlers[0]) is BatchedStreamHandler and not handlers[0].filters \
-            and type(handlers[0].formatter) is JsonFormatter and not logger.filters \
-            and logger.isEnabledFor(logging.INFO) and handlers[0].level <= logging.INFO:
-        return handlers[0]
-    return None
+    return only_handler(_access_logger, BatchedStreamHandler, JsonFormatter)
 
 
 def write_access(handler: BatchedStreamHandler, fields: dict) -> None:

@@ -113,7 +113,8 @@ def decode(body: str) -> Any:
 def parse_json(data: bytes) -> Any:
     """A strict JSON text: UTF-8 (a byte order mark ignored; UTF-16/32 is 415), no
     duplicate keys, no NaN, finite numbers, no lone surrogate."""
-    check_encoding(data)
+    if data[:1] != b"{" or data[1:2] == b"\x00":  # an object not in UTF-16/32: UTF-8 (check_encoding)
+        check_encoding(data)
     try:
         # as ``data.decode("utf-8-sig")`` (an error's offset after the mark), in C alone
         body = (data[3:] if data[:3] == BOM else data).decode()

@@ -35,8 +35,8 @@ import secrets
 import time
 from collections.abc import Callable
 
-from gongzhu.log_lines import pend, request_line
-from gongzhu.logs import ACCESS_LOGGER, REQUEST_ID, BatchedStreamHandler, direct_access_handler, write_access
+from gongzhu.log_lines import only_handler, pend, request_line
+from gongzhu.logs import ACCESS_LOGGER, REQUEST_ID, BatchedStreamHandler, JsonFormatter, write_access
 
 from . import keys, metrics, tracing
 from .headers import NO_STORE, NOSNIFF
@@ -171,7 +171,7 @@ class Record:
             owner.tracing.finish(self.span, self.status, self.request_id)
         if owner.access:
             # the batching handler is there only when INFO lines are: then one check is enough
-            direct = direct_access_handler()
+            direct = only_handler(access_log, BatchedStreamHandler, JsonFormatter)  # logs.direct_access_handler
             if direct is not None or access_log.isEnabledFor(logging.INFO):
                 self._log(seconds, sent, direct)
 
