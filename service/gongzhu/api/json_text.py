@@ -181,41 +181,49 @@ def bits_rows_text(rows: Sequence[int]) -> JsonText:
     return JsonText("[" + ",".join([bits_text(bits) for bits in rows]) + "]")
 
 
-def _text(value: Any) -> str:
+def _write(value: Any, out: list[str]) -> None:
+    """``value``'s JSON text, appended to ``out`` in pieces (one join for the whole answer)."""
     kind = type(value)
     if kind is JsonText:
-        return value.text
-    if kind is str:
-        return _quoted(value)
-    if kind is int:
-        return int.__repr__(value)
-    if kind is dict:
-        return _object(value)
-    if kind is list or kind is tuple:
-        return _array(value)
-    if value is None:
-        return "null"
-    if value is True:
-        return "true"
-    if value is False:
-        return "false"
-    if kind is float and not math.isfinite(value):
-        raise ValueError(f"{value!r} is no JSON number")
-    return _ENCODER.encode(value)
+        out.append(value.text)
+    elif kind is str:
+        out.append(_quoted(value))
+    elif kind is int:
+        out.append(int.__repr__(value))
+    elif kind is dict:
+        _object(value, out)
+    elif kind is list or kind is tuple:
+        _array(value, out)
+    elif value is None:
+        out.append("null")
+    elif value is True:
+        out.append("true")
+    elif value is False:
+        out.append("false")
+    else:
+        if kind is float and not math.isfinite(value):
+            raise ValueError(f"{value!r} is no JSON number")
+        out.append(_ENCODER.encode(value))
 
 
-def _object(value: dict[str, Any]) -> str:
-    # the commonest values written in place, the others by _text
-    parts: list[str] = []
+def _object(value: dict[str, Any], out: list[str]) -> None:
+    # the commonest values written in place, the others by _write
+    if not value:
+        out.append("{}")
+        return
+    separator = "{"
     for key, item in value.items():
+        out.append(separator)
+        separator = ","
+        out.append(_key(key))
         kind = type(item)
         if kind is JsonText:
-            parts.append(_key(key) + item.text)
+            out.append(item.text)
         elif kind is int:
-            parts.append(_key(key) + str(item))
+            out.append(str(item))
         else:
-            parts.append(_key(key) + _text(item))
-    return "{" + ",".join(parts) + "}"
+            _write(item, out)
+    out.append("}")
 
 
 def _key(key: str) -> str:
@@ -232,21 +240,29 @@ _KEYS: Final[dict[str, str]] = {}
 MAX_KEYS: Final = 256
 
 
-def _array(items: list[Any] | tuple[Any, ...]) -> str:
-    # ints (scores, seats) and strings (card names as sent) in place, the rest by _text
-    parts: list[str] = []
+def _array(items: list[Any] | tuple[Any, ...], out: list[str]) -> None:
+    # ints (scores, seats) and strings (card names as sent) in place, the rest by _write
+    if not items:
+        out.append("[]")
+        return
+    separator = "["
     for item in items:
+        out.append(separator)
+        separator = ","
         kind = type(item)
         if kind is int:
-            parts.append(str(item))
+            out.append(str(item))
         elif kind is str:
-            parts.append(_quoted(item))
+            out.append(_quoted(item))
         else:
-            parts.append(_text(item))
-    return "[" + ",".join(parts) + "]"
+            _write(item, out)
+    out.append("]")
 
 
 def encode(value: Any) -> bytes:
     """``value`` (an answer: objects, lists, strings, numbers, booleans, null and ``JsonText``)
     as one line of UTF-8 JSON text."""
-    return (_text(value) + "\n").encode()
+    out: list[str] = []
+    _write(value, out)
+    out.append("\n")
+    return "".join(out).encode()
