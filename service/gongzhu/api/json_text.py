@@ -108,7 +108,7 @@ def card_rows_in(rows: Sequence[Sequence[str]]) -> tuple[tuple[int, ...], ...]:
 
 def _row(row: Sequence[int]) -> str:
     names = CARD_TEXT
-    return "[" + ",".join([names[c] for c in row]) + "]"
+    return f"[{','.join([names[c] for c in row])}]"
 
 
 def cards_text(row: Sequence[int]) -> JsonText:
@@ -129,7 +129,7 @@ def card_rows_text(rows: Sequence[Sequence[int]]) -> JsonText:
             parts.append(text)
         else:
             parts.append(_row(row))
-    return JsonText("[" + ",".join(parts) + "]")
+    return JsonText(f"[{','.join(parts)}]")
 
 
 # a suit's cards of one copy each, as JSON text without brackets, by suit and 13-bit rank mask
@@ -172,13 +172,13 @@ def bits_text(bits: int) -> str:
         if text is None:
             text = texts[key] = _suit_text(shift, ranks, 0)
         parts.append(text)
-    return "[" + ",".join(parts) + "]"
+    return f"[{','.join(parts)}]"
 
 
 def bits_rows_text(rows: Sequence[int]) -> JsonText:
     """``[[name, ...], ...]`` of two-plane bits (the piles each seat has taken), as JSON text: the
     text ``card_rows_text`` writes of their ``bits_cards``."""
-    return JsonText("[" + ",".join([bits_text(bits) for bits in rows]) + "]")
+    return JsonText(f"[{','.join([bits_text(bits) for bits in rows])}]")
 
 
 def _write(value: Any, out: list[str]) -> None:
