@@ -7,49 +7,52 @@ from gongzhu.rules import Text
 
 # the body and its framing
 NOT_UTF8 = Text("the body is not UTF-8: byte {at} cannot be decoded", "请求体不是 UTF-8：第 {at} 字节无法解码")
-NOT_JSON = Text("the body is not valid JSON: {error}", "请求体不是合法的 JSON：{error}")
-TOO_DEEP = Text("the body is nested too deeply", "请求体嵌套过深")
-LONE_SURROGATE = Text("the string at {pointer} holds a lone surrogate ({code_point}), which is not a Unicode character",
-                      "{pointer} 处的字符串含有孤立代理项（{code_point}），它不是 Unicode 字符")
-MEDIA_TYPE = Text("send the body as {wanted}, not {sent}", "请以 {wanted} 发送请求体，而不是 {sent}")
-CHARSET = Text("send the body as UTF-8 (charset=utf-8), not charset={sent}",
+NOT_JSON: Text = Text("the body is not valid JSON: {error}", "请求体不是合法的 JSON：{error}")
+TOO_DEEP: Text = Text("the body is nested too deeply", "请求体嵌套过深")
+LONE_SURROGATE: Text = Text(
+    "the string at {pointer} holds a lone surrogate ({code_point}), which is not a Unicode character",
+    "{pointer} 处的字符串含有孤立代理项（{code_point}），它不是 Unicode 字符")
+MEDIA_TYPE: Text = Text("send the body as {wanted}, not {sent}", "请以 {wanted} 发送请求体，而不是 {sent}")
+CHARSET: Text = Text("send the body as UTF-8 (charset=utf-8), not charset={sent}",
                "请以 UTF-8 编码发送请求体（charset=utf-8），而不是 charset={sent}")
 UTF16 = Text("send the body as UTF-8; it looks like UTF-16 or UTF-32",
              "请以 UTF-8 发送请求体；它看起来是 UTF-16 或 UTF-32")
-FRAMING = Text("the request body's HTTP framing is broken: {error}", "请求体的 HTTP 分帧有误：{error}")
-LENGTH_NOT_NUMBER = Text("the Content-Length header is not a number", "Content-Length 头不是数字")
-TOO_LARGE = Text("the request body is larger than this service accepts", "请求体超过了本服务接受的大小")
-TOO_MANY_FIELDS = Text("an object of the body has {count} fields; no object of this API has more than {limit}",
+FRAMING: Text = Text("the request body's HTTP framing is broken: {error}", "请求体的 HTTP 分帧有误：{error}")
+LENGTH_NOT_NUMBER: Text = Text("the Content-Length header is not a number", "Content-Length 头不是数字")
+TOO_LARGE: Text = Text("the request body is larger than this service accepts", "请求体超过了本服务接受的大小")
+TOO_MANY_FIELDS: Text = Text("an object of the body has {count} fields; no object of this API has more than {limit}",
                        "请求体中有一个对象含 {count} 个字段；本 API 的对象最多 {limit} 个字段")
-NOT_FOUND = Text("no such resource; see /openapi.yaml for the operations this service offers",
+NOT_FOUND: Text = Text("no such resource; see /openapi.yaml for the operations this service offers",
                  "没有这个资源；本服务提供的操作见 /openapi.yaml")
-METHOD = Text("this resource allows {allowed} only", "这个资源只允许 {allowed}")
-INTERNAL = Text("the server failed to answer this request; it has been logged", "服务器未能处理这个请求；已记录日志")
-NOT_LOADED = Text("the API contract (openapi.yaml) is not loaded", "API 契约（openapi.yaml）未加载")
-BUSY = Text("every bot slot of this server is thinking; retry after {seconds} s or on another server",
+METHOD: Text = Text("this resource allows {allowed} only", "这个资源只允许 {allowed}")
+INTERNAL: Text = Text("the server failed to answer this request; it has been logged",
+                      "服务器未能处理这个请求；已记录日志")
+NOT_LOADED: Text = Text("the API contract (openapi.yaml) is not loaded", "API 契约（openapi.yaml）未加载")
+BUSY: Text = Text("every bot slot of this server is thinking; retry after {seconds} s or on another server",
             "本服务器的托管计算位都在忙；请 {seconds} 秒后重试，或换一台服务器")
 
-NO_SEAT_TO_ACT = Text("the deal is finished: no seat is to act", "这一局已经结束：没有座位要出牌")
+NO_SEAT_TO_ACT: Text = Text("the deal is finished: no seat is to act", "这一局已经结束：没有座位要出牌")
 
 # contract violations (``keyword`` of JSON Schema)
-SCHEMA_AT = Text("{where}: {detail}", "{where}：{detail}")
-SCHEMA_MORE = Text("{where}: {detail} (and {more} more)", "{where}：{detail}（另有 {more} 处问题）")
-THE_BODY = Text("the body", "请求体")
-THE_PATH = Text("the path", "路径")
-MUST_BE_TYPE = Text("must be {article} {wanted}, not {got}", "类型应为 {wanted}，而不是 {got}")
-AT_LEAST_ITEMS = Text("must have at least {limit} items, not {got}", "至少要有 {limit} 项，实际 {got} 项")
-AT_MOST_ITEMS = Text("must have at most {limit} items, not {got}", "最多 {limit} 项，实际 {got} 项")
-AT_LEAST_CHARS = Text("must have at least {limit} characters, not {got}", "至少要有 {limit} 个字符，实际 {got} 个")
-AT_MOST_CHARS = Text("must have at most {limit} characters, not {got}", "最多 {limit} 个字符，实际 {got} 个")
-BOUND = Text("must be {relation} {limit}, not {got}", "应 {relation} {limit}，而不是 {got}")
-ONE_OF_VALUES = Text("must be one of {options}, not {got}", "必须是 {options} 之一，而不是 {got}")
-NO_MATCH = Text("{got} does not match {pattern}{hint}", "{got} 不符合格式 {pattern}{hint}")
-HINT = Text(": {hint}", "：{hint}")
-REQUIRED = Text("required field is missing", "缺少必填字段")
-NONE_OF = Text("{got} is none of: {alternatives}", "{got} 不符合以下任何一种：{alternatives}")
-KEYWORD = Text("does not satisfy `{keyword}`", "不满足 `{keyword}`")
-UNKNOWN_FIELD = Text("unknown field: not part of this request", "未知字段：这个请求没有这个字段")
-UNKNOWN_LONG_FIELD = Text("unknown field (a name of {length} characters): not part of this request",
+SCHEMA_AT: Text = Text("{where}: {detail}", "{where}：{detail}")
+SCHEMA_MORE: Text = Text("{where}: {detail} (and {more} more)", "{where}：{detail}（另有 {more} 处问题）")
+THE_BODY: Text = Text("the body", "请求体")
+THE_PATH: Text = Text("the path", "路径")
+MUST_BE_TYPE: Text = Text("must be {article} {wanted}, not {got}", "类型应为 {wanted}，而不是 {got}")
+AT_LEAST_ITEMS: Text = Text("must have at least {limit} items, not {got}", "至少要有 {limit} 项，实际 {got} 项")
+AT_MOST_ITEMS: Text = Text("must have at most {limit} items, not {got}", "最多 {limit} 项，实际 {got} 项")
+AT_LEAST_CHARS: Text = Text("must have at least {limit} characters, not {got}",
+                            "至少要有 {limit} 个字符，实际 {got} 个")
+AT_MOST_CHARS: Text = Text("must have at most {limit} characters, not {got}", "最多 {limit} 个字符，实际 {got} 个")
+BOUND: Text = Text("must be {relation} {limit}, not {got}", "应 {relation} {limit}，而不是 {got}")
+ONE_OF_VALUES: Text = Text("must be one of {options}, not {got}", "必须是 {options} 之一，而不是 {got}")
+NO_MATCH: Text = Text("{got} does not match {pattern}{hint}", "{got} 不符合格式 {pattern}{hint}")
+HINT: Text = Text(": {hint}", "：{hint}")
+REQUIRED: Text = Text("required field is missing", "缺少必填字段")
+NONE_OF: Text = Text("{got} is none of: {alternatives}", "{got} 不符合以下任何一种：{alternatives}")
+KEYWORD: Text = Text("does not satisfy `{keyword}`", "不满足 `{keyword}`")
+UNKNOWN_FIELD: Text = Text("unknown field: not part of this request", "未知字段：这个请求没有这个字段")
+UNKNOWN_LONG_FIELD: Text = Text("unknown field (a name of {length} characters): not part of this request",
                           "未知字段（名字长 {length} 个字符）：这个请求没有这个字段")
 
 # problem titles by status (English: the HTTP reason phrase)
