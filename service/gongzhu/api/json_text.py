@@ -55,7 +55,8 @@ class JsonText:
         return f"JsonText({self.text!r})"
 
 
-# No object of the contract has more than a dozen fields (pipeline.MAX_OBJECT_KEYS).
+# No object of the contract has more than a dozen fields: a body with thousands of keys is refused
+# as it is parsed, before it costs memory and a report (a server limit, like the body size).
 MAX_OBJECT_KEYS: Final = 64
 
 

@@ -37,10 +37,6 @@ from .wire import FRAMING_ERRORS, check_declared_charset, check_encoding, framin
 
 JSON = "application/json"
 JSON_HEADERS = (("Content-Type", JSON),)
-# No object of the contract has more than a dozen fields: a body with thousands of keys
-# is refused as it is parsed, before it costs memory and a report (a server limit, like
-# the body size; json_text.json_object).
-MAX_OBJECT_KEYS = json_text.MAX_OBJECT_KEYS
 LOG = logging.getLogger("gongzhu.api")
 TEMPLATE_PARAMETER = re.compile(r"\{([^{}/]+)\}")
 
