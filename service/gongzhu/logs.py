@@ -127,17 +127,13 @@ def direct_access_handler() -> BatchedStreamHandler | None:
 
 def write_access(handler: BatchedStreamHandler, fields: dict) -> None:
     """One access line through ``handler`` (``direct_access_handler``)."""
-    _pend(handler, access_line(time.time(), fields))
+    pend(handler, access_line(time.time(), fields))
 
 
 def write_request(handler: BatchedStreamHandler, method: str, path: str, operation: str, status: int,
                   micros: int, sent: int, request_id: str) -> None:
     """The access line of a request with nothing more to say (``log_lines.request_line``)."""
-    _pend(handler, request_line(time.time(), method, path, operation, status, micros, sent, request_id))
-
-
-# a formatted line kept by the handler until it writes (compiled, like the line's text)
-_pend = pend
+    pend(handler, request_line(time.time(), method, path, operation, status, micros, sent, request_id))
 
 
 def access_waiting() -> bool:

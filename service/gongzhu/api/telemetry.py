@@ -35,8 +35,14 @@ import secrets
 import time
 from collections.abc import Callable
 
-from gongzhu.log_lines import only_handler, pend, request_line
-from gongzhu.logs import ACCESS_LOGGER, REQUEST_ID, BatchedStreamHandler, JsonFormatter, write_access
+from gongzhu.logs import (
+    ACCESS_LOGGER,
+    REQUEST_ID,
+    BatchedStreamHandler,
+    direct_access_handler,
+    write_access,
+    write_request,
+)
 
 from . import keys, metrics, tracing
 from .headers import NO_STORE, NOSNIFF
@@ -171,7 +177,7 @@ class Record:
             owner.tracing.finish(self.span, self.status, self.request_id)
         if owner.access:
             # the batching handler is there only when INFO lines are: then one check is enough
-            direct = only_handler(access_log, BatchedStreamHandler, JsonFormatter)  # logs.direct_access_handler
+            direct = direct_access_handler()
             if direct is not None or access_log.isEnabledFor(logging.INFO):
                 self._log(seconds, sent, direct)
 
@@ -184,9 +190,7 @@ class Record:
         parent = trace_parent(environ)
         if direct is not None and problem is None and parent is None and self.span is None \
                 and type(method) is str and type(path) is str:
-            # logs.write_request's line, both calls compiled
-            pend(direct, request_line(time.time(), method, path, self.operation, self.status, micros, sent,
-                                      self.request_id))
+            write_request(direct, method, path, self.operation, self.status, micros, sent, self.request_id)
             return
         fields = {"method": method, "path": path, "operation": self.operation, "status": self.status,
                   "duration_ms": micros / 1000, "bytes": sent, "request_id": self.request_id}
