@@ -133,7 +133,7 @@ def score_out(rules: Rules, sheet: ScoreSheet) -> dict:
         "rules": rules_out(rules),
         "raw": list(sheet.raw),
         "normalized": list(base),
-        "final": list(final_scores(rules, sheet.raw)),
+        "final": list(final_scores(rules, sheet.raw, base)),
         "seats": [{
             "hearts": seat.hearts,
             "pig": seat.pig,

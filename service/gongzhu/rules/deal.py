@@ -24,7 +24,7 @@ import random
 from collections.abc import Iterator, Sequence
 from typing import Final
 
-from .cards import CARD_NAMES, DECK_SIZE, SEATS, Card, full_deck, hand_bits, merge_bits
+from .cards import CARD_NAMES, DECK_SIZE, PLANE, SEATS, Card, full_deck, hand_bits, merge_bits
 from .errors import Problem
 from .messages import DEALT_HAND_COUNT, DUPLICATE_CARD, HAND_COUNT, SEAT_CARD_COUNT, VERBS
 from .variants import Rules
@@ -146,8 +146,22 @@ def dealt_hand_problems(rules: Rules, hand: Sequence[Card]) -> list[Problem]:
     return problems + excess_copies(rules, [hand], ["/hand"], "dealt")
 
 
+def within_copies(rules: Rules, rows: Sequence[Sequence[Card]], bits: Sequence[int]) -> bool:
+    """Whether ``rows`` hold no card more often than the decks do (``excess_copies`` finds none), told from
+    ``bits``, each row's ``hand_bits``: bits never overstate a card's copies (a row's and a merge's keep at
+    most two), so every card of the rows is in their merged bits exactly when no card is there more than
+    twice, and with one deck no card is there twice when the merge has no second plane."""
+    merged = 0
+    cards = 0
+    for row, row_bits in zip(rows, bits):
+        merged = merge_bits(merged, row_bits)
+        cards += len(row)
+    return merged.bit_count() == cards and (rules.decks > 1 or not merged >> PLANE)
+
+
 def excess_copies(rules: Rules, rows: Sequence[Sequence[Card]], paths: Sequence[str], verb: str) -> list[Problem]:
-    """``duplicate_card`` for every card in ``rows`` beyond the copies the decks hold.
+    """``duplicate_card`` for every card in ``rows`` beyond the copies the decks hold (``within_copies`` tells
+    at once whether there is any).
 
     ``paths`` names each row (``/hands/2``); a problem points at the card (``/hands/2/5``).
     """

@@ -8,7 +8,6 @@ exposure is per copy and has no automatic card.
 """
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Final
 
@@ -27,22 +26,25 @@ def exposure_list_problems(rules: Rules, exposed: Sequence[Sequence[Card]],
     """Every exposure that is not of an exposable card, or (``hands`` given) not held by that
     seat, or (no ``hands``) of more copies than the decks hold."""
     problems: list[Problem] = []
-    copies: Counter[Card] = Counter()
+    # copies of each card exposed so far in the deal, and by the seat
+    copies: dict[Card, int] = {}
     for seat, cards in enumerate(exposed):
-        held = None if hands is None else Counter(hands[seat] if seat < len(hands) else ())
-        shown: Counter[Card] = Counter()
+        if not cards:
+            continue
+        hand = None if hands is None else hands[seat] if seat < len(hands) else ()
+        shown: dict[Card, int] = {}
         for i, card in enumerate(cards):
-            path = f"/exposed/{seat}/{i}"
-            shown[card] += 1
-            copies[card] += 1
+            by_seat = shown[card] = shown.get(card, 0) + 1
+            in_deal = copies[card] = copies.get(card, 0) + 1
             if card not in EXPOSABLE:
-                problems.append(Problem("illegal_exposure", path, NOT_EXPOSABLE(card=CARD_NAMES[card])))
-            elif held is not None and shown[card] > held[card]:
-                problems.append(Problem("illegal_exposure", path,
-                                        EXPOSED_NOT_HELD(seat=seat, card=CARD_NAMES[card], shown=shown[card],
-                                                         held=held[card])))
-            elif held is None and copies[card] > rules.decks:
-                problems.append(Problem("illegal_exposure", path, EXPOSED_TOO_OFTEN(card=CARD_NAMES[card])))
+                problems.append(Problem("illegal_exposure", f"/exposed/{seat}/{i}",
+                                        NOT_EXPOSABLE(card=CARD_NAMES[card])))
+            elif hand is not None and by_seat > (held := hand.count(card)):
+                problems.append(Problem("illegal_exposure", f"/exposed/{seat}/{i}",
+                                        EXPOSED_NOT_HELD(seat=seat, card=CARD_NAMES[card], shown=by_seat, held=held)))
+            elif hand is None and in_deal > rules.decks:
+                problems.append(Problem("illegal_exposure", f"/exposed/{seat}/{i}",
+                                        EXPOSED_TOO_OFTEN(card=CARD_NAMES[card])))
     return problems
 
 

@@ -28,7 +28,7 @@ from .cards import (
     count_of,
     hand_bits,
 )
-from .deal import excess_copies
+from .deal import excess_copies, within_copies
 from .errors import InvalidDeal, Problem
 from .exposure import deal_exposure_counts, exposure_list_problems
 from .variants import Rules
@@ -143,17 +143,20 @@ def seat_raw(rules: Rules, taken: int, k: Doublings) -> int:
     return score_parts(rules, taken, k)[-1]
 
 
-def _captured_problems(rules: Rules, captured: Sequence[Sequence[Card]]) -> list[Problem]:
+def _captured_problems(rules: Rules, captured: Sequence[Sequence[Card]], taken: list[int]) -> list[Problem]:
+    if within_copies(rules, captured, taken):
+        return []
     return excess_copies(rules, captured, [f"/captured/{seat}" for seat in range(len(captured))], "captured")
 
 
 def score_cards(rules: Rules, captured: Sequence[Sequence[Card]],
                 exposed: Sequence[Sequence[Card]] = ((), (), (), ())) -> ScoreSheet:
     """Score the cards each seat captured (all of a deal, or part for a running score)."""
-    problems = _captured_problems(rules, captured) + exposure_list_problems(rules, exposed)
+    taken = [hand_bits(cards) for cards in captured]
+    problems = _captured_problems(rules, captured, taken) + exposure_list_problems(rules, exposed)
     if problems:
         raise InvalidDeal(problems)
-    return score_bits(rules, [hand_bits(cards) for cards in captured], exposed)
+    return score_bits(rules, taken, exposed)
 
 
 def exposure_values(rules: Rules, exposed: Sequence[Sequence[Card]]) -> dict[Card, SeatScore]:

@@ -25,8 +25,8 @@ def normalize(raw: Sequence[int]) -> tuple[int, ...]:
     numerators = [SEATS * r - total for r in raw]
     floors = [n // OTHERS for n in numerators]
     short = -sum(floors)
-    order = sorted(range(SEATS), key=lambda s: (-(numerators[s] % OTHERS), s))
-    for seat in order[:short]:
+    # the largest remainders first, ties to the lower seat
+    for _, seat in sorted([(-(n % OTHERS), seat) for seat, n in enumerate(numerators)])[:short]:
         floors[seat] += 1
     return tuple(floors)
 
@@ -56,9 +56,11 @@ def base_scores(rules: Rules, raw: Sequence[int]) -> tuple[int, ...]:
     return partnership(raw) if rules.partnership else normalize(raw)
 
 
-def final_scores(rules: Rules, raw: Sequence[int]) -> tuple[int, ...]:
-    """Normalized (or partnership) scores, ×12 in one-deck games."""
-    base = base_scores(rules, raw)
+def final_scores(rules: Rules, raw: Sequence[int], base: Sequence[int] | None = None) -> tuple[int, ...]:
+    """Normalized (or partnership) scores, ×12 in one-deck games (``base``: ``base_scores(rules, raw)``,
+    when the caller has them)."""
+    if base is None:
+        base = base_scores(rules, raw)
     factor = ONE_DECK_MULTIPLIER if rules.decks == 1 else 1
     return tuple(v * factor for v in base)
 
