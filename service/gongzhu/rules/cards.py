@@ -10,7 +10,6 @@ games bit ``c + PLANE`` means the second copy is held as well.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from operator import itemgetter
 from typing import Final
 
 from .errors import RuleError
@@ -75,20 +74,10 @@ def full_deck(decks: int) -> tuple[Card, ...]:
     return _DECKS[decks]
 
 
-CARD_BITS: Final = tuple(1 << c for c in range(DECK_SIZE))
-
-
 def hand_bits(cards: Iterable[Card]) -> int:
-    """Bits of a card multiset (at most two copies of a card)."""
+    """Bits of a card multiset (at most two copies of a card): the first copy of each card on the first
+    plane, the second on the second, in one pass."""
     row: tuple[Card, ...] = cards if type(cards) is tuple else tuple(cards)
-    if len(row) <= SUIT_SIZE:
-        if len(row) < 2:  # noqa: PLR2004 - itemgetter of one card gives the value, not a tuple
-            return CARD_BITS[row[0]] if row else 0
-        # a sum of powers of two keeps every bit only when no card repeats (up to a one-deck hand, summed in C)
-        total: int = sum(itemgetter(*row)(CARD_BITS))
-        if total.bit_count() == len(row):
-            return total
-    # the first copy of each card on the first plane, the second on the second (a two-deck hand: one pass)
     one = two = 0
     for c in row:
         bit = 1 << c
