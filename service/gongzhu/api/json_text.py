@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 from gongzhu.rules import CARD_NAMES, ONE_PLANE, PLANE, SUIT_SIZE, SUITS
@@ -75,35 +75,36 @@ def json_object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return obj
 
 
-def _by_code(entries: Iterable[tuple[str, int]]) -> tuple[int, ...]:
-    """A value by character code, for (character, value) ``entries``."""
-    codes = [0] * 128
-    for char, value in entries:
-        codes[ord(char)] = value
+def _card_codes() -> tuple[int, ...]:
+    """The card of each card name by its first and last character codes (``_name_code``)."""
+    codes = [0] * (1 << 2 * CODE_BITS)
+    for card, name in enumerate(CARD_NAMES):
+        codes[ord(name[0]) << CODE_BITS | ord(name[-1])] = card
     return tuple(codes)
 
 
-# A card name's first character gives its suit's first card, its last its rank ("10" ends in "0"):
-# the card, from two characters, without hashing the name (the names are the contract's, validated).
-SUIT_CODES: Final = _by_code((name[0], card - card % SUIT_SIZE) for card, name in enumerate(CARD_NAMES))
-RANK_CODES: Final = _by_code((name[-1], card % SUIT_SIZE) for card, name in enumerate(CARD_NAMES))
+# A card name's first character and its last ("10" ends in "0") tell the card: one lookup by the two
+# characters' codes, without hashing the name (the names are the contract's, validated, so ASCII).
+CODE_BITS: Final = 7
+CARD_CODES: Final = _card_codes()
 
 
-def cards_in(row: Sequence[str]) -> tuple[int, ...]:
-    """The engine's cards of a row of card names."""
-    return tuple([SUIT_CODES[ord(name[0])] + RANK_CODES[ord(name[-1])] for name in row])
+def cards_in(row: list[str]) -> tuple[int, ...]:
+    """The engine's cards of a row of card names (a JSON array)."""
+    codes = CARD_CODES
+    return tuple([codes[ord(name[0]) << CODE_BITS | ord(name[-1])] for name in row])
 
 
-def card_rows_in(rows: Sequence[Sequence[str]]) -> tuple[tuple[int, ...], ...]:
-    """The engine's cards of rows of card names (hands, exposures, plays)."""
-    suits, ranks, single = SUIT_CODES, RANK_CODES, SINGLE_PLAYS
+def card_rows_in(rows: list[list[str]]) -> tuple[tuple[int, ...], ...]:
+    """The engine's cards of rows of card names (hands, exposures, plays: JSON arrays)."""
+    codes, single = CARD_CODES, SINGLE_PLAYS
     out: list[tuple[int, ...]] = []
     for row in rows:
         if len(row) == 1:
             name = row[0]
-            out.append(single[suits[ord(name[0])] + ranks[ord(name[-1])]])
+            out.append(single[codes[ord(name[0]) << CODE_BITS | ord(name[-1])]])
         else:
-            out.append(tuple([suits[ord(name[0])] + ranks[ord(name[-1])] for name in row]))
+            out.append(tuple([codes[ord(name[0]) << CODE_BITS | ord(name[-1])] for name in row]))
     return tuple(out)
 
 
