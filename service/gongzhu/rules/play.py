@@ -189,10 +189,13 @@ class _History(Chooser):
     """Plays a deal's history in order; a play not among the legal options raises ``_Rejected``."""
 
     def __init__(self, plays: Sequence[Sequence[Card]]) -> None:
-        self.next_move = iter(plays).__next__
+        self.plays = plays if type(plays) is tuple else tuple(plays)
+        self.at = 0
 
     def choose(self, singles: int, pairs: int, others: Sequence[Play]) -> Play:
-        move = self.next_move()
+        sent = self.plays[self.at]
+        self.at += 1
+        move: Play = sent if type(sent) is tuple else tuple(sent)
         # the option masks hold no bit at PLANE or above, and a negative card fails the shift
         try:
             if len(move) == 1:
