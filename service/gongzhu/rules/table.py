@@ -246,6 +246,18 @@ def _write_back(t: DealState, seat: int | None, leader: int, suits_led: int, fir
     t.seat, t.leader, t.suits_led, t.first_round, t.opening_lead = seat, leader, suits_led, first_round, opening
 
 
+class _Planes:
+    """One seat's hand and the pile it has taken while the two-deck loop runs, each as its two planes:
+    one-plane ints, which the compiled build keeps unboxed in the object (in a list each would be a
+    new int object every play)."""
+
+    def __init__(self, hand: int, pile: int) -> None:
+        self.one = hand & ONE_PLANE
+        self.two = hand >> PLANE
+        self.pile = pile & ONE_PLANE
+        self.pile_two = pile >> PLANE
+
+
 def _release(hand: int, held: int, card: Card, governed: bool) -> int:
     """Exposed copies left after playing ``card`` (two decks).
 
@@ -275,10 +287,7 @@ def _advance_two_decks(t: DealState, chooser: Chooser, limit: int) -> None:  # n
     leader, suits_led, first_round, opening = t.leader, t.suits_led, t.first_round, t.opening_lead
     ban = t.rules.first_trick_ban and not winners
     # the two planes apart: one-plane ints stay small, and they are the single-card and pair masks as they are
-    ones = [h & ONE_PLANE for h in hands]
-    twos = [h >> PLANE for h in hands]
-    piles = [c & ONE_PLANE for c in captured]
-    pile_twos = [c >> PLANE for c in captured]
+    seats = [_Planes(hands[s], captured[s]) for s in range(SEATS)]
     taken = cards_of(trick) if trick else 0
     trick_one, trick_two = taken & ONE_PLANE, taken >> PLANE
     lead = trick[0] if trick else None
@@ -294,14 +303,15 @@ def _advance_two_decks(t: DealState, chooser: Chooser, limit: int) -> None:  # n
     held = 0
     try:
         while limit:   # counts down; the default -1 never reaches 0
-            hand = ones[seat]
+            planes = seats[seat]
+            hand = planes.one
             if special:
                 held = helds[seat]
                 if pair_lead and not (held or ban):
                     # what play_options reduces to after a pair lead, with no exposed copy held and no ban:
                     # follow_pair_options' first two cases (a pair of the suit; two different cards of it)
                     # plane by plane, the rest through it
-                    pairs = twos[seat] & follow
+                    pairs = planes.two & follow
                     if pairs:
                         move = chooser.choose(0, pairs, NO_PLAYS)
                     else:
@@ -309,15 +319,15 @@ def _advance_two_decks(t: DealState, chooser: Chooser, limit: int) -> None:  # n
                         if suit & suit - 1:
                             move = chooser.choose(0, 0, two_of(suit))
                         else:
-                            pairs, others = follow_pair_options(hand | twos[seat] << PLANE, 0, lead_suit,
+                            pairs, others = follow_pair_options(hand | planes.two << PLANE, 0, lead_suit,
                                                                 first_round)
                             move = chooser.choose(0, pairs, others)
                 else:
-                    singles, pairs, others = play_options(hand | twos[seat] << PLANE, held, lead, suits_led,
+                    singles, pairs, others = play_options(hand | planes.two << PLANE, held, lead, suits_led,
                                                           first_round, opening, ban)
                     move = chooser.choose(singles, pairs, others)
             elif lead is None:
-                move = chooser.choose(hand, twos[seat], NO_PLAYS)
+                move = chooser.choose(hand, planes.two, NO_PLAYS)
             else:
                 move = chooser.choose(hand & follow or hand, 0, NO_PLAYS)
             card = move[0]
@@ -337,22 +347,22 @@ def _advance_two_decks(t: DealState, chooser: Chooser, limit: int) -> None:  # n
                 best, winner = card, seat
             if held or pair_lead:
                 if held:
-                    full = hand | twos[seat] << PLANE
+                    full = hand | planes.two << PLANE
                     for c in move:
                         held = _release(full, held, c, first_round and c // SUIT_SIZE == lead_suit)
                         full = remove_card(full, c)
                     helds[seat] = held
-                    ones[seat], twos[seat] = full & ONE_PLANE, full >> PLANE
+                    planes.one, planes.two = full & ONE_PLANE, full >> PLANE
                 else:
                     # remove_card, plane by plane, for each card of the play
-                    one, two = hand, twos[seat]
+                    one, two = hand, planes.two
                     for c in move:
                         bit = 1 << c
                         if two & bit:
                             two ^= bit
                         else:
                             one ^= bit
-                    ones[seat], twos[seat] = one, two
+                    planes.one, planes.two = one, two
                 for c in move:
                     bit = 1 << c
                     if trick_one & bit:
@@ -362,11 +372,11 @@ def _advance_two_decks(t: DealState, chooser: Chooser, limit: int) -> None:  # n
             else:
                 # remove_card, plane by plane: the second copy goes first
                 bit = 1 << card
-                two = twos[seat]
+                two = planes.two
                 if two & bit:
-                    twos[seat] = two ^ bit
+                    planes.two = two ^ bit
                 else:
-                    ones[seat] = hand ^ bit
+                    planes.one = hand ^ bit
                 if trick_one & bit:
                     trick_two |= bit
                 else:
@@ -380,9 +390,10 @@ def _advance_two_decks(t: DealState, chooser: Chooser, limit: int) -> None:  # n
             if pair_lead:
                 winner = trick_winner(trick, leader)
             # merge_bits inlined: the winner's pile plus the trick's cards, plane by plane
-            pile = piles[winner]
-            pile_twos[winner] = pile_twos[winner] | trick_two | pile & trick_one
-            piles[winner] = pile | trick_one
+            taker = seats[winner]
+            pile = taker.pile
+            taker.pile_two = taker.pile_two | trick_two | pile & trick_one
+            taker.pile = pile | trick_one
             history.extend(trick)
             winners.append(winner)
             trick_one = trick_two = 0
@@ -391,11 +402,12 @@ def _advance_two_decks(t: DealState, chooser: Chooser, limit: int) -> None:  # n
             ban = pair_lead = False
             special = holding = holding and any(helds)
             leader = seat = winner
-            if not ones[winner]:
+            if not taker.one:
                 finished = True
                 break
     finally:
         _write_back(t, None if finished else seat, leader, suits_led, first_round, opening)
         for s in range(SEATS):
-            hands[s] = ones[s] | twos[s] << PLANE
-            captured[s] = piles[s] | pile_twos[s] << PLANE
+            planes = seats[s]
+            hands[s] = planes.one | planes.two << PLANE
+            captured[s] = planes.pile | planes.pile_two << PLANE
