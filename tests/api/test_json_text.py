@@ -16,7 +16,10 @@ SCALARS = st.none() | st.booleans() | st.integers(-(10 ** 20), 10 ** 20) | st.te
     | st.floats(allow_nan=False, allow_infinity=False)
 VALUES = st.recursive(SCALARS, lambda inner: st.lists(inner, max_size=5)
                       | st.dictionaries(st.text(max_size=8), inner, max_size=5), max_leaves=30)
-ROWS = st.lists(st.lists(st.integers(0, 51), max_size=14).map(tuple), max_size=15)
+# rows as the engine gives them (tuples) and as lists; plays of one and two cards most often
+ROWS = st.lists(st.one_of(st.lists(st.integers(0, 51), max_size=14), st.lists(st.integers(0, 51), min_size=1,
+                                                                               max_size=2))
+                .flatmap(lambda row: st.sampled_from([tuple(row), row])), max_size=15)
 
 
 def dumps(value) -> bytes:

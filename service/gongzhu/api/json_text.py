@@ -32,9 +32,9 @@ from .problems import ApiProblem
 _quoted: Final[Callable[[str], str]] = json.encoder.encode_basestring
 _ENCODER: Final = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
 CARD_TEXT: Final[tuple[str, ...]] = tuple([_quoted(name) for name in CARD_NAMES])
-# rows of up to two cards (plays): each written once, kept by value (at most 52 + 52 + 1,326)
+# rows of two cards (plays): each written once, kept by its cards (at most 52 + 1,326)
 SHORT_ROW: Final = 2
-_SHORT_ROWS: Final[dict[tuple[int, ...], str]] = {}
+_SHORT_ROWS: Final[dict[int, str]] = {}
 # a play of one card, the commonest row of a deal state, by its card
 SINGLE_PLAYS: Final[tuple[tuple[int, ...], ...]] = tuple([(card,) for card in range(len(CARD_NAMES))])
 
@@ -118,16 +118,25 @@ def cards_text(row: Sequence[int]) -> JsonText:
     return JsonText(_row(row))
 
 
+# a row of one card (a play), by the card
+ONE_CARD_ROWS: Final[tuple[str, ...]] = tuple([f"[{text}]" for text in CARD_TEXT])
+
+
 def card_rows_text(rows: Sequence[Sequence[int]]) -> JsonText:
     """``[[name, ...], ...]`` of rows of cards (moves, a trick's plays, hands), as JSON text."""
     parts: list[str] = []
-    short = _SHORT_ROWS
-    for row in rows:
-        if len(row) <= SHORT_ROW:
-            key = row if type(row) is tuple else tuple(row)
+    short, singles = _SHORT_ROWS, ONE_CARD_ROWS
+    for sent in rows:
+        row: tuple[int, ...] = sent if type(sent) is tuple else tuple(sent)
+        size = len(row)
+        if size == 1:
+            parts.append(singles[row[0]])
+        elif size == SHORT_ROW:
+            # kept by the two cards (the number of a card below PLANE, then the other)
+            key = row[0] * PLANE + row[1]
             text = short.get(key)
             if text is None:
-                text = short[key] = _row(key)
+                text = short[key] = _row(row)
             parts.append(text)
         else:
             parts.append(_row(row))
@@ -138,18 +147,20 @@ def card_rows_text(rows: Sequence[Sequence[int]]) -> JsonText:
 # (written when first asked; at most 4 x 8,192)
 _SUIT_MASK: Final = (1 << SUIT_SIZE) - 1
 _SUIT_TEXTS: Final[list[str | None]] = [None] * (len(SUITS) << SUIT_SIZE)
+# a card's name written twice (a card taken twice)
+CARD_TWICE: Final[tuple[str, ...]] = tuple([f"{text},{text}" for text in CARD_TEXT])
 
 
 def _suit_text(first: int, ranks: int, twice: int) -> str:
     """The names of one suit's cards (``first``: its first card) in ``ranks``, a card of ``twice``
     written twice, ascending, comma-separated."""
-    names = CARD_TEXT
+    names, doubled = CARD_TEXT, CARD_TWICE
     parts: list[str] = []
-    for rank in range(SUIT_SIZE):
-        if ranks >> rank & 1:
-            parts.append(names[first + rank])
-            if twice >> rank & 1:
-                parts.append(names[first + rank])
+    while ranks:
+        low = ranks & -ranks
+        card = first + low.bit_length() - 1
+        parts.append(doubled[card] if twice & low else names[card])
+        ranks ^= low
     return ",".join(parts)
 
 
@@ -185,16 +196,17 @@ def bits_rows_text(rows: Sequence[int]) -> JsonText:
 
 def _write(value: Any, out: list[str]) -> None:
     """``value``'s JSON text, appended to ``out`` in pieces (one join for the whole answer)."""
-    kind = type(value)
-    if kind is JsonText:
+    # exact types (a bool is an int, a message a str: each is written by its own branch); each branch
+    # narrows the value's type, so the compiled build reads a text or an int without a generic call
+    if type(value) is JsonText:
         out.append(value.text)
-    elif kind is str:
+    elif type(value) is str:
         out.append(_quoted(value))
-    elif kind is int:
-        out.append(int.__repr__(value))
-    elif kind is dict:
+    elif type(value) is int:
+        out.append(str(value))
+    elif type(value) is dict:
         _object(value, out)
-    elif kind is list or kind is tuple:
+    elif type(value) is list or type(value) is tuple:
         _array(value, out)
     elif value is None:
         out.append("null")
@@ -203,7 +215,7 @@ def _write(value: Any, out: list[str]) -> None:
     elif value is False:
         out.append("false")
     else:
-        if kind is float and not math.isfinite(value):
+        if type(value) is float and not math.isfinite(value):
             raise ValueError(f"{value!r} is no JSON number")
         out.append(_ENCODER.encode(value))
 
@@ -213,31 +225,34 @@ def _object(value: dict[str, Any], out: list[str]) -> None:
     if not value:
         out.append("{}")
         return
-    separator = "{"
+    first = True
     for key, item in value.items():
-        out.append(separator)
-        separator = ","
-        out.append(_key(key))
-        kind = type(item)
-        if kind is JsonText:
+        # the key with what comes before it: "{" for the first, "," for the others
+        if first:
+            out.append(_key(key, _FIRST_KEYS, "{"))
+            first = False
+        else:
+            out.append(_key(key, _KEYS, ","))
+        if type(item) is JsonText:
             out.append(item.text)
-        elif kind is int:
+        elif type(item) is int:
             out.append(str(item))
         else:
             _write(item, out)
     out.append("}")
 
 
-def _key(key: str) -> str:
-    """``"key":`` (an answer's keys are few: each is written once)."""
-    text = _KEYS.get(key)
+def _key(key: str, known: dict[str, str], before: str) -> str:
+    """``before`` then ``"key":`` (an answer's keys are few: each is written once)."""
+    text = known.get(key)
     if text is None:
-        text = _quoted(key) + ":"
-        if len(_KEYS) < MAX_KEYS:
-            _KEYS[key] = text
+        text = before + _quoted(key) + ":"
+        if len(known) < MAX_KEYS:
+            known[key] = text
     return text
 
 
+_FIRST_KEYS: Final[dict[str, str]] = {}
 _KEYS: Final[dict[str, str]] = {}
 MAX_KEYS: Final = 256
 
@@ -251,10 +266,9 @@ def _array(items: list[Any] | tuple[Any, ...], out: list[str]) -> None:
     for item in items:
         out.append(separator)
         separator = ","
-        kind = type(item)
-        if kind is int:
+        if type(item) is int:
             out.append(str(item))
-        elif kind is str:
+        elif type(item) is str:
             out.append(_quoted(item))
         else:
             _write(item, out)
