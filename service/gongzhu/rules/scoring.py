@@ -22,6 +22,7 @@ from .cards import (
     SCORING_MASK,
     SHEEP,
     SUIT_MASK,
+    SUIT_RANKS,
     SUIT_SIZE,
     TRANSFORMER,
     Card,
@@ -63,7 +64,6 @@ class ScoreSheet:
     exposed: tuple[Card, ...]
 
 
-SCORING_BITS: Final = SCORING_MASK | SCORING_MASK << PLANE
 # the pig, the sheep and the transformer on one plane; a pile's copies of them as one small key: the first
 # plane's bits as they are, the second plane's moved up one (no two of the three cards are neighbours)
 SPECIAL_ONE: Final = 1 << PIG | 1 << SHEEP | 1 << TRANSFORMER
@@ -106,13 +106,14 @@ def _grand_slam(decks: int, k: Doublings) -> Parts:
 
 def score_parts(rules: Rules, taken: int, k: Doublings) -> Parts:
     """The score of the cards in ``taken`` (two-plane bits) given the deal's exposed copies ``k``."""
-    if not taken & SCORING_BITS:
+    one, two = taken & ONE_PLANE, taken >> PLANE
+    if not (one | two) & SCORING_MASK:
         return NOTHING_TAKEN
     decks = rules.decks
-    one, two = taken & ONE_PLANE, taken >> PLANE
     h1 = one >> HEART_SHIFT & SUIT_MASK
     h2 = two >> HEART_SHIFT & SUIT_MASK
-    heart_count = h1.bit_count() + h2.bit_count()
+    # the hearts taken: the ranks of each plane's heart mask
+    heart_count = len(SUIT_RANKS[h1]) + len(SUIT_RANKS[h2])
     pigs, sheep_n, tens = SPECIAL_COUNTS[one & SPECIAL_ONE | (two & SPECIAL_ONE) << 1]
     all_hearts = heart_count == SUIT_SIZE * decks
     if all_hearts and pigs == sheep_n == tens == decks:
