@@ -4,7 +4,7 @@ into the wheel. Everything else about the package is in pyproject.toml.
 The modules of ``service/gongzhu/rules`` (but ``messages.py``, a ``str`` subclass mypyc
 cannot compile, and ``build.py``, which reads how the others were built), the bot's search
 (``gongzhu.bot``: its playout policy, search, inference and equivalent cards, ``COMPILED_BOT``)
-and the HTTP layer's per-request work on cards and answers (``COMPILED_API``) become C
+and the HTTP layer's per-request work (its request pipeline, cards and answers: ``COMPILED_API``) become C
 extension modules next to their ``.py`` source, from that same source (docs/engine-api.md,
 "Builds").
 ``GONGZHU_PURE=1`` at build time, or a build without a working C compiler, gives the pure
@@ -36,8 +36,9 @@ TOP = Path("service") / "gongzhu"
 INTERPRETED = {"messages.py", "build.py"}
 # the bot's modules on the search's path (the others, advice and exposures, call them a few times a request)
 COMPILED_BOT = {"heuristic.py", "search.py", "knowledge.py", "equivalence.py"}
-# the HTTP layer's cards on the wire and its answers (the rest of it is glue around Flask, marshmallow, ...)
-COMPILED_API = {"json_text.py", "results.py", "telemetry.py"}
+# the HTTP layer's request path: the pipeline every operation takes, telemetry, the cards on the wire and the
+# answers (the rest of it is glue around Flask, marshmallow, ...)
+COMPILED_API = {"pipeline.py", "telemetry.py", "json_text.py", "results.py"}
 # the access line's text (the rest of gongzhu.logs is logging's and gunicorn's classes)
 COMPILED_TOP = {"log_lines.py"}
 PURE_ENV = "GONGZHU_PURE"
