@@ -58,3 +58,9 @@ def test_card_names_in_rows_are_the_engines_cards():
     rows = [[name] for name in CARD_NAMES] + [list(CARD_NAMES), [], ["C10", "C10"], ["HA", "H10", "SQ"]]
     assert json_text.card_rows_in(rows) == tuple(tuple(CARD_BY_NAME[n] for n in row) for row in rows)
     assert json_text.cards_in(list(CARD_NAMES)) == tuple(range(len(CARD_NAMES)))
+
+
+def test_rows_of_names_as_sent_are_written_as_json_writes_them():
+    rows = [list(CARD_NAMES[:13]), [], ["C10"], ["SQ", "SQ"], list(CARD_NAMES)]
+    assert json_text.names_rows_text(rows).text + "\n" == dumps(rows).decode()
+    assert json_text.card_rows_text(((), (), (), ())).text == "[[],[],[],[]]"

@@ -108,14 +108,30 @@ def card_rows_in(rows: list[list[str]]) -> tuple[tuple[int, ...], ...]:
     return tuple(out)
 
 
-def _row(row: Sequence[int]) -> str:
+def _row(row: tuple[int, ...]) -> str:
+    if not row:
+        return "[]"
     names = CARD_TEXT
     return f"[{','.join([names[c] for c in row])}]"
 
 
 def cards_text(row: Sequence[int]) -> JsonText:
     """``[name, ...]`` of a row of cards, as JSON text."""
-    return JsonText(_row(row))
+    return JsonText(_row(row if type(row) is tuple else tuple(row)))
+
+
+def names_rows_text(rows: list[list[str]]) -> JsonText:
+    """``[[name, ...], ...]`` of rows of card names as a request sent them (hands, exposures, plays), as JSON
+    text: each name matched the contract's card pattern (letters and digits), so its JSON text is the
+    name between quotes."""
+    return JsonText(f"[{','.join([_names_row(row) for row in rows])}]")
+
+
+def _names_row(row: list[str]) -> str:
+    return f'["{QUOTE_COMMA_QUOTE.join(row)}"]' if row else "[]"
+
+
+QUOTE_COMMA_QUOTE: Final = '","'
 
 
 # a row of one card (a play), by the card

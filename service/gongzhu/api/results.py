@@ -36,7 +36,7 @@ from gongzhu.rules import (
 )
 
 from . import metrics
-from .json_text import JsonText, bits_rows_text, card_rows_text, cards_text
+from .json_text import JsonText, bits_rows_text, card_rows_text, cards_text, names_rows_text
 
 STATE_FIELDS = ("rules", "first_deal", "leader", "hands", "exposed")
 # the state's fields of card rows
@@ -149,13 +149,13 @@ def score_out(rules: Rules, sheet: ScoreSheet) -> dict:
 
 def play_out(body: dict, data: dict, after: DealState) -> dict:
     """The answer to ``/play``: the state as sent with the move played, the trick it completed, the
-    score of a finished deal and the next turn. The state's card rows are written from the
-    converted cards (``data``): a validated card name is the engine's name, so the text is the
-    one sent, without quoting each name again."""
+    score of a finished deal and the next turn. The state's card rows are written as JSON text from
+    the names as sent (hands, exposures: a validated card name is written between quotes) and from the
+    converted cards (the plays: a play's text is kept by its cards); either way the text is the one sent."""
     state = {key: body[key] for key in STATE_FIELDS if key in body}
     for key in CARD_ROW_FIELDS:
         if key in state:
-            state[key] = card_rows_text(data[key])
+            state[key] = names_rows_text(body[key])
     state["plays"] = card_rows_text((*data["plays"], data["move"]))
     completed = after.completed_trick
     score = None
