@@ -34,6 +34,7 @@ import re
 import secrets
 import time
 from collections.abc import Callable
+from typing import Any
 
 from gongzhu.logs import (
     ACCESS_LOGGER,
@@ -63,6 +64,9 @@ ZERO_PARENT = "0" * 16
 MICROS = 1_000_000
 
 access_log = logging.getLogger(ACCESS_LOGGER)
+# a WSGI environ and an answer's headers (PEP 3333: a dict, a list of name and value pairs)
+Environ = dict[str, Any]
+Headers = list[tuple[str, str]]
 
 
 def _new_process() -> None:
@@ -76,7 +80,7 @@ _new_process()
 os.register_at_fork(after_in_child=_new_process)
 
 
-def request_id_of(environ) -> str:
+def request_id_of(environ: Environ) -> str:
     """The client's ``X-Request-ID`` when it is acceptable, else a fresh id (the process's
     random prefix and its next sequence number: unique, and no system call a request)."""
     sent = environ.get("HTTP_X_REQUEST_ID")
@@ -85,7 +89,7 @@ def request_id_of(environ) -> str:
     return _id_prefix + format(next(_id_sequence), "016x")
 
 
-def trace_parent(environ) -> tuple[str, str] | None:
+def trace_parent(environ: Environ) -> tuple[str, str] | None:
     """(trace id, parent id) of a well-formed W3C ``traceparent`` header, else None."""
     header = environ.get("HTTP_TRACEPARENT")
     if not header:
@@ -122,7 +126,7 @@ class Telemetry:
         # the pipeline's matcher (create_app); without one every request is "none"
         self.operation_of = operation_of or _unknown
 
-    def __call__(self, environ, start_response):
+    def __call__(self, environ: Environ, start_response: Callable) -> Body:
         started = time.perf_counter()
         request_id = request_id_of(environ)
         environ[ENVIRON_KEY] = request_id
@@ -130,7 +134,7 @@ class Telemetry:
         operation = self.operation_of(environ)
         record = Record(self, environ, request_id, operation, started)
 
-        def start(status, headers, exc_info=None):
+        def start(status: str, headers: Headers, exc_info: Any = None) -> Any:
             record.status = int(status[:3])
             record.length = _content_length(headers)
             headers.append((HEADER, request_id))
@@ -154,7 +158,7 @@ class Record:
     __slots__ = ("owner", "environ", "request_id", "operation", "started", "status", "length",
                  "span")
 
-    def __init__(self, owner: Telemetry, environ, request_id: str, operation: str,
+    def __init__(self, owner: Telemetry, environ: Environ, request_id: str, operation: str,
                  started: float) -> None:
         self.owner = owner
         self.environ = environ
@@ -209,7 +213,7 @@ class Record:
                                                 (), None, extra={"fields": fields}))
 
 
-def add_standard_headers(headers) -> None:
+def add_standard_headers(headers: Headers) -> None:
     """The headers of ``headers.py``, added to an answer's ``headers``."""
     headers.append(NOSNIFF)
     for name, _ in headers:
@@ -223,7 +227,7 @@ CACHE_CONTROL_LENGTH = len("cache-control")
 CONTENT_LENGTH_LENGTH = len("content-length")
 
 
-def _content_length(headers) -> int | None:
+def _content_length(headers: Headers) -> int | None:
     for name, value in headers:
         if len(name) == CONTENT_LENGTH_LENGTH and name.lower() == "content-length":
             return int(value) if value.isdigit() else None
