@@ -12,8 +12,9 @@ together from such pieces (``JsonText``) and its other values, as ``json.dumps``
 its C encoder anew, which costs more than a small answer's text).
 
 A request's card names (validated against the contract already) become engine cards
-here too (``card_rows_in``, ``cards_in``), and its JSON objects are made here as the parser
-reads them (``json_object``: no key twice, a bounded number of keys). The module is compiled with the engine when a C
+here too (``card_rows_in``, ``cards_in``; each field by its function: ``convert_fields``), and its
+JSON objects are made here as the parser reads them (``json_object``: no key twice, a bounded number
+of keys). The module is compiled with the engine when a C
 compiler is there (setup.py): it is most of what a request costs besides the engine.
 """
 from __future__ import annotations
@@ -106,6 +107,21 @@ def card_rows_in(rows: list[list[str]]) -> tuple[tuple[int, ...], ...]:
         else:
             out.append(tuple([codes[ord(name[0]) << CODE_BITS | ord(name[-1])] for name in row]))
     return tuple(out)
+
+
+def convert_fields(data: dict[str, Any], converters: dict[str, Callable[[Any], Any] | None],
+                   defaults: tuple[tuple[str, Any, bool], ...]) -> dict[str, Any]:
+    """A contract-valid object's fields, each converted by its function in ``converters`` (None: taken as
+    it is), and the fields left out with their defaults (``(name, default, call)``: ``call``, a default to
+    call each time): the loop of ``schemas.ConvertingSchema``, compiled."""
+    out: dict[str, Any] = {}
+    for key, value in data.items():
+        convert = converters[key]
+        out[key] = value if convert is None else convert(value)
+    for name, default, call in defaults:
+        if name not in out:
+            out[name] = default() if call else default
+    return out
 
 
 def _row(row: tuple[int, ...]) -> str:

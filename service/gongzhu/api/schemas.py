@@ -25,7 +25,7 @@ from gongzhu.rules import (
     Rules,
 )
 
-from .json_text import card_rows_in, cards_in
+from .json_text import card_rows_in, cards_in, convert_fields
 
 
 class Field(fields.Field):
@@ -110,14 +110,7 @@ class ConvertingSchema(Schema):
         self._finishes = type(self).finish is not ConvertingSchema.finish
 
     def convert(self, data: dict[str, Any]) -> Any:
-        converters = self._converters
-        out = {}
-        for key, value in data.items():
-            convert = converters[key]
-            out[key] = value if convert is None else convert(value)
-        for name, default, call in self._defaults:
-            if name not in out:
-                out[name] = default() if call else default
+        out = convert_fields(data, self._converters, self._defaults)
         return self.finish(out) if self._finishes else out
 
     def finish(self, data: dict[str, Any]) -> Any:
