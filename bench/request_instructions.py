@@ -21,6 +21,9 @@ first-call cost drop out. The hash seed is fixed, so the counts repeat (within a
 instructions a request: the access line writes the measured duration).
 
 Printed: instructions a request for each, and the app's share (the request less ``/healthz``).
+``--stages`` also counts each stage of a body alone, in a loop over the same objects as
+``bench/http.py``'s profile times them (parse, validate, convert, answer, serialize; each loop
+frees the result of the call before).
 Needs ``valgrind``.
 """
 from __future__ import annotations
@@ -59,8 +62,37 @@ MARKER = "getppid"
 TOTALS = re.compile(r"^(?:summary|totals):\s+(\d+)", re.MULTILINE)
 
 
-def inner(count: int) -> None:
-    """``count`` calls of each request, a marker call between them (run under callgrind)."""
+STAGES = ("parse", "validate", "convert", "answer", "serialize")
+
+
+def _stage_calls(app) -> dict[str, object]:
+    """Each stage of each body alone, as ``bench/http.py``'s profile runs them: name -> call."""
+    from gongzhu.api import operations, pipeline
+
+    routes = app.extensions["gongzhu.pipeline"].routes()
+    calls = {}
+    for name, (path, raw) in _server.bodies().items():
+        route = routes[path]["POST"]
+        parsed = pipeline.parse_json(raw)
+        call = operations.Call(route.handler.convert(parsed), parsed, {})
+        answer = route.handler.answer(call)
+        calls.update({
+            f"{name} parse": lambda raw=raw: pipeline.parse_json(raw),
+            f"{name} validate": lambda route=route, parsed=parsed: route.body.is_valid(parsed),
+            f"{name} convert": lambda route=route, parsed=parsed: route.handler.convert(parsed),
+            f"{name} answer": lambda route=route, call=call: route.handler.answer(call),
+            f"{name} serialize": lambda answer=answer: pipeline.encode(answer),
+        })
+    return calls
+
+
+def phase_names(stages: bool) -> list[str]:
+    return [*NAMES, *(f"{name} {stage}" for name in NAMES[1:] for stage in STAGES)] if stages else list(NAMES)
+
+
+def inner(count: int, stages: bool) -> None:
+    """``count`` calls of each request (and of each stage), a marker call between them (run under
+    callgrind)."""
     bench_http = _load("bench_http", "http.py")
     from gongzhu.api import create_app
 
@@ -69,32 +101,36 @@ def inner(count: int) -> None:
     calls = {"healthz": bench_http._wsgi_call(app, "GET", "/healthz", None)}
     for name, (path, raw) in _server.bodies().items():
         calls[name] = bench_http._wsgi_call(app, "POST", path, raw)
-    for name in NAMES:
+    if stages:
+        calls.update(_stage_calls(app))
+    for name in phase_names(stages):
         call = calls[name]
-        os.getppid()   # the phase before this body ends here
+        os.getppid()   # the phase before this one ends here
         for _ in range(count):
             call()
     os.getppid()
 
 
-def phases(root: Path, count: int) -> dict[str, int]:
-    """Instructions of each body's phase in one process of ``count`` calls a body."""
+def phases(root: Path, count: int, stages: bool) -> dict[str, int]:
+    """Instructions of each phase (a body's calls, or a stage's) in one process of ``count`` calls each."""
     with tempfile.TemporaryDirectory(prefix="gongzhu-callgrind-") as folder:
         out = Path(folder) / "callgrind.out"
         env = dict(os.environ, PYTHONHASHSEED="0",
                    PYTHONPATH=os.pathsep.join(filter(None, [str(root / "service"), os.environ.get("PYTHONPATH")])))
         command = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", f"--dump-before={MARKER}",
-                   sys.executable, str(Path(__file__).resolve()), "--inner", "--count", str(count)]
+                   sys.executable, str(Path(__file__).resolve()), "--inner", "--count", str(count),
+                   *(["--stages"] if stages else [])]
         done = subprocess.run(command, env=env, capture_output=True, text=True, check=False, cwd="/")
         if done.returncode:
             sys.exit(done.stderr[-3000:])
         # one dump a marker call, numbered in order (the last one, at exit, holds the rest)
         dumps = sorted(Path(folder).glob("callgrind.out.*"), key=lambda p: int(p.name.rsplit(".", 1)[1]))
         counts = [int(TOTALS.search(p.read_text()).group(1)) for p in dumps]
-    # dump 1 ends start-up; dump k + 1 ends the k-th body (the marker after it)
-    if len(counts) < len(NAMES) + 1:
-        sys.exit(f"callgrind wrote {len(counts)} dumps, {len(NAMES) + 1} expected")
-    return dict(zip(NAMES, counts[1:len(NAMES) + 1]))
+    # dump 1 ends start-up; dump k + 1 ends the k-th phase (the marker after it)
+    names = phase_names(stages)
+    if len(counts) < len(names) + 1:
+        sys.exit(f"callgrind wrote {len(counts)} dumps, {len(names) + 1} expected")
+    return dict(zip(names, counts[1:len(names) + 1]))
 
 
 def compiled(root: Path) -> bool:
@@ -116,23 +152,30 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--root", type=Path, default=ROOT, help="the checkout to measure (default: this one)")
     ap.add_argument("--count", type=int, default=500, help="calls a body in the longer run (default 500)")
+    ap.add_argument("--stages", action="store_true", help="also count each stage of each body alone")
     ap.add_argument("--json", type=Path, help="also write the figures here")
     ap.add_argument("--inner", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.inner:
-        inner(args.count)
+        inner(args.count, args.stages)
         return
     if not 50 <= args.count <= 100_000:
         sys.exit("count 50..100000")
     root = args.root.resolve()
     ensure_compiled(root)
     small = args.count // 5
-    many, few = phases(root, args.count), phases(root, small)
-    per = {name: (many[name] - few[name]) / (args.count - small) for name in NAMES}
+    many, few = phases(root, args.count, args.stages), phases(root, small, args.stages)
+    per = {name: (many[name] - few[name]) / (args.count - small) for name in many}
     print(f"# {root}: instructions a whole WSGI request (callgrind, {args.count} - {small} calls a body)")
     for name in NAMES:
         app = "" if name == "healthz" else f"  app's share (less /healthz) {per[name] - per['healthz']:>10,.0f}"
         print(f"{name:18s} {per[name]:>10,.0f}{app}")
+    if args.stages:
+        print("# each stage alone, in a loop over the same objects (its sum against the app's share)")
+        for name in NAMES[1:]:
+            parts = [per[f"{name} {stage}"] for stage in STAGES]
+            print(f"{name:18s} " + ", ".join(f"{stage} {part:,.0f}" for stage, part in zip(STAGES, parts))
+                  + f"; sum {sum(parts):,.0f} of {per[name] - per['healthz']:,.0f}")
     if args.json:
         args.json.write_text(json.dumps({"root": str(root), "count": args.count, "per_request": per}, indent=1))
 
