@@ -77,7 +77,8 @@ def json_object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 
 def _card_codes() -> tuple[int, ...]:
-    """The card of each card name by its first and last character codes (``_name_code``)."""
+    """The card of each card name, at the code of its first character shifted by ``CODE_BITS`` and or-ed
+    with the code of its last."""
     codes = [0] * (1 << 2 * CODE_BITS)
     for card, name in enumerate(CARD_NAMES):
         codes[ord(name[0]) << CODE_BITS | ord(name[-1])] = card
@@ -136,6 +137,9 @@ def cards_text(row: Sequence[int]) -> JsonText:
     return JsonText(_row(row if type(row) is tuple else tuple(row)))
 
 
+QUOTE_COMMA_QUOTE: Final = '","'
+
+
 def names_rows_text(rows: list[list[str]]) -> JsonText:
     """``[[name, ...], ...]`` of rows of card names as a request sent them (hands, exposures, plays), as JSON
     text: each name matched the contract's card pattern (letters and digits), so its JSON text is the
@@ -145,9 +149,6 @@ def names_rows_text(rows: list[list[str]]) -> JsonText:
 
 def _names_row(row: list[str]) -> str:
     return f'["{QUOTE_COMMA_QUOTE.join(row)}"]' if row else "[]"
-
-
-QUOTE_COMMA_QUOTE: Final = '","'
 
 
 # a row of one card (a play), by the card
