@@ -141,7 +141,7 @@ class RulesSchema(ConvertingSchema):
 # Rules are values: the same options give an equal Rules, kept here by their options.
 RULES_SEEN: dict[frozenset, Rules] = {}
 MAX_RULES_SEEN = 1024
-RULES = RulesSchema()
+RULES: RulesSchema = RulesSchema()
 
 
 def rules_in(sent: dict[str, Any]) -> Rules:
@@ -244,7 +244,7 @@ class DealRecordSchema(ConvertingSchema):
         return DealRecord(**data)
 
 
-DEAL_RECORD = DealRecordSchema()
+DEAL_RECORD: DealRecordSchema = DealRecordSchema()
 
 
 def _deal_records(value) -> tuple[DealRecord, ...]:
@@ -264,18 +264,20 @@ class MatchSchema(ConvertingSchema):
     deals = DealRecords()
 
 
-DEAL_STATE = DealStateSchema()
-PLAY = PlaySchema()
-TRICK = TrickSchema()
-SCORE = ScoreSchema()
-INGOTS = IngotsSchema()
-EXPOSURES = ExposuresSchema()
-DEAL = DealSchema()
-SUGGEST = SuggestSchema()
-SUGGEST_EXPOSURES = SuggestExposuresSchema()
-CLAIM = ClaimSchema()
-VIEW = ViewSchema()
-MATCH = MatchSchema()
+# each instance typed: the compiled build's type check meets this module in an import cycle and, as the
+# modules it compiles change, may not have inferred them when operations.py reads them
+DEAL_STATE: DealStateSchema = DealStateSchema()
+PLAY: PlaySchema = PlaySchema()
+TRICK: TrickSchema = TrickSchema()
+SCORE: ScoreSchema = ScoreSchema()
+INGOTS: IngotsSchema = IngotsSchema()
+EXPOSURES: ExposuresSchema = ExposuresSchema()
+DEAL: DealSchema = DealSchema()
+SUGGEST: SuggestSchema = SuggestSchema()
+SUGGEST_EXPOSURES: SuggestExposuresSchema = SuggestExposuresSchema()
+CLAIM: ClaimSchema = ClaimSchema()
+VIEW: ViewSchema = ViewSchema()
+MATCH: MatchSchema = MatchSchema()
 
 
 # ---- responses: built in ``results.py`` (compiled with the engine), named here too
