@@ -16,8 +16,9 @@ from .test_claims import EXPOSABLE
 
 
 def brute_force(state: engine.DealState, seat: int) -> float:
-    """``seat``'s exact score at the end of the deal, ``seat`` maximizing and every other seat
-    minimizing, over every legal play: nothing merged, nothing cached, no threshold."""
+    """``seat``'s exact score at the end of the deal, ``seat`` (and with partnership its partner)
+    maximizing and every other seat minimizing, over every legal play: nothing merged, nothing cached,
+    no threshold."""
     if state.finished:
         return engine.exact_score(state.rules, state.raw_scores(), seat)
     values = []
@@ -25,7 +26,8 @@ def brute_force(state: engine.DealState, seat: int) -> float:
         state.apply(move)
         values.append(brute_force(state, seat))
         state.undo()
-    return max(values) if state.seat == seat else min(values)
+    ours = state.seat == seat or state.rules.partnership and state.seat % 2 == seat % 2
+    return max(values) if ours else min(values)
 
 
 def endgames(decks: int, left: int, count: int, seed: int) -> list[engine.DealState]:

@@ -2,13 +2,15 @@
 
 The bot's search, with few tricks left, deals the hidden cards and solves each
 deal exactly: every seat sees every hand, the acting seat maximizes its exact
-normalized score at the end of the deal (partnership: its side's) and the other
-three seats minimize it (paranoid minimax).
+normalized score at the end of the deal and the other three seats minimize it
+(paranoid minimax); with partnership its partner maximizes their side's score
+with it and the other side minimizes it (the open deal's exact value between the
+two sides).
 
 The search is the claims' AND/OR search (``andor.AndOr.decide``, the one search
 core), asked a yes/no question: can the seat make sure its score ends at least
-``t``? The seat's plays are OR nodes, every other seat's AND nodes, exactly as for
-a claim; a line is "broken" as soon as no scoring card is left in play and the
+``t``? The seat's plays (with partnership its side's) are OR nodes, every other
+seat's AND nodes, as for a claim; a line is "broken" as soon as no scoring card is left in play and the
 score, settled, is below ``t``, and "kept" as soon as it is settled at ``t`` or
 more. The exact value is the largest ``t`` with a yes, found as MTD(f) finds
 it: a yes proves the value at least the lowest kept leaf the question met, a no
@@ -130,8 +132,9 @@ class _AtLeast(AndOr[DealState, Key, Play]):
 
     exact = False
 
-    def __init__(self, seat: int, nodes: Nodes) -> None:
+    def __init__(self, seat: int, nodes: Nodes, partnership: bool) -> None:
         super().__init__(seat, True, nodes)
+        self.partnership = partnership
         self.threshold = 0
         self.kept_at: dict[Key, int] = {}
         self.broken_at: dict[Key, int] = {}
@@ -198,7 +201,12 @@ class _AtLeast(AndOr[DealState, Key, Play]):
         return self.last_key
 
     def mover(self, pos: DealState) -> int | None:
-        return pos.seat
+        """The seat to act, read as the searching seat when it is that seat's partner (partnership):
+        its plays are OR nodes too."""
+        seat = pos.seat
+        if seat is not None and self.partnership and seat % 2 == self.seat % 2:
+            return self.seat
+        return seat
 
     def moves(self, pos: DealState) -> list[Play]:
         """``distinct_moves``, likeliest to decide first: the one that decided the position for an earlier
@@ -207,7 +215,7 @@ class _AtLeast(AndOr[DealState, Key, Play]):
         moves = distinct_moves(pos)
         if len(moves) > 1:
             worth = self._worth(pos)
-            moves.sort(key=worth if pos.seat == self.seat else lambda move: -worth(move))
+            moves.sort(key=worth if self.mover(pos) == self.seat else lambda move: -worth(move))
         hint = self.hints.get(self.last_key)
         if hint is not None and hint in moves:
             moves.remove(hint)
@@ -296,10 +304,11 @@ def distinct_moves(pos: DealState) -> list[Play]:
 class Endgame:
     """The exact values of a position's moves for ``seat`` (``values``), over one open deal."""
 
-    def __init__(self, seat: int, max_nodes: int = DEFAULT_MAX_NODES, deadline: float | None = None) -> None:
+    def __init__(self, seat: int, max_nodes: int = DEFAULT_MAX_NODES, deadline: float | None = None,
+                 partnership: bool = False) -> None:
         self.seat = seat
         self.nodes = Nodes(max_nodes, deadline)
-        self.search = _AtLeast(seat, self.nodes)
+        self.search = _AtLeast(seat, self.nodes, partnership)
 
     def units(self, pos: DealState, guess: int) -> int:
         """The exact score units ``seat`` can make sure of from ``pos``, by questions "at least t?" (MTD(f)):
@@ -339,11 +348,12 @@ def endgame_values(state: DealState, moves: Sequence[Play], *, max_nodes: int = 
                    deadline: float | None = None,
                    guesses: Sequence[float] | None = None) -> tuple[list[float] | None, int]:
     """The exact value (``exact_score``) of each of ``moves`` for the seat to act in ``state``, every hand
-    open, the other three seats playing against it; ``guesses`` (a value a move, e.g. a playout's) start
+    open, the other seats playing against it; ``guesses`` (a value a move, e.g. a playout's) start
     each search near its answer. None past ``max_nodes`` positions (then the count returned is above it)
-    or past ``deadline`` (``time.monotonic()``). Also the positions searched."""
+    or past ``deadline`` (``time.monotonic()``). Also the positions searched. With partnership the seat's
+    partner plays with it, for their side."""
     assert state.seat is not None, "the deal is finished"
-    solver = Endgame(state.seat, max_nodes, deadline)
+    solver = Endgame(state.seat, max_nodes, deadline, state.rules.partnership)
     try:
         values: list[float] | None = solver.values(state, moves, guesses)
     except Budget:
