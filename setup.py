@@ -35,7 +35,7 @@ TOP = Path("service") / "gongzhu"
 # left interpreted: a str subclass (Message), and the module that tells the builds apart
 INTERPRETED = {"messages.py", "build.py"}
 # the bot's modules on the search's path (the others, advice and exposures, call them a few times a request)
-COMPILED_BOT = {"heuristic.py", "search.py", "knowledge.py", "equivalence.py"}
+COMPILED_BOT = {"heuristic.py", "search.py", "knowledge.py", "equivalence.py", "policy.py"}
 # the HTTP layer's request path: the pipeline every operation takes, telemetry, the cards on the wire and the
 # answers (the rest of it is glue around Flask, marshmallow, ...)
 COMPILED_API = {"pipeline.py", "telemetry.py", "json_text.py", "results.py"}

@@ -33,8 +33,10 @@ import time
 from dataclasses import dataclass, field
 from functools import partial
 from multiprocessing import Pool
+from pathlib import Path
 
 from gongzhu.bot import advice, suggest, suggest_exposures
+from gongzhu.bot.policy import parse_weights
 from gongzhu.rules import (
     SEATS,
     Rules,
@@ -73,6 +75,12 @@ class Arena:
     player: str = "bot"
     # the bot's exact endgames from this many tricks left (None: advice.EXACT_TRICKS as it is; 0: never)
     exact_tricks: int | None = None
+    # the bot's playout policy (None: advice.PLAYOUT as it is)
+    playout: str | None = None
+    # the learned playout policy's weights file (None: the shipped policy_weights.json)
+    weights: str | None = None
+    # the bot's playouts per millisecond of budget (None: advice.PLAYOUTS_PER_MS as it is)
+    playouts_per_ms: int | None = None
 
     @property
     def rules(self) -> Rules:
@@ -169,6 +177,13 @@ def play_duplicate(arena: Arena, deal_seed: int) -> DealResult:
     """
     if arena.exact_tricks is not None:
         advice.EXACT_TRICKS = {1: arena.exact_tricks, 2: arena.exact_tricks}
+    if arena.playout is not None:
+        advice.PLAYOUT = {1: arena.playout, 2: arena.playout}
+    if arena.playouts_per_ms is not None:
+        advice.PLAYOUTS_PER_MS = {1: arena.playouts_per_ms, 2: arena.playouts_per_ms}
+    if arena.weights is not None:
+        text = Path(arena.weights).read_text(encoding="utf-8")
+        advice.WEIGHTS.update({p: parse_weights(text, p) for p in (False, True)})
     times: list[tuple[float, float]] = []
     searches = Searches()
     ways = EXPOSURE_MODES[arena.exposures]
@@ -209,6 +224,7 @@ def report(arena: Arena, results: list[DealResult], seconds: float, jobs: int) -
         "greedy_samples": arena.greedy_samples if {arena.opponent, arena.player} & SAMPLING else None,
         "deals": len(results), "budget_ms": arena.budget_ms, "exact_tricks": advice.EXACT_TRICKS[arena.decks]
         if arena.exact_tricks is None else arena.exact_tricks,
+        "playout": advice.PLAYOUT[arena.decks] if arena.playout is None else arena.playout,
         **summary([r.means[main_mode] for r in results])}
     if arena.exposures != "none":
         out["bot_seats_exposing"] = sum(r.exposing_seats for r in results)
@@ -288,6 +304,12 @@ def main(argv=None) -> int:
     parser.add_argument("--exact-tricks", type=int, default=None,
                         help="the bot solves each deal exactly from this many tricks left (0: never, main's "
                              "playouts only; default: the bot's own threshold, docs/bot.md)")
+    parser.add_argument("--playout", choices=("heuristic", "learned"), default=None,
+                        help="the bot's playout policy (default: the bot's own, docs/bot.md)")
+    parser.add_argument("--playouts-per-ms", type=int, default=None,
+                        help="the bot's playouts per millisecond of budget (default: the bot's own)")
+    parser.add_argument("--weights", default=None,
+                        help="the learned playout policy's weights file (default: the shipped one)")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes over deals")
     parser.add_argument("--progress", type=int, default=100, help="print a running line every N deals")
     parser.add_argument("--results", type=argparse.FileType("w"), default=None,
@@ -297,7 +319,8 @@ def main(argv=None) -> int:
         parser.error("--deals must be at least 1")
     arena = Arena(decks=args.decks, partnership=args.partnership, opponent=args.opponent,
                   budget_ms=args.budget_ms, greedy_samples=args.greedy_samples, exposures=args.exposures,
-                  player=args.player, exact_tricks=args.exact_tricks)
+                  player=args.player, exact_tricks=args.exact_tricks, playout=args.playout,
+                  weights=args.weights, playouts_per_ms=args.playouts_per_ms)
     began = time.perf_counter()
     results = run(arena, range(args.first_seed, args.first_seed + args.deals), args.jobs, args.progress,
                   args.results)

@@ -18,6 +18,7 @@ from collections.abc import Callable
 from functools import lru_cache, partial
 
 from gongzhu.bot import heuristic_suggestion
+from gongzhu.bot.policy import best_card, decision, load_weights
 from gongzhu.bot.search import playout_value
 from gongzhu.rules import (
     CARD_BY_NAME,
@@ -48,7 +49,7 @@ from gongzhu.rules import (
 )
 
 Policy = Callable[[DealState], Play]
-OPPONENTS = ("random", "heuristic", "greedy", "rules2", "greedy-trick")
+OPPONENTS = ("random", "heuristic", "greedy", "rules2", "greedy-trick", "learned")
 DEFAULT_GREEDY_SAMPLES = 20
 
 CLUBS = SUITS.index("C")
@@ -73,6 +74,8 @@ def make_opponent(name: str, seed: int, *, greedy_samples: int = DEFAULT_GREEDY_
         return rules2_play
     if name == "greedy-trick":
         return partial(greedy_trick_play, samples=greedy_samples, seed=seed)
+    if name == "learned":
+        return learned_play
     raise ValueError(f"unknown opponent {name!r}; one of {', '.join(OPPONENTS)}")
 
 
@@ -103,6 +106,23 @@ def greedy_play(state: DealState, *, samples: int, seed: int) -> Play:
             totals[i] += playout_value(root, move, view.seat)
     best = max(range(len(moves)), key=lambda i: (totals[i], -i))
     return moves[best]
+
+
+# --- learned: the bot's learned playout policy as a seat --------------------------------------------
+
+def learned_play(state: DealState) -> Play:
+    """The learned policy's play (``gongzhu.bot.policy``, the bot's playout weights; two decks: the
+    baseline heuristic)."""
+    moves = legal_moves(state)
+    if state.rules.decks != 1 or len(moves) == 1:
+        return moves[0] if len(moves) == 1 else heuristic_suggestion(state, moves).move
+    mask = sum(1 << m[0] for m in moves)
+    return (best_card(decision(state, mask), mask, _learned_weights(state.rules.partnership)),)
+
+
+@lru_cache(maxsize=2)
+def _learned_weights(partnership: bool) -> list[float]:
+    return load_weights(partnership)
 
 
 # --- rules2: a second rule-based seat -----------------------------------------------------------

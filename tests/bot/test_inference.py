@@ -5,12 +5,14 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from gongzhu.bot import heuristic_suggestion
 from gongzhu.bot.equivalence import distinct_plays
 from gongzhu.bot.knowledge import _passed_up, absent_cards
 from gongzhu.rules import (
     PIG,
     Rules,
     apply_legal_move,
+    deal_hands,
     is_legal_move,
     legal_moves,
     parse_card,
@@ -168,3 +170,22 @@ def test_interchangeable_plays_give_the_same_deal_one_deck(seed):
 @given(seed=SEEDS)
 def test_interchangeable_plays_give_the_same_deal_two_decks(seed):
     check_interchangeable(seed, 2)
+
+
+@settings(max_examples=300, **FIXED)
+@given(seed=SEEDS, partnership=st.booleans())
+def test_beliefs_never_exclude_the_true_deal_of_sensible_seats(seed, partnership):
+    """In deals the baseline heuristic plays in every seat (it drops the pig on a trick it cannot win and
+    takes a safe sheep), the beliefs read from the plays never deny a seat a card it holds, and the
+    voids never either: the true deal is always one the sampler may deal."""
+    rules = Rules(partnership=partnership)
+    state = replay(rules, hands=deal_hands(rules, seed=seed))
+    while not state.finished:
+        absent = absent_cards(state)
+        for seat in range(4):
+            assert not absent[seat] & state.hands_bits[seat], (seat, absent, state.plays())
+            for suit in range(4):
+                if state.voids[seat] >> suit & 1:
+                    assert not state.hands_bits[seat] >> suit * 13 & 0x1FFF
+        state = apply_legal_move(state, heuristic_suggestion(state).move)
+

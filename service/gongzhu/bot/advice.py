@@ -12,11 +12,12 @@ import time
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
-from gongzhu.rules import Card, DealState, Play, legal_moves, tricks_left
+from gongzhu.rules import Card, DealState, Play, Rules, legal_moves, tricks_left
 
 from .equivalence import distinct_plays
 from .heuristic import heuristic_play
 from .knowledge import absent_cards, knowledge
+from .policy import load_weights
 from .search import exact_endgame, monte_carlo
 
 DEFAULT_BUDGET_MS = 100
@@ -36,6 +37,20 @@ EXACT_TRICKS = {1: 2, 2: 2}
 # them, by the number of decks: fixed in advance, so a seed fixes the answer
 EXACT_DEALS_PER_MS = {1: 1, 2: 1}
 EXACT_NODES_PER_MS = {1: 60, 2: 60}
+# the playouts' policy by the number of decks: "learned" (gongzhu.bot.policy, one deck) or "heuristic"
+PLAYOUT = {1: "learned", 2: "heuristic"}
+# the learned policy's weights by scoring (partnership or not), loaded once from the package (a benchmark may
+# put others here)
+WEIGHTS: dict[bool, list[float]] = {}
+
+
+def playout_weights(rules: Rules) -> list[float] | None:
+    """The learned policy's weights when the playouts under ``rules`` use it, else None (the heuristic)."""
+    if PLAYOUT[rules.decks] != "learned":
+        return None
+    if rules.partnership not in WEIGHTS:
+        WEIGHTS[rules.partnership] = load_weights(rules.partnership)
+    return WEIGHTS[rules.partnership]
 
 
 class Suggestion(NamedTuple):
@@ -97,6 +112,6 @@ def suggest(state: DealState, *, budget_ms: int = DEFAULT_BUDGET_MS, seed: int |
     playouts = budget_ms * PLAYOUTS_PER_MS[decks]
     deadline = start + budget_ms * MS * DEADLINE_SHARE if seed is None else math.inf
     move, samples = monte_carlo(state, k, moves, playouts=playouts, deadline=deadline, rng=rng,
-                                absent=absent_cards(state))
+                                absent=absent_cards(state), weights=playout_weights(state.rules))
     planned = max(1, playouts // len(moves)) * len(moves)
     return Suggestion(move=move, reason="monte_carlo", samples=samples, budget_cut=samples < planned)

@@ -33,6 +33,7 @@ from gongzhu.rules import (
 )
 
 from .heuristic import heuristic_play
+from .policy import PolicyChooser
 
 Policy = Callable[[int, int, Sequence[Play], Sequence[Play], int], Play]
 
@@ -69,19 +70,27 @@ class HeuristicChooser(Chooser):
         return heuristic_play(singles, singles, doubles, trick, played)
 
 
-def playout_value(root: DealState, move: Play, seat: int) -> float:
-    """Play ``move`` then the heuristic policy to the end of the deal on a copy of ``root``; ``seat``'s value."""
+def playout_value(root: DealState, move: Play, seat: int, weights: list[float] | None = None) -> float:
+    """Play ``move`` then the playout policy to the end of the deal on a copy of ``root``; ``seat``'s value.
+
+    The policy is the baseline heuristic, or with ``weights`` (one deck) the learned policy
+    (``policy.PolicyChooser``) in every seat."""
     playout = root.clone()
     playout.apply(move)
-    advance(playout, HeuristicChooser(playout))
+    chooser: Chooser = HeuristicChooser(playout)
+    if weights is not None and root.rules.decks == 1:
+        chooser = PolicyChooser(playout, weights, chooser)
+    advance(playout, chooser)
     return exact_score(root.rules, playout.raw_scores(), seat)
 
 
 def monte_carlo(state: DealState, k: SeatView, moves: list[Play], *, playouts: int, deadline: float,
-                rng: random.Random, absent: tuple[int, ...] | None = None) -> tuple[Play, int]:
+                rng: random.Random, absent: tuple[int, ...] | None = None,
+                weights: list[float] | None = None) -> tuple[Play, int]:
     """(best move, playouts made) within ``playouts`` and the ``deadline`` (perf_counter).
 
-    ``absent``: cards each seat is believed not to hold, for the sampler.
+    ``absent``: cards each seat is believed not to hold, for the sampler; ``weights``: the learned
+    playout policy's (None: the baseline heuristic plays out).
     """
     totals = [0.0] * len(moves)
     rounds = max(1, playouts // len(moves))
@@ -95,7 +104,7 @@ def monte_carlo(state: DealState, k: SeatView, moves: list[Play], *, playouts: i
             # past the deadline the unfinished round is dropped, so every move has as many playouts
             if done and time.perf_counter() > deadline:
                 break
-            values.append(playout_value(root, move, seat))
+            values.append(playout_value(root, move, seat, weights))
         if len(values) < len(moves):
             break
         totals = [a + b for a, b in zip(totals, values)]
