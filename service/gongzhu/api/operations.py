@@ -50,12 +50,15 @@ def legal_moves(call: Call) -> dict:
 
 def play(call: Call) -> dict:
     data = call.data
-    before = replay(data)
+    state = replay(data)
+    move = data["move"]
     try:
-        after = engine.apply_move(before, data["move"], data.get("seat"))
+        engine.check_move(state, move, data.get("seat"))
     except engine.IllegalMove as error:
-        raise move_problem(error, before, data["move"]) from None
-    return play_out(call.body, data, after)
+        raise move_problem(error, state, move) from None
+    # the state is this request's own: the move is applied to it, not to a copy
+    state.apply(tuple(sorted(move)))
+    return play_out(call.body, data, state)
 
 
 def view(call: Call) -> dict:
