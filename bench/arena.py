@@ -48,7 +48,7 @@ from gongzhu.rules import (
     score_state,
 )
 
-from .opponents import DEFAULT_GREEDY_SAMPLES, OPPONENTS, make_opponent
+from .opponents import DEFAULT_GREEDY_SAMPLES, EXPERIMENTS, OPPONENTS, make_opponent
 
 PERCENT = 100
 # seeds of a --player policy's random choices, apart from the opponents' (deal seed × 4 + seat)
@@ -291,9 +291,10 @@ def main(argv=None) -> int:
     parser.add_argument("--deals", type=int, default=2000)
     parser.add_argument("--first-seed", type=int, default=0)
     parser.add_argument("--opponent", choices=OPPONENTS, default="random")
-    parser.add_argument("--player", choices=("bot", *OPPONENTS), default="bot",
+    parser.add_argument("--player", choices=("bot", *OPPONENTS, *EXPERIMENTS), default="bot",
                         help="the policy in the measured seat: the bot (suggest), or an opponent policy "
-                             "(e.g. --player greedy --opponent heuristic: greedy's own lead)")
+                             "(e.g. --player greedy --opponent heuristic: greedy's own lead), or an experiment "
+                             "(ismcts: bench/ismcts.py)")
     parser.add_argument("--greedy-samples", type=int, default=DEFAULT_GREEDY_SAMPLES,
                         help="deals of the hidden cards per decision for greedy and greedy-trick")
     parser.add_argument("--budget-ms", type=int, default=20)

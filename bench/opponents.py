@@ -48,8 +48,12 @@ from gongzhu.rules import (
     winning_seat,
 )
 
+from .ismcts import ismcts_play
+
 Policy = Callable[[DealState], Play]
 OPPONENTS = ("random", "heuristic", "greedy", "rules2", "greedy-trick", "learned")
+# experiments the arena may put in the measured seat only (--player): bench/ismcts.py
+EXPERIMENTS = ("ismcts",)
 DEFAULT_GREEDY_SAMPLES = 20
 
 CLUBS = SUITS.index("C")
@@ -76,6 +80,8 @@ def make_opponent(name: str, seed: int, *, greedy_samples: int = DEFAULT_GREEDY_
         return partial(greedy_trick_play, samples=greedy_samples, seed=seed)
     if name == "learned":
         return learned_play
+    if name == "ismcts":
+        return partial(ismcts_play, seed=seed)
     raise ValueError(f"unknown opponent {name!r}; one of {', '.join(OPPONENTS)}")
 
 

@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from bench import arena, arena_results, opponents
+from bench import arena, arena_results, ismcts, opponents
 from bench.opponents import OPPONENTS, greedy_play, make_opponent, rules2_play
 from gongzhu.rules import Rules, apply_legal_move, deal_hands, is_legal_move, legal_moves, parse_card, replay
 
@@ -243,3 +243,18 @@ def test_rules2_leads_low_pairs_with_two_decks():
         state = apply_legal_move(state, rules2_play(state))
     pair_leads = [t.plays[0] for t in state.history if len(t.plays[0]) == 2]
     assert pair_leads == [(parse_card("D4"),) * 2, (parse_card("S8"),) * 2]
+
+
+@pytest.mark.parametrize("prior", [False, True])
+def test_the_ismcts_experiment_plays_a_whole_deal_legally_and_reproducibly(monkeypatch, prior):
+    monkeypatch.setattr(ismcts, "PRIOR", prior)
+    rules = Rules(decks=1, partnership=prior)
+    state = replay(rules, hands=deal_hands(rules, seed=7))
+    choices = 0
+    while not state.finished:
+        move = ismcts.ismcts_play(state, seed=7, iterations=40, budget_ms=5)
+        assert move in legal_moves(state)
+        assert move == ismcts.ismcts_play(state, seed=7, iterations=40, budget_ms=5)
+        choices += len(legal_moves(state)) > 1
+        state = apply_legal_move(state, move)
+    assert choices >= 10
