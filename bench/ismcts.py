@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 import os
 import random
+from collections.abc import Callable
 
 from gongzhu.bot import advice, suggest
 from gongzhu.bot.equivalence import distinct_plays
@@ -44,31 +45,19 @@ class Node:
         self.prior = 0.0
 
 
-def _select(node: Node, moves: list[Play], rng: random.Random) -> tuple[Play, Node]:
-    """The play to follow at ``node`` among ``moves`` (the plays this deal allows): a new one first."""
-    untried = [m for m in moves if m not in node.children]
-    for m in moves:
-        child = node.children.get(m)
-        if child is not None:
-            child.available += 1
-    if untried:
-        move = untried[rng.randrange(len(untried))]
-        child = Node()
-        child.available = 1
-        node.children[move] = child
-        return move, child
-    best, best_value = moves[0], -math.inf
-    for m in moves:
-        child = node.children[m]
-        value = child.total / (child.visits * SCALE) + EXPLORATION * math.sqrt(math.log(child.available) / child.visits)
-        if value > best_value:
-            best, best_value = m, value
-    return best, node.children[best]
+def _ucb1(child: Node) -> float:
+    return child.total / (child.visits * SCALE) + EXPLORATION * math.sqrt(math.log(child.available) / child.visits)
+
+
+def _puct(child: Node) -> float:
+    """Mean value (0 unvisited) + the prior over the visits, against the times available."""
+    mean = child.total / (child.visits * SCALE) if child.visits else 0.0
+    return mean + EXPLORATION * child.prior * math.sqrt(child.available) / (1 + child.visits)
 
 
 def _priors(deal: DealState, node: Node, moves: list[Play], weights: list[float]) -> None:
-    """Give the plays new at ``node`` the learned policy's probability in this deal (the softmax of the
-    seat's card scores over ``moves``)."""
+    """Add the plays new at ``node`` with the learned policy's probability in this deal as their prior (the
+    softmax of the seat's card scores over ``moves``)."""
     if all(m in node.children for m in moves):
         return
     d = decision(deal, sum(1 << m[0] for m in moves))
@@ -84,17 +73,21 @@ def _priors(deal: DealState, node: Node, moves: list[Play], weights: list[float]
             node.children[m] = child
 
 
-def _select_puct(node: Node, moves: list[Play]) -> tuple[Play, Node]:
-    """PUCT over ``moves``: mean value (0 unvisited) + the prior over the visits, against the times available."""
+def _select(node: Node, moves: list[Play], rng: random.Random, value: Callable[[Node], float]) -> tuple[Play, Node]:
+    """The play to follow at ``node`` among ``moves`` (the plays this deal allows): a play new there first
+    (at random), else the best ``value``."""
     for m in moves:
-        node.children[m].available += 1
-    best, best_value = moves[0], -math.inf
-    for m in moves:
-        child = node.children[m]
-        mean = child.total / (child.visits * SCALE) if child.visits else 0.0
-        value = mean + EXPLORATION * child.prior * math.sqrt(child.available) / (1 + child.visits)
-        if value > best_value:
-            best, best_value = m, value
+        child = node.children.get(m)
+        if child is not None:
+            child.available += 1
+    untried = [m for m in moves if m not in node.children]
+    if untried:
+        move = untried[rng.randrange(len(untried))]
+        child = Node()
+        child.available = 1
+        node.children[move] = child
+        return move, child
+    best = max(moves, key=lambda m: value(node.children[m]))
     return best, node.children[best]
 
 
@@ -103,6 +96,7 @@ def search(state: DealState, moves: list[Play], iterations: int, rng: random.Ran
     absent = absent_cards(state)
     weights = advice.playout_weights(state.rules)
     rules = state.rules
+    puct = PRIOR and weights is not None
     root = Node()
     for _ in range(iterations):
         deal = state.clone()
@@ -112,11 +106,9 @@ def search(state: DealState, moves: list[Play], iterations: int, rng: random.Ran
         while not deal.finished:
             seat = deal.seat
             assert seat is not None
-            if PRIOR and weights is not None:
+            if puct:
                 _priors(deal, node, options, weights)
-                move, child = _select_puct(node, options)
-            else:
-                move, child = _select(node, options, rng)
+            move, child = _select(node, options, rng, _puct if puct else _ucb1)
             deal.apply(move)
             path.append((child, seat))
             if child.visits == 0:
