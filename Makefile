@@ -135,22 +135,22 @@ lint-contract: $(NODE_TOOLS)/node_modules/.stamp
 
 # Benchmarks and fault drills (print figures; see docs/performance.md).
 bench-engine: $(VENV)/.stamp-test
-	$(BIN)/python bench/engine.py
+	$(BIN)/python bench/perf/engine.py
 
 bench-http: $(VENV)/.stamp-test
-	$(BIN)/python bench/http.py
+	$(BIN)/python bench/perf/http.py
 
 soak: $(VENV)/.stamp-test
-	$(BIN)/python bench/soak.py --minutes $(or $(MINUTES),5)
+	$(BIN)/python bench/drills/soak.py --minutes $(or $(MINUTES),5)
 
 faults: $(VENV)/.stamp-test
-	$(BIN)/python bench/faults.py
+	$(BIN)/python bench/drills/faults.py
 
 properties: $(VENV)/.stamp-test
-	$(BIN)/python bench/properties.py --deals $(or $(DEALS),100000) --jobs 2
+	$(BIN)/python bench/drills/properties.py --deals $(or $(DEALS),100000) --jobs 2
 
 arena: $(VENV)/.stamp-test
-	$(BIN)/python -m bench.arena --deals $(or $(DEALS),2000) --opponent $(or $(OPPONENT),heuristic) --budget-ms 20 $(ARENA_ARGS)
+	$(BIN)/python -m bench.bot.arena --deals $(or $(DEALS),2000) --opponent $(or $(OPPONENT),heuristic) --budget-ms 20 $(ARENA_ARGS)
 
 # (and the compiled engine an editable install builds in place, setup.py)
 clean:

@@ -4,7 +4,7 @@
 
 An editable install compiles the rules modules in place (setup.py), next to their ``.py``
 source; a copy of ``service/`` without the extension modules, first on ``PYTHONPATH``,
-imports the same source as pure Python. ``bench/engine.py --builds`` and ``make test``'s
+imports the same source as pure Python. ``bench/perf/engine.py --builds`` and ``make test``'s
 pure run use it.
 """
 from __future__ import annotations

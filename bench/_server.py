@@ -1,8 +1,8 @@
-"""Shared by bench/http.py, bench/soak.py and bench/faults.py: bootstrap, wrk, the server.
+"""Shared by bench/perf/http.py, bench/drills/soak.py and bench/drills/faults.py: bootstrap, wrk, the server.
 
 - ``bootstrap()`` re-runs the calling script under ``.venv/bin/python`` (running
   ``make venv`` first when the venv is missing), so each script is one command
-  from a fresh clone: ``python3 bench/http.py``.
+  from a fresh clone: ``python3 bench/perf/http.py``.
 - ``ensure_wrk()`` finds wrk, installs it with apt-get when running as root, or
   exits telling the one command to run.
 - ``Server`` starts gunicorn exactly as ``make run`` does
@@ -124,8 +124,8 @@ class Server:
 
     def __init__(self, workers: int = 0, log_dir: Path | None = None, env: dict | None = None,
                  app: str = "gongzhu.wsgi:app"):
-        """``app``: the WSGI app gunicorn serves (``constant:app``, from bench/ceiling/, for
-        the constant app bench/http.py measures the server's ceiling with)."""
+        """``app``: the WSGI app gunicorn serves (``constant:app``, from bench/perf/ceiling/, for
+        the constant app bench/perf/http.py measures the server's ceiling with)."""
         self.app = app
         self.workers = workers or (os.cpu_count() or 1) * 2 + 1  # gunicorn_conf's default
         self.port = free_port()
@@ -137,8 +137,9 @@ class Server:
 
     @property
     def command(self) -> list[str]:
+        ceiling = ROOT / "bench" / "perf" / "ceiling"
         return [str(ROOT / ".venv" / "bin" / "gunicorn"), "-c", "python:gongzhu.gunicorn_conf",
-                *(["--pythonpath", str(ROOT / "bench" / "ceiling")] if self.app.startswith("constant:") else []),
+                *(["--pythonpath", str(ceiling)] if self.app.startswith("constant:") else []),
                 self.app]
 
     def start(self, timeout: float = 30.0) -> Server:

@@ -2,4 +2,4 @@
 .PHONY: bench-telemetry
 
 bench-telemetry: $(VENV)/.stamp-test
-	$(BIN)/python bench/telemetry.py
+	$(BIN)/python bench/perf/telemetry.py

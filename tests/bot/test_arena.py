@@ -1,11 +1,11 @@
-"""The arena's opponents (bench/opponents.py) and harness (bench/arena.py): legal, honest, reproducible."""
+"""The arena's opponents (bench/bot/opponents.py) and harness (bench/bot/arena.py): legal, honest, reproducible."""
 import json
 import random
 
 import pytest
 
-from bench import arena, arena_results, ismcts, opponents
-from bench.opponents import OPPONENTS, greedy_play, make_opponent, rules2_play
+from bench.bot import arena, arena_results, ismcts, opponents
+from bench.bot.opponents import OPPONENTS, greedy_play, make_opponent, rules2_play
 from gongzhu.rules import Rules, apply_legal_move, deal_hands, is_legal_move, legal_moves, parse_card, replay
 
 from .states import random_position, reshuffled

@@ -1,10 +1,10 @@
-"""The greedy-trick arena opponent (bench/opponents.py): legal, blind to hidden cards, seeded, and the
+"""The greedy-trick arena opponent (bench/bot/opponents.py): legal, blind to hidden cards, seeded, and the
 one-trick tactics its evaluation stands for, on hand-made tricks with the exact play expected."""
 import random
 
 import pytest
 
-from bench.opponents import _short_suit_preference, _TrickSearch, greedy_trick_play
+from bench.bot.opponents import _short_suit_preference, _TrickSearch, greedy_trick_play
 from gongzhu.rules import Rules, is_legal_move, legal_moves, parse_card, replay, sample_hidden, seat_view
 
 from .states import random_position, reshuffled

@@ -1,7 +1,7 @@
 """A killed worker is replaced and the service answers again; SIGTERM drains an in-flight
 request. Each test starts its own gunicorn exactly as ``make run``
 does (``gunicorn -c python:gongzhu.gunicorn_conf gongzhu.wsgi:app``) on a free loopback
-port; together they take a few seconds. Figures under load: ``bench/faults.py``."""
+port; together they take a few seconds. Figures under load: ``bench/drills/faults.py``."""
 from __future__ import annotations
 
 import json

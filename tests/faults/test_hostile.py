@@ -4,7 +4,7 @@ with a request deadline of 3 s (``GUNICORN_REQUEST_TIMEOUT``) so each drill take
 Each drill holds its attack open while another client calls ``/healthz`` and
 ``/legal-moves`` on new connections: both must answer within 1 s. The attacker must
 get a problem answer at once, or a 408 problem at its request's deadline. The
-figures under load come from ``bench/faults.py``."""
+figures under load come from ``bench/drills/faults.py``."""
 from __future__ import annotations
 
 import json

@@ -2,7 +2,7 @@
 does: keep-alive, idle and slow-header connections, a /suggest flood at the largest
 budget, framing and hostile bodies. The pass criteria are the service's promises
 (answered, and within the generous bounds below), not timings to tune; the figures,
-with baselines, come from ``bench/faults.py``."""
+with baselines, come from ``bench/drills/faults.py``."""
 from __future__ import annotations
 
 import http.client
@@ -21,7 +21,7 @@ from tests.faults.test_faults import gunicorn  # noqa: F401 — the fixture
 pytestmark = pytest.mark.faults
 
 ROOT = Path(__file__).resolve().parents[2]
-_spec = importlib.util.spec_from_file_location("_drills", ROOT / "bench" / "_drills.py")
+_spec = importlib.util.spec_from_file_location("_drills", ROOT / "bench" / "drills" / "_drills.py")
 drills = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(drills)
 

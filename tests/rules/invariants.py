@@ -1,5 +1,5 @@
 """Invariants of random legal deals, shared by the hypothesis property tests
-(tests/rules/test_properties.py) and bench/properties.py.
+(tests/rules/test_properties.py) and bench/drills/properties.py.
 
 A deal is drawn from a random.Random (hands, exposures, rule options,
 first deal or not), played out by choosing among the engine's legal moves,

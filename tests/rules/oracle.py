@@ -1,5 +1,5 @@
 """An independent reading of rules.md §2–6, used as the oracle of the property
-tests and of bench/properties.py: the legal plays of §2–4 (opening card,
+tests and of bench/drills/properties.py: the legal plays of §2–4 (opening card,
 exposure restriction with per-copy exposure, follow suit / follow pair,
 first-trick ban), the trick ranking of §4, the raw scores of §5 and the
 settlements of §6. It is written from rules.md and its quotations R and P

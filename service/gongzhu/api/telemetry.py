@@ -23,7 +23,7 @@ a problem, a CORS preflight.
 - **Standard headers** on every answer (``headers.py``), with ``X-Request-ID``.
 
 ``GONGZHU_METRICS=off`` and ``GONGZHU_ACCESS_LOG=off`` switch the counting and the
-access lines off; they exist to measure what each costs (``bench/telemetry.py``).
+access lines off; they exist to measure what each costs (``bench/perf/telemetry.py``).
 """
 from __future__ import annotations
 

@@ -23,7 +23,7 @@ from .search import exact_endgame, monte_carlo
 DEFAULT_BUDGET_MS = 100
 # playouts per millisecond of budget, by the number of decks, calibrated so a decision ends well
 # inside its budget (a two-deck playout plays 24-26 tricks of up to eight cards: it costs about two
-# one-deck playouts, bench/playouts.py)
+# one-deck playouts, bench/perf/playouts.py)
 PLAYOUTS_PER_MS = {1: 6, 2: 5}
 # share of the budget after which the search stops even if playouts remain (no seed;
 # with a seed the clock never stops it, so the same state gives the same play under any load)

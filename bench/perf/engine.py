@@ -1,6 +1,6 @@
 """Engine speed: random legal deals per second, legal moves and replay latency.
 
-    python bench/engine.py [--seconds 3] [--seed 1] [--builds compiled,pure [--base DIR]]
+    python bench/perf/engine.py [--seconds 3] [--seed 1] [--builds compiled,pure [--base DIR]]
 
 Times are CPU time of this single-threaded process (``time.process_time``),
 so other load on the machine does not count against the engine.
@@ -35,9 +35,9 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(1, str(Path(__file__).resolve().parents[1]))  # bench/: the shared helpers
 
-from _checkout import initial_state  # noqa: E402 - bench/ is this script's folder, first on sys.path
+from _checkout import initial_state  # noqa: E402
 
 import gongzhu.rules as engine  # noqa: E402
 from gongzhu.rules import Play, Rules, advance, deal_hands, first_leader, legal_moves, random_chooser, replay  # noqa: E402
@@ -150,7 +150,7 @@ def run_build(name: str, env: dict[str, str], args: argparse.Namespace, decks: i
 
 
 def compare_builds(args: argparse.Namespace) -> None:
-    from _builds import pure_copy, pure_env  # bench/ is this script's folder, first on sys.path
+    from _builds import pure_copy, pure_env
 
     builds = args.builds.split(",")
     unknown = set(builds) - {"compiled", "pure"}

@@ -1,4 +1,4 @@
-"""Opponent policies for the arena (bench/arena.py): each maps a deal state to a legal play.
+"""Opponent policies for the arena (bench/bot/arena.py): each maps a deal state to a legal play.
 
 Every policy reads only what the seat to act may know (``gongzhu.rules.seat_view``)
 plus the current trick and the cards each seat has taken (public), never the other
@@ -52,7 +52,7 @@ from .ismcts import ismcts_play
 
 Policy = Callable[[DealState], Play]
 OPPONENTS = ("random", "heuristic", "greedy", "rules2", "greedy-trick", "learned")
-# experiments the arena may put in the measured seat only (--player): bench/ismcts.py
+# experiments the arena may put in the measured seat only (--player): bench/bot/ismcts.py
 EXPERIMENTS = ("ismcts",)
 DEFAULT_GREEDY_SAMPLES = 20
 

@@ -2,16 +2,16 @@
 
 One command from a fresh clone (bootstraps .venv with ``make venv``, installs wrk as root):
 
-    python3 bench/http.py                      # 6 rounds x 3 s per side, 2 workers, wrk -t2 -c16
-    python3 bench/http.py --rounds 5 --seconds 10 --workers 2 --threads 2 --connections 16
-    python3 bench/http.py --profile-only       # only the in-process per-stage breakdown
-    python3 bench/http.py --keepalive-only     # only keep-alive against connection-per-request
+    python3 bench/perf/http.py                      # 6 rounds x 3 s per side, 2 workers, wrk -t2 -c16
+    python3 bench/perf/http.py --rounds 5 --seconds 10 --workers 2 --threads 2 --connections 16
+    python3 bench/perf/http.py --profile-only       # only the in-process per-stage breakdown
+    python3 bench/perf/http.py --keepalive-only     # only keep-alive against connection-per-request
 
 gunicorn starts exactly as ``make run`` does (``gunicorn -c python:gongzhu.gunicorn_conf
 gongzhu.wsgi:app``, ``WEB_CONCURRENCY`` workers) on 127.0.0.1:<free port>. For each
 endpoint body (``/legal-moves`` one-deck mid-deal, ``/legal-moves`` two-deck mid-deal,
 ``/score``, ``/play``) it alternates short wrk rounds of /healthz, of the endpoint and
-of the same request to the **ceiling** — a constant WSGI app (``bench/ceiling/constant.py``)
+of the same request to the **ceiling** — a constant WSGI app (``bench/perf/ceiling/constant.py``)
 served by a second gunicorn with the same settings and worker, started alongside — in
 ABC/CBA order, so background load hits every side alike and the ratios are fair.
 Figures: requests/s (all requests of all rounds / their time), p50 (median of the
@@ -38,7 +38,7 @@ _HERE = Path(__file__).resolve().parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
 import importlib.util  # noqa: E402
 
-_spec = importlib.util.spec_from_file_location("_server", _HERE / "_server.py")
+_spec = importlib.util.spec_from_file_location("_server", _HERE.parent / "_server.py")
 _server = importlib.util.module_from_spec(_spec)
 sys.modules["_server"] = _server
 _spec.loader.exec_module(_server)

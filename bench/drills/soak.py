@@ -2,8 +2,8 @@
 
 One command from a fresh clone (bootstraps .venv with ``make venv``, installs wrk as root):
 
-    python3 bench/soak.py                # 5 minutes
-    python3 bench/soak.py --minutes 1 --workers 5 --threads 2 --connections 16
+    python3 bench/drills/soak.py                # 5 minutes
+    python3 bench/drills/soak.py --minutes 1 --workers 5 --threads 2 --connections 16
 
 gunicorn starts exactly as ``make run`` does, on 127.0.0.1:<free port>. wrk cycles a mix
 of requests (valid: one- and two-deck /legal-moves, /play, /score, /deal, /ranks,
@@ -22,8 +22,7 @@ import sys
 from pathlib import Path
 
 _HERE = Path(__file__).resolve().parent
-sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]  # bench/http.py shadows http
-_spec = importlib.util.spec_from_file_location("_server", _HERE / "_server.py")
+_spec = importlib.util.spec_from_file_location("_server", _HERE.parent / "_server.py")
 _server = importlib.util.module_from_spec(_spec)
 sys.modules["_server"] = _server
 _spec.loader.exec_module(_server)

@@ -1,10 +1,10 @@
 """How long the bot's exact endgame (``gongzhu.rules.endgame``) takes to solve one open deal for every
 legal move, by tricks left, one and two decks (docs/bot.md, "Exact endgames").
 
-    python3 bench/endgame.py                               # 40 states per row
-    python3 bench/endgame.py --decks 1 --tricks 3 4 5 6 --states 40
+    python3 bench/perf/endgame.py                               # 40 states per row
+    python3 bench/perf/endgame.py --decks 1 --tricks 3 4 5 6 --states 40
 
-The states are those of ``bench/claims.py`` (seeded random deals played with random legal moves
+The states are those of ``bench/perf/claims.py`` (seeded random deals played with random legal moves
 until that many tricks remain, stopping anywhere in a trick), where the seat to act has two legal
 plays or more. Each is solved for every legal play, starting from each play's playout value as the
 bot does; process CPU time on one core, playouts included. Figures: p50, p95 and max milliseconds,
@@ -20,9 +20,9 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from bench.claims import late_state  # noqa: E402
+from bench.perf.claims import late_state  # noqa: E402
 from gongzhu import rules as engine  # noqa: E402
 from gongzhu.bot.search import playout_value  # noqa: E402
 

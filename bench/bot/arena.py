@@ -1,7 +1,7 @@
 """Arena: the bot against three opponents, duplicate format.
 
 Every seeded deal (first deal of a match) is played four times with the bot
-in seat 0, 1, 2, 3 in turn and the opponent policy (bench/opponents.py) in
+in seat 0, 1, 2, 3 in turn and the opponent policy (bench/bot/opponents.py) in
 the other three seats, so each deal's luck is cancelled: a seat of equal
 strength would average exactly 0 points per deal. The bot's result for a deal
 is the mean of its four seats' scores: normalized (``settlement.normalize``),
@@ -17,11 +17,11 @@ time).
 ``compare`` plays every deal both ways and also reports the paired gain (a seat
 that exposes nothing is played once: both ways are the same deal).
 
-    python -m bench.arena --deals 2000 --opponent random --budget-ms 20
-    python -m bench.arena --deals 2000 --opponent heuristic --budget-ms 20
-    python -m bench.arena --deals 500 --opponent greedy --greedy-samples 20 --budget-ms 100 --jobs 2
-    python -m bench.arena --deals 500 --opponent rules2 --decks 2 --partnership --exposures compare
-    python -m bench.arena --deals 100 --opponent greedy-trick --partnership --budget-ms 100
+    python -m bench.bot.arena --deals 2000 --opponent random --budget-ms 20
+    python -m bench.bot.arena --deals 2000 --opponent heuristic --budget-ms 20
+    python -m bench.bot.arena --deals 500 --opponent greedy --greedy-samples 20 --budget-ms 100 --jobs 2
+    python -m bench.bot.arena --deals 500 --opponent rules2 --decks 2 --partnership --exposures compare
+    python -m bench.bot.arena --deals 100 --opponent greedy-trick --partnership --budget-ms 100
 """
 from __future__ import annotations
 
@@ -58,6 +58,9 @@ EXPOSURE_MODES = {"none": (False,), "bot": (True,), "compare": (True, False)}
 # the policies that --greedy-samples sets
 SAMPLING = {"greedy", "greedy-trick"}
 # the ways' names in --results files
+ROOT = Path(__file__).resolve().parents[2]
+# where --results puts a bare file name (ignored by git, like all of build/)
+RESULTS = ROOT / "build" / "results"
 WAY_NAMES = {False: "plain", True: "exposed"}
 
 
@@ -214,6 +217,15 @@ def summary(values: list[float]) -> dict[str, float | None]:
             "margin_in_se": round(mean / se, 1) if se else None}
 
 
+def results_file(path: Path):
+    """``path`` opened for writing, its folder made; a bare name is put under ``build/results/``: per-deal
+    files are a run's output, reproducible from its command and seeds, never part of the tree."""
+    if path.parent == Path("."):
+        path = RESULTS / path
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return path.open("w", encoding="utf-8")
+
+
 def report(arena: Arena, results: list[DealResult], seconds: float, jobs: int) -> dict[str, object]:
     times = [t for r in results for t in r.times]
     wall, cpu = [w for w, _ in times], [c for _, c in times]
@@ -294,7 +306,7 @@ def main(argv=None) -> int:
     parser.add_argument("--player", choices=("bot", *OPPONENTS, *EXPERIMENTS), default="bot",
                         help="the policy in the measured seat: the bot (suggest), or an opponent policy "
                              "(e.g. --player greedy --opponent heuristic: greedy's own lead), or an experiment "
-                             "(ismcts: bench/ismcts.py)")
+                             "(ismcts: bench/bot/ismcts.py)")
     parser.add_argument("--greedy-samples", type=int, default=DEFAULT_GREEDY_SAMPLES,
                         help="deals of the hidden cards per decision for greedy and greedy-trick")
     parser.add_argument("--budget-ms", type=int, default=20)
@@ -313,11 +325,14 @@ def main(argv=None) -> int:
                         help="the learned playout policy's weights file (default: the shipped one)")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes over deals")
     parser.add_argument("--progress", type=int, default=100, help="print a running line every N deals")
-    parser.add_argument("--results", type=argparse.FileType("w"), default=None,
-                        help="write one JSON line per deal to this file (for paired comparisons)")
+    parser.add_argument("--results", type=Path, default=None,
+                        help="write one JSON line per deal to this file (for paired comparisons); a bare "
+                             f"name goes to {RESULTS.relative_to(ROOT)}/, which git ignores")
     args = parser.parse_args(argv)
     if args.deals < 1:
         parser.error("--deals must be at least 1")
+    if args.results is not None:
+        args.results = results_file(args.results)
     arena = Arena(decks=args.decks, partnership=args.partnership, opponent=args.opponent,
                   budget_ms=args.budget_ms, greedy_samples=args.greedy_samples, exposures=args.exposures,
                   player=args.player, exact_tricks=args.exact_tricks, playout=args.playout,

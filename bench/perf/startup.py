@@ -2,8 +2,8 @@
 OpenAPI check of the contract (``GONGZHU_CHECK_CONTRACT=1``, what every start did
 before the check moved to the tests) and without it (the default), in one run.
 
-    python3 bench/startup.py                 # 7 fresh interpreters per side, ABAB order
-    python3 bench/startup.py --runs 11 --baseline ../main   # and another checkout, same venv
+    python3 bench/perf/startup.py                 # 7 fresh interpreters per side, ABAB order
+    python3 bench/perf/startup.py --runs 11 --baseline ../main   # and another checkout, same venv
 
 Each run is a fresh interpreter (so imports are not cached) that prints the wall
 time of ``import gongzhu.api`` + ``create_app()`` and of ``create_app()`` alone,
@@ -27,7 +27,7 @@ _HERE = Path(__file__).resolve().parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
 import importlib.util  # noqa: E402
 
-_spec = importlib.util.spec_from_file_location("_server", _HERE / "_server.py")
+_spec = importlib.util.spec_from_file_location("_server", _HERE.parent / "_server.py")
 _server = importlib.util.module_from_spec(_spec)
 sys.modules["_server"] = _server
 _spec.loader.exec_module(_server)

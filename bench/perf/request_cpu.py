@@ -1,8 +1,8 @@
 """In-process CPU per request of each build, in one run: the compiled build, the pure build, and another
 checkout (e.g. main) side by side, alternating rounds.
 
-    python bench/request_cpu.py                                   # compiled and pure
-    python bench/request_cpu.py --base DIR                       # and DIR's source, pure
+    python bench/perf/request_cpu.py                                   # compiled and pure
+    python bench/perf/request_cpu.py --base DIR                       # and DIR's source, pure
 
 ``DIR`` is another checkout's root, e.g. ``git archive main | tar -x -C DIR`` into an empty folder.
 
@@ -10,7 +10,7 @@ Each round starts one process per build (the installed package; a pure copy of t
 ``bench/_builds.py``; ``--base DIR``'s ``service/``, pure) in turn, in ABC/CBA order. Each
 process builds the app as ``make run`` does, logs access lines as under gunicorn (to
 /dev/null), and times whole WSGI calls (no server, no sockets; each answer closed as a server
-closes it, so metrics and the access line count): for each body of ``bench/http.py``
+closes it, so metrics and the access line count): for each body of ``bench/perf/http.py``
 (``/legal-moves`` one and two decks mid-deal, ``/score``, ``/play``) and ``/healthz``, the
 best of 3 passes of ``--calls`` calls in process CPU time. Printed: each build's median
 over the rounds, in µs a request, and the ratios compiled/base, pure/base and compiled/pure
@@ -27,7 +27,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-# bench/http.py shadows the standard library's ``http``: keep bench/ off sys.path, load helpers by path.
+# bench/perf/http.py shadows the standard library's ``http``: keep bench/ off sys.path, load helpers by path.
 HERE = Path(__file__).resolve().parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != HERE]
 
@@ -41,8 +41,8 @@ def _load(name: str, file: str):
     return module
 
 
-_builds = _load("_builds", "_builds.py")
-_server = _load("_server", "_server.py")
+_builds = _load("_builds", "../_builds.py")
+_server = _load("_server", "../_server.py")
 _server.bootstrap()
 
 NAMES = ("healthz", "legal-moves-1deck", "legal-moves-2deck", "score", "play")

@@ -1,8 +1,8 @@
 """How long the exact claims search (声称, ``service/gongzhu/rules/claims.py``) takes to decide, by
 tricks left, one and two decks.
 
-    python3 bench/claims.py                       # 12 states per row, every seat and kind
-    python3 bench/claims.py --states 30 --decks 1 --tricks 2 3 4 5 6 7 8
+    python3 bench/perf/claims.py                       # 12 states per row, every seat and kind
+    python3 bench/perf/claims.py --states 30 --decks 1 --tricks 2 3 4 5 6 7 8
 
 For each number of tricks left it deals seeded random deals, plays random legal moves
 until that many tricks remain (stopping at a random point of the trick), and asks all
@@ -21,7 +21,7 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from gongzhu import rules as engine  # noqa: E402
 

@@ -1,6 +1,6 @@
 """Training data for the learned playout policy (``gongzhu.bot.policy``): Monte Carlo decisions, one deck.
 
-    python -m bench.policy_data --deals 2000 --samples 40 --jobs 2 --out build/policy/data.jsonl
+    python -m bench.bot.policy_data --deals 2000 --samples 40 --jobs 2 --out build/policy/data.jsonl
 
 Each seeded deal (first deal of a match, default rules, ``--partnership`` for 打对家) is played by four
 seats of flat Monte Carlo: at every decision with more than one distinct play (``distinct_plays``),
@@ -10,7 +10,7 @@ seat, the baseline heuristic by default, or the shipped learned weights for a se
 and the best mean is played. One JSON line per such decision: the deal seed, what the seat knows
 (``policy.Decision``'s inputs: hand, cards played, the trick, seat, voids, tricks done, scoring, the
 piles taken), each distinct play's card, their mean values (the seat's exact normalized score) and
-the index of the baseline heuristic's play among them (``bench/policy_fit.py`` computes the features).
+the index of the baseline heuristic's play among them (``bench/bot/policy_fit.py`` computes the features).
 """
 from __future__ import annotations
 

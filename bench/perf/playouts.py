@@ -1,7 +1,7 @@
 """Bot playouts per CPU second: the heuristic policy playing mid-deal positions to the end.
 
-    python bench/playouts.py [--seconds 2]
-    python bench/playouts.py --base DIR [--rounds 6] [--seconds 2]
+    python bench/perf/playouts.py [--seconds 2]
+    python bench/perf/playouts.py --base DIR [--rounds 6] [--seconds 2]
 
 A playout is ``gongzhu.bot.search.playout_value``: a copy of the state's
 table, one legal move, then the baseline heuristic in every seat to the end
@@ -23,7 +23,8 @@ import sys
 import time
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent.parent
+HERE = Path(__file__).resolve().parents[2]
+sys.path.insert(1, str(HERE / "bench"))  # the shared helpers (_checkout.py)
 POSITIONS = 40
 
 
@@ -33,7 +34,7 @@ def under_test() -> Path:
 
 
 def positions(decks: int) -> list:
-    from _checkout import import_from  # bench/ is this script's folder, first on sys.path
+    from _checkout import import_from
 
     engine = import_from(under_test(), "rules")
     Rules, apply_legal_move, deal_hands, legal_moves = engine.Rules, engine.apply_legal_move, engine.deal_hands, \
@@ -69,7 +70,8 @@ def rate(decks: int, seconds: float) -> float:
 
 def child(root: Path, seconds: float) -> dict[str, float]:
     env = {**os.environ, "BENCH_CHECKOUT": str(root)}
-    out = subprocess.run([sys.executable, str(HERE / "bench" / "playouts.py"), "--seconds", str(seconds), "--json"],
+    script = HERE / "bench" / "perf" / "playouts.py"
+    out = subprocess.run([sys.executable, str(script), "--seconds", str(seconds), "--json"],
                          env=env, cwd=root, check=True, capture_output=True, text=True).stdout
     return json.loads(out)
 

@@ -1,4 +1,4 @@
-"""Hostile and probing clients for the serving drills (bench/faults.py, tests/faults).
+"""Hostile and probing clients for the serving drills (bench/drills/faults.py, tests/faults).
 
 Standard library only, raw sockets on 127.0.0.1, every wait bounded:
 

@@ -1,9 +1,9 @@
 """Fit the learned playout policy's weights (``gongzhu.bot.policy``) to Monte Carlo decisions.
 
-    python -m bench.policy_fit build/policy/data.jsonl [--temperature 10] [--epochs 8] \\
+    python -m bench.bot.policy_fit build/policy/data.jsonl [--temperature 10] [--epochs 8] \\
         [--write service/gongzhu/bot/policy_weights.json]
 
-The data are ``bench/policy_data.py``'s lines: per decision, each play's features and its mean
+The data are ``bench/bot/policy_data.py``'s lines: per decision, each play's features and its mean
 value. The model is a conditional logit: a play's probability is the softmax of its score (the sum
 of its features' weights) over the decision's plays. It is fitted to soft targets, the softmax of
 the values over ``--temperature`` points (a play worth 10 points more is e times as likely at 10),

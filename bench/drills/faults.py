@@ -3,9 +3,9 @@ idle and slow-header connections, a /suggest flood.
 
 One command from a fresh clone (bootstraps .venv with ``make venv``, installs wrk as root):
 
-    python3 bench/faults.py                         # every scenario, about 4 minutes
-    python3 bench/faults.py bad-bodies --seconds 5 --pairs 3 --slow 2
-    python3 bench/faults.py idle slow-headers bot-flood --pairs 2
+    python3 bench/drills/faults.py                         # every scenario, about 4 minutes
+    python3 bench/drills/faults.py bad-bodies --seconds 5 --pairs 3 --slow 2
+    python3 bench/drills/faults.py idle slow-headers bot-flood --pairs 2
 
 gunicorn starts exactly as ``make run`` does, on 127.0.0.1:<free port>, with 2 workers
 (the chart's default) unless ``--workers`` says otherwise.
@@ -72,8 +72,7 @@ import sys
 from pathlib import Path
 
 _HERE = Path(__file__).resolve().parent
-sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]  # bench/http.py shadows http
-_spec = importlib.util.spec_from_file_location("_server", _HERE / "_server.py")
+_spec = importlib.util.spec_from_file_location("_server", _HERE.parent / "_server.py")
 _server = importlib.util.module_from_spec(_spec)
 sys.modules["_server"] = _server
 _spec.loader.exec_module(_server)

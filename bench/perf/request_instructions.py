@@ -1,17 +1,17 @@
 """Instructions of whole in-process WSGI requests, counted by callgrind: load on the machine does not
 change them.
 
-    python bench/request_instructions.py                       # this checkout
-    python bench/request_instructions.py --root DIR            # another checkout, e.g. main
-    python bench/request_instructions.py --root DIR --count 1000
+    python bench/perf/request_instructions.py                       # this checkout
+    python bench/perf/request_instructions.py --root DIR            # another checkout, e.g. main
+    python bench/perf/request_instructions.py --root DIR --count 1000
 
 ``DIR`` is another checkout's root, e.g. ``git -C /work/main archive main | tar -x -C DIR`` into an
 empty folder. A checkout without compiled modules is compiled in place first (``setup.py build_ext
 --inplace``, with this venv's mypyc), so both sides run the compiled build.
 
 The app is built as ``make run`` builds it, with the access lines formatted and written to /dev/null
-in batches as under gunicorn (as ``bench/request_cpu.py`` does). For ``/healthz`` and each body of
-``bench/http.py`` (``bench/_server.py: bodies()``: ``/legal-moves`` one and two decks mid-deal,
+in batches as under gunicorn (as ``bench/perf/request_cpu.py`` does). For ``/healthz`` and each body of
+``bench/perf/http.py`` (``bench/_server.py: bodies()``: ``/legal-moves`` one and two decks mid-deal,
 ``/score``, ``/play``) it makes ``--count`` whole WSGI calls, each closed as a server closes it (so
 with its metrics and its access line), then a fifth of that many in a second run. Each body's calls
 are one phase of the process (callgrind dumps its counts at a marker call, ``getppid``, between the
@@ -22,7 +22,7 @@ instructions a request: the access line writes the measured duration).
 
 Printed: instructions a request for each, and the app's share (the request less ``/healthz``).
 ``--stages`` also counts each stage of a body alone, in a loop over the same objects as
-``bench/http.py``'s profile times them (parse, validate, convert, answer, serialize; each loop
+``bench/perf/http.py``'s profile times them (parse, validate, convert, answer, serialize; each loop
 frees the result of the call before).
 Needs ``valgrind``.
 """
@@ -38,10 +38,10 @@ import sys
 import tempfile
 from pathlib import Path
 
-# bench/http.py shadows the standard library's ``http``: keep bench/ off sys.path, load helpers by path.
+# bench/perf/http.py shadows the standard library's ``http``: keep bench/ off sys.path, load helpers by path.
 HERE = Path(__file__).resolve().parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != HERE]
-ROOT = HERE.parent
+ROOT = HERE.parent.parent
 
 
 def _load(name: str, file: str):
@@ -53,7 +53,7 @@ def _load(name: str, file: str):
     return module
 
 
-_server = _load("_server", "_server.py")
+_server = _load("_server", "../_server.py")
 _server.bootstrap()
 
 NAMES = ("healthz", "legal-moves-1deck", "legal-moves-2deck", "score", "play")
@@ -66,7 +66,7 @@ STAGES = ("parse", "validate", "convert", "answer", "serialize")
 
 
 def _stage_calls(app) -> dict[str, object]:
-    """Each stage of each body alone, as ``bench/http.py``'s profile runs them: name -> call."""
+    """Each stage of each body alone, as ``bench/perf/http.py``'s profile runs them: name -> call."""
     from gongzhu.api import operations, pipeline
 
     routes = app.extensions["gongzhu.pipeline"].routes()

@@ -1,6 +1,6 @@
 """Engine cost in instructions, counted by callgrind: load on the machine does not change them.
 
-    python bench/instructions.py [--root DIR] [--count 100]
+    python bench/perf/instructions.py [--root DIR] [--count 100]
 
 For one and two decks, prints the instructions of one random deal (deal,
 ``initial_state``, ``advance`` with ``random_chooser``, ``raw_scores``) and of
@@ -38,7 +38,8 @@ def any_legal(rng: random.Random):
 
 
 def inner(root: str, decks: int, count: int, what: str) -> None:
-    from _checkout import import_from, initial_state  # bench/ is this script's folder, first on sys.path
+    sys.path.insert(1, str(HERE.parents[1]))  # bench/: the shared helpers
+    from _checkout import import_from, initial_state
 
     engine = import_from(Path(root), "rules")
     Rules, advance, deal_hands, first_leader = engine.Rules, engine.advance, engine.deal_hands, engine.first_leader
@@ -86,7 +87,7 @@ def instructions(root: str, decks: int, count: int, what: str) -> int:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--root", default=str(HERE.parent.parent))
+    parser.add_argument("--root", default=str(HERE.parents[2]))
     parser.add_argument("--count", type=int, default=100)
     parser.add_argument("--inner", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--decks", type=int, default=1, help=argparse.SUPPRESS)

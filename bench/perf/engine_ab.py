@@ -1,6 +1,6 @@
 """Engine speed before and after a change, in one process: A/B batches alternate, so load cancels.
 
-    python bench/engine_ab.py --base DIR [--seconds 60] [--batch 50]
+    python bench/perf/engine_ab.py --base DIR [--seconds 60] [--batch 50]
 
 ``DIR`` is another checkout (e.g. ``git archive <commit> | tar -x -C DIR``). Its
 ``service/gongzhu/rules`` and this checkout's are loaded side by side as two packages
@@ -24,9 +24,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from _checkout import initial_state, package_dir  # bench/ is this script's folder, first on sys.path
+sys.path.insert(1, str(Path(__file__).resolve().parents[1]))  # bench/: the shared helpers
+from _checkout import initial_state, package_dir  # noqa: E402
 
-HERE = Path(__file__).resolve().parent.parent
+HERE = Path(__file__).resolve().parents[2]
 REPLAY_DEALS = 20
 
 

@@ -1,4 +1,4 @@
-"""Summaries of arena per-deal files (``bench/arena.py --results FILE``).
+"""Summaries of arena per-deal files (``bench/bot/arena.py --results FILE``).
 
 One run can be split by ``--first-seed``/``--deals`` into parts (over
 sessions or machines, from one commit: the arena is deterministic, so the
@@ -6,9 +6,9 @@ parts are exactly the deals of one long run); this puts them back together.
 With ``--paired`` it compares two runs of the same seeds deal by deal (the
 standard error of the difference is far below either run's own).
 
-    python -m bench.arena_results bench/results/greedy-1deck-individual.jsonl
-    python -m bench.arena_results part1.jsonl part2.jsonl
-    python -m bench.arena_results --paired new.jsonl old.jsonl
+    python -m bench.bot.arena_results bench/results/greedy-1deck-individual.jsonl
+    python -m bench.bot.arena_results part1.jsonl part2.jsonl
+    python -m bench.bot.arena_results --paired new.jsonl old.jsonl
 """
 from __future__ import annotations
 

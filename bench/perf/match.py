@@ -1,8 +1,8 @@
 """How long ``POST /match`` takes for a long match: every deal replayed and checked,
 scored and settled (docs/rules.md §10, ``service/gongzhu/rules/match.py``).
 
-    python3 bench/match.py                 # 100 deals, one and two decks, 20 requests each
-    python3 bench/match.py --deals 200 --requests 50
+    python3 bench/perf/match.py                 # 100 deals, one and two decks, 20 requests each
+    python3 bench/perf/match.py --deals 200 --requests 50
 
 It plays seeded random matches of ``--deals`` deals (each led as the match rules say,
 every card chosen by the engine's random chooser; a target of 1,000,000 keeps them
@@ -17,10 +17,10 @@ import sys
 from pathlib import Path
 
 _HERE = Path(__file__).resolve().parent
-sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]  # bench/http.py shadows http
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]  # bench/perf/http.py shadows http
 import importlib.util  # noqa: E402
 
-_spec = importlib.util.spec_from_file_location("_server", _HERE / "_server.py")
+_spec = importlib.util.spec_from_file_location("_server", _HERE.parent / "_server.py")
 _server = importlib.util.module_from_spec(_spec)
 sys.modules["_server"] = _server
 _spec.loader.exec_module(_server)

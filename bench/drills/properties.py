@@ -2,7 +2,7 @@
 legal deals (the project checks ≥ 100,000 of them here). Deals are drawn from
 random.Random(seed): one and two decks, all rule options, random exposures.
 
-    python bench/properties.py --deals 100000 --seed 1 --jobs 2
+    python bench/drills/properties.py --deals 100000 --seed 1 --jobs 2
 
 Prints the number of deals and invariant checks and every failure; exits 1
 if any invariant is broken."""
@@ -14,7 +14,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from tests.rules.invariants import run_random_deals  # noqa: E402

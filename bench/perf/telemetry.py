@@ -2,9 +2,9 @@
 
 One command from a fresh clone (bootstraps .venv with ``make venv``, installs wrk as root):
 
-    python3 bench/telemetry.py                         # 4 rounds x 3 s per side, 2 workers each
-    python3 bench/telemetry.py --rounds 6 --seconds 5 --workers 2 --threads 2 --connections 16
-    python3 bench/telemetry.py --parts --workers 1 --threads 1 --connections 4   # which part costs what
+    python3 bench/perf/telemetry.py                         # 4 rounds x 3 s per side, 2 workers each
+    python3 bench/perf/telemetry.py --rounds 6 --seconds 5 --workers 2 --threads 2 --connections 16
+    python3 bench/perf/telemetry.py --parts --workers 1 --threads 1 --connections 4   # which part costs what
 
 Two gunicorn servers start as ``make run`` does, side by side on 127.0.0.1: **on** (the
 defaults: Prometheus metrics and JSON access lines) and **off** (``GONGZHU_METRICS=off
@@ -32,7 +32,7 @@ _HERE = Path(__file__).resolve().parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
 import importlib.util  # noqa: E402
 
-_spec = importlib.util.spec_from_file_location("_server", _HERE / "_server.py")
+_spec = importlib.util.spec_from_file_location("_server", _HERE.parent / "_server.py")
 _server = importlib.util.module_from_spec(_spec)
 sys.modules["_server"] = _server
 _spec.loader.exec_module(_server)
@@ -177,7 +177,7 @@ def per_call(app, template: dict, calls: int) -> float:
 
 
 def report(args, figures: dict, micro: dict) -> None:
-    print(f"\n# bench/telemetry.py — {_server.machine_notes()}")
+    print(f"\n# bench/perf/telemetry.py — {_server.machine_notes()}")
     print(f"# {args.workers} workers per server, wrk -t{args.threads} -c{args.connections}, "
           f"{args.rounds} rounds x {args.seconds:g} s per side, ABBA\n")
     print("| server | /healthz req/s | p50 | worker CPU/req | /legal-moves req/s | p50 | worker CPU/req "
@@ -205,7 +205,7 @@ def report(args, figures: dict, micro: dict) -> None:
 
 
 def report_parts(args, figures: dict) -> None:
-    print(f"\n# bench/telemetry.py --parts — {_server.machine_notes()}")
+    print(f"\n# bench/perf/telemetry.py --parts — {_server.machine_notes()}")
     print(f"# {args.workers} workers per server, wrk -t{args.threads} -c{args.connections}, "
           f"{args.rounds} rounds x {args.seconds:g} s per side, ABBA; /healthz\n")
     off = figures[("off", "/healthz")]["cpu_us"]
