@@ -6,7 +6,7 @@ parts are exactly the deals of one long run); this puts them back together.
 With ``--paired`` it compares two runs of the same seeds deal by deal (the
 standard error of the difference is far below either run's own).
 
-    python -m bench.bot.arena_results bench/results/greedy-1deck-individual.jsonl
+    python -m bench.bot.arena_results build/results/greedy-1deck-individual.jsonl
     python -m bench.bot.arena_results part1.jsonl part2.jsonl
     python -m bench.bot.arena_results --paired new.jsonl old.jsonl
 """
