@@ -1,7 +1,7 @@
 """An access line's JSON text, written out directly (``gongzhu.logs``): the same JSON object
 ``logs.JsonFormatter`` writes for it, without a ``LogRecord`` or ``json.dumps``, and kept by the
-batching handler (``pend``). Compiled with the engine when a C compiler is there (setup.py): a
-request's access line costs more than most of what it reports on.
+batching handler (``pend``). Compiled with the engine when a C compiler is there (setup.py): every
+request writes one.
 """
 from __future__ import annotations
 

@@ -10,9 +10,9 @@ operation, status, duration_ms, bytes and, when the client sent a W3C
 
 Under gunicorn, access lines are written in batches (``BatchedStreamHandler``): a
 request thread only formats its line; the worker's event loop writes the lines
-gathered so far at most 50 ms later (``flush_access``), one write for many. A write
-per line cost more than the rest of a ``/healthz`` request: the thread gave up the GIL
-for the system call and waited to get it back (docs/performance.md).
+gathered so far at most 50 ms later (``flush_access``), one write for many: with a write
+per line the thread gave up the GIL for the system call and waited to get it back
+(docs/performance.md, "Tried and rejected").
 
 ``GunicornLogger`` is gunicorn's ``logger_class`` (``service/gongzhu/gunicorn_conf.py``): it
 installs ``logconfig()`` so gunicorn's own error log and the application's loggers

@@ -73,7 +73,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     contract = _contract()
     if contract is not None:
         app.extensions[CONTRACT_KEY] = contract
-    # the body limit as configured when a request comes (no Python call a request)
+    # the body limit as configured when a request comes (read from the config, no function of ours)
     limit = cast(Callable[[], "int | None"], functools.partial(operator.getitem, app.config, "MAX_CONTENT_LENGTH"))
     pipeline = Pipeline(app.wsgi_app, contract, limit)
     app.extensions[PIPELINE_KEY] = pipeline

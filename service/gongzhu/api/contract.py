@@ -3,8 +3,8 @@ and indexed by operation, once at start-up.
 
 The contract ships inside the package and is checked against the OpenAPI 3.1
 schema when it is built and tested (``tests/contract/test_openapi.py``), so a
-start-up does not check it again (about 0.8 s and 22 MiB with openapi-spec-validator's
-dependencies, docs/performance.md) unless ``GONGZHU_CHECK_CONTRACT=1`` asks for it.
+start-up does not check it again (openapi-spec-validator and its dependencies would be loaded
+and run at every start; docs/performance.md, "Start-up") unless ``GONGZHU_CHECK_CONTRACT=1`` asks for it.
 
 The contract drives the HTTP layer: its operations are the routes, its request
 schemas are the validators (``validation.py``) and its ``operationId`` names
@@ -89,7 +89,7 @@ def read_contract(check: bool | None = None) -> Contract:
     ``GONGZHU_CHECK_CONTRACT=1``) also runs the full OpenAPI check."""
     try:
         raw = load_contract()
-        # libyaml's safe loader when PyYAML has it: the pure-Python one takes ~0.5 s here.
+        # libyaml's safe loader when PyYAML has it: the pure-Python one parses a contract this size slowly.
         document = yaml.load(raw, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     except (OSError, yaml.YAMLError) as error:
         raise ContractError(f"the API contract could not be read: {error}") from error

@@ -2,20 +2,20 @@
 as JSON text (UTF-8, compact, as ``json`` would write them).
 
 Most of an answer is cards: legal moves, the trick, the cards taken, hands, each a list of
-card names. Encoding them name by name, list by list, cost more than the engine call
-they report on, so a list of cards is written as JSON text when the answer is built
+card names. So that the answer is not mostly the encoding of names, a list of cards is written
+as JSON text when the answer is built
 (``cards_text``, ``card_rows_text``: a card's quoted name is written once, a short row —
 a play, at most ``SHORT_ROW`` cards — once per process) and ``encode`` puts the answer
 together from such pieces (``JsonText``) and its other values, as ``json.dumps`` (compact,
 ``ensure_ascii=False``) would (a test checks it byte for byte): strings quoted by the
 ``json`` module's C quoting, the rest written here (each call of a ``JSONEncoder`` builds
-its C encoder anew, which costs more than a small answer's text).
+its C encoder anew).
 
 A request's card names (validated against the contract already) become engine cards
 here too (``card_rows_in``, ``cards_in``; each field by its function: ``convert_fields``), and its
 JSON objects are made here as the parser reads them (``json_object``: no key twice, a bounded number
 of keys). The module is compiled with the engine when a C
-compiler is there (setup.py): it is most of what a request costs besides the engine.
+compiler is there (setup.py): every request runs through it.
 """
 from __future__ import annotations
 

@@ -117,9 +117,9 @@ def suggest_exposures(call: Call) -> dict:
 
 
 # The claims search stops at whichever comes first and answers null: a number of
-# positions (about a second of one core on typical positions; a two-deck position costs
-# ten to twenty times a one-deck one), or a second of wall-clock time (worst-case
-# positions, or a pod short of CPU, would otherwise take several).
+# positions (by the number of decks: a two-deck position costs far more than a one-deck one),
+# or a second of wall-clock time (worst-case positions, or a pod short of CPU, would otherwise
+# take several; bench/perf/claims.py measures both).
 CLAIM_MAX_POSITIONS = {1: 200_000, 2: 10_000}
 CLAIM_SLOT_MS = 1000
 # (max_nodes, max_seconds) of decide_claim by decks

@@ -94,7 +94,7 @@ BOM = codecs.BOM_UTF8
 
 
 def decode(body: str) -> Any:
-    """``DECODER.decode(body)``: the same value or the same error, in one Python call (not its two)."""
+    """``DECODER.decode(body)``: the same value or the same error, its scanner called directly."""
     end = WHITESPACE(body, 0).end()
     try:
         value, end = SCAN(body, end)
@@ -195,11 +195,11 @@ def _too_large() -> ApiProblem:
     return ApiProblem(413, "payload_too_large", text.TOO_LARGE())
 
 
-# an answer as UTF-8 JSON text (json_text.encode, called without a Python call between)
+# an answer as UTF-8 JSON text (json_text.encode itself, no wrapper)
 encode = json_text.encode
 
 
-# Call(data, body, params) without the Python call of a NamedTuple's __new__
+# Call(data, body, params), built by tuple.__new__ directly (a NamedTuple's __new__ is Python)
 new_call = functools.partial(tuple.__new__, Call)
 
 

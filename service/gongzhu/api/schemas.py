@@ -264,8 +264,8 @@ class MatchSchema(ConvertingSchema):
     deals = DealRecords()
 
 
-# each instance typed: the compiled build's type check meets this module in an import cycle and, as the
-# modules it compiles change, may not have inferred them when operations.py reads them
+# each instance typed: the compiled build's type check meets this module in an import cycle, where it
+# may not have inferred them when operations.py reads them
 DEAL_STATE: DealStateSchema = DealStateSchema()
 PLAY: PlaySchema = PlaySchema()
 TRICK: TrickSchema = TrickSchema()

@@ -22,16 +22,16 @@ from .search import exact_endgame, monte_carlo
 
 DEFAULT_BUDGET_MS = 100
 # playouts per millisecond of budget, by the number of decks, calibrated so a decision ends well
-# inside its budget (a two-deck playout plays 24-26 tricks of up to eight cards: it costs about two
-# one-deck playouts, bench/perf/playouts.py)
+# inside its budget (a two-deck playout plays 24-26 tricks of up to eight cards, more work than a
+# one-deck one; bench/perf/playouts.py measures both)
 PLAYOUTS_PER_MS = {1: 6, 2: 5}
 # share of the budget after which the search stops even if playouts remain (no seed;
 # with a seed the clock never stops it, so the same state gives the same play under any load)
 DEADLINE_SHARE = 0.8
 MS = 1e-3
 # Exact endgames (docs/bot.md): with at most this many tricks left (the trick on the table included; with
-# two decks an upper bound), each deal of the hidden cards is solved exactly instead of played out. 3 and 4
-# tricks were measured and not shown to pay against greedy (both lost a little), 2 did no harm.
+# two decks an upper bound), each deal of the hidden cards is solved exactly instead of played out. More
+# tricks leave fewer deals solved within the budget and have not paid (docs/bot.md, "Tried and rejected").
 EXACT_TRICKS = {1: 2, 2: 2}
 # deals solved per millisecond of budget (at most), and positions searched per millisecond over all of
 # them, by the number of decks: fixed in advance, so a seed fixes the answer

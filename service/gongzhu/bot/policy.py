@@ -9,8 +9,9 @@ table, where the pig, the sheep and the transformer are (played, the seat's own,
 one of three blocks: leading, following the led suit, or discarding on it. The card's score
 is the sum of its features' weights; the best score is played (ties to the lower card).
 
-The weights are fitted offline (``bench/bot/policy_fit.py``) to the decisions of a Monte Carlo
-search and shipped with the package (``policy_weights.json``); nothing is loaded from outside.
+The weights are fitted offline (``bench/bot/policy_fit.py``; bench/bot/README.md gives the commands
+that reproduce them) to the decisions of a Monte Carlo search and shipped with the package
+(``policy_weights.json``); nothing is loaded from outside.
 Two-deck plays are left to the baseline heuristic.
 """
 from __future__ import annotations

@@ -223,7 +223,7 @@ class _Search(AndOr[DealState, tuple[object, ...], Play]):
         """As ``AndOr.decide``, on the fast path where ``pos`` becomes a bare tuple."""
         plain = to_plain(pos)
         if plain is None:
-            return AndOr.decide(self, pos, depth)   # (cheaper than super() on a hot path)
+            return AndOr.decide(self, pos, depth)   # the base class's search, named directly on a hot path
         node, live = plain
         result, card, to_the_end = self.plain.decide(node, depth)
         return result, None if card is None else (real_card(card, live),), to_the_end

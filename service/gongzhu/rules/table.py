@@ -248,8 +248,7 @@ def _write_back(t: DealState, seat: int | None, leader: int, suits_led: int, fir
 
 class _Planes:
     """One seat's hand and the pile it has taken while the two-deck loop runs, each as its two planes:
-    one-plane ints, which the compiled build keeps unboxed in the object (in a list each would be a
-    new int object every play)."""
+    one-plane ints, typed attributes the compiled build keeps unboxed in the object."""
 
     def __init__(self, hand: int, pile: int) -> None:
         self.one = hand & ONE_PLANE
