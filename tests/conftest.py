@@ -6,7 +6,6 @@ session. Tests that use it are marked ``live``.
 """
 from __future__ import annotations
 
-import importlib.machinery
 import sys
 from pathlib import Path
 
@@ -36,23 +35,6 @@ def pytest_terminal_summary(terminalreporter):
     folders = sorted({value for r in reports for name, value in r.user_properties if name == SCREENSHOTS})
     for folder in folders:
         terminalreporter.write_line(f"screenshots of the /table page: {folder}")
-
-
-def pytest_sessionstart(session):
-    """An editable install compiles the engine (and the bot's search) in place: a module changed since would be
-    tested stale."""
-    import gongzhu.bot
-    import gongzhu.rules
-
-    top = Path(gongzhu.rules.__path__[0]).parent
-    folders = [top, top / "rules", top / "bot", top / "api"]
-    stale = sorted(so.name for folder in folders for suffix in importlib.machinery.EXTENSION_SUFFIXES
-                   for so in folder.glob(f"*{suffix}")
-                   if (py := so.with_name(so.name[:-len(suffix)] + ".py")).exists()
-                   and py.stat().st_mtime > so.stat().st_mtime)
-    if stale:
-        pytest.exit(f"the compiled engine is older than its source ({', '.join(stale)}): run make venv "
-                    "(or install with GONGZHU_PURE=1 for the pure build)", returncode=4)
 
 
 DRILLS = ROOT / "tests" / "faults"

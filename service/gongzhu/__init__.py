@@ -5,8 +5,15 @@ This package, the engine and the bot (``gongzhu.bot``) import the standard libra
 only; the REST API needs the ``server`` extra (``gongzhu.server_extra``).
 
 The version is pyproject.toml's, read from the installed package's metadata.
+
+Imported from a source checkout, the package first checks that no compiled module is older
+than its source (``gongzhu.freshness``): an edited module would otherwise run as its old build.
 """
 from importlib.metadata import PackageNotFoundError, version
+
+from .freshness import check as _check_compiled_modules
+
+_check_compiled_modules()
 
 try:
     __version__ = version("gongzhu-service")
