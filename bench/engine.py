@@ -40,7 +40,9 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from _checkout import initial_state  # noqa: E402 - bench/ is this script's folder, first on sys.path
 
 import gongzhu.rules as engine  # noqa: E402
-from gongzhu.rules import Play, Rules, advance, deal_hands, first_leader, legal_moves, random_chooser, replay  # noqa: E402
+from gongzhu.rules import Play, Rules, deal_hands, legal_moves, replay
+from gongzhu.rules.deal import first_leader
+from gongzhu.rules.table import advance, random_chooser
 
 # the deal before the first play (this script also runs on another checkout's engine: --base)
 new_state = initial_state(engine)

@@ -24,7 +24,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from _checkout import initial_state, package_dir  # bench/ is this script's folder, first on sys.path
+from _checkout import initial_state, member, package_dir  # bench/ is this script's folder, first on sys.path
 
 HERE = Path(__file__).resolve().parent.parent
 REPLAY_DEALS = 20
@@ -39,8 +39,9 @@ def load(root: Path, name: str, into: Path):
 
 def chooser(engine, rng: random.Random):
     # a checkout from before random_chooser took the Random itself takes its random method
-    takes_rng = "rng" in inspect.signature(engine.random_chooser).parameters
-    return engine.random_chooser(rng if takes_rng else rng.random)
+    random_chooser = member(engine, "random_chooser")
+    takes_rng = "rng" in inspect.signature(random_chooser).parameters
+    return random_chooser(rng if takes_rng else rng.random)
 
 
 def deal_batch(engine, decks: int, count: int, seed: int) -> float:
@@ -51,7 +52,7 @@ def deal_batch(engine, decks: int, count: int, seed: int) -> float:
     start = time.process_time()
     for _ in range(count):
         t = initial_state(engine)(rules, engine.deal_hands(rules, rng=rng))
-        engine.advance(t, choose)
+        member(engine, "advance")(t, choose)
         t.raw_scores()
     return time.process_time() - start
 
@@ -70,8 +71,8 @@ def recorded(engine, decks: int) -> list:
             move = rng.choice(options + sorted(others))
             plays.append(move)
             return move
-        engine.advance(initial_state(engine)(rules, hands), choose)
-        deals.append((hands, plays, engine.first_leader(rules, hands)))
+        member(engine, "advance")(initial_state(engine)(rules, hands), choose)
+        deals.append((hands, plays, member(engine, "first_leader")(rules, hands)))
     return deals
 
 

@@ -15,20 +15,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from gongzhu.rules import (
-    HEART_MASK,
-    HEART_VALUES,
-    HEARTS,
-    ONE_PLANE,
-    PIG,
-    PLANE,
-    SHEEP,
-    SUIT_SIZE,
-    TRANSFORMER,
-    Play,
-    SeatView,
-    lowest_of_runs,
-)
+from gongzhu.rules import PIG, SHEEP, TRANSFORMER, Play, SeatView
+from gongzhu.rules.cards import HEART_MASK, HEARTS, ONE_PLANE, PLANE, SUIT_SIZE, lowest_of_runs
+from gongzhu.rules.scoring import HEART_VALUES
 
 # the hearts of each value (2-4, 5-10, J, Q, K, A): runs never cross a value
 HEART_VALUE_MASKS = tuple(

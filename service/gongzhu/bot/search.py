@@ -1,10 +1,10 @@
 """Determinized Monte Carlo search: the stronger seat.
 
-Each round deals the unseen cards once (``gongzhu.rules.sample_hidden``,
+Each round deals the unseen cards once (``DealState.resample``,
 honouring what the seat infers from the plays: ``knowledge.absent_cards``),
 then plays every legal move from that same deal to the end with fast
 playouts in which every seat plays the baseline heuristic
-(``gongzhu.rules.advance``) and adds the acting seat's exact normalized score
+(``gongzhu.rules.table.advance``) and adds the acting seat's exact normalized score
 (raw − mean of the others; partnership: side − other side). Sharing the
 deal across moves cancels most of its luck. The move with the best mean
 wins; ties go to the first move in ``legal_moves`` order.
@@ -20,17 +20,10 @@ import random
 import time
 from collections.abc import Callable, Sequence
 
-from gongzhu.rules import (
-    Chooser,
-    DealState,
-    Play,
-    SeatView,
-    advance,
-    endgame_values,
-    exact_score,
-    mask_cards,
-    sample_hidden,
-)
+from gongzhu.rules import DealState, Play, SeatView, exact_score
+from gongzhu.rules.cards import mask_cards
+from gongzhu.rules.table import Chooser, LiveDeal, advance
+from gongzhu.solve import endgame_values
 
 from .heuristic import heuristic_play
 from .policy import PolicyChooser
@@ -39,20 +32,21 @@ Policy = Callable[[int, int, Sequence[Play], Sequence[Play], int], Play]
 
 
 class HeuristicChooser(Chooser):
-    """The baseline heuristic as a playout policy on ``state`` (its trick and history are live).
+    """The baseline heuristic as a playout policy on the deal a play loop plays (``deal``, read as the
+    loop plays).
 
     ``policy`` (a test's) replaces ``heuristic_play``, called with the same arguments."""
 
-    def __init__(self, state: DealState, policy: Policy | None = None) -> None:
+    def __init__(self, deal: LiveDeal, policy: Policy | None = None) -> None:
         self.policy = policy
-        self.trick = state.trick
-        self.history = state.history_plays
+        self.deal = deal
         # the cards of the completed tricks (one plane: any copy), and how many plays they cover
         self.finished_cards = 0
         self.counted = 0
 
     def choose(self, singles: int, pairs: int, others: Sequence[Play]) -> Play:
-        history = self.history
+        deal = self.deal
+        history = deal.history
         finished = self.finished_cards
         if self.counted < len(history):
             for play in history[self.counted:]:
@@ -60,7 +54,7 @@ class HeuristicChooser(Chooser):
                     finished |= 1 << c
             self.finished_cards = finished
             self.counted = len(history)
-        trick = self.trick
+        trick = deal.trick
         played = finished
         for play in trick:
             played |= 1 << play[0]
@@ -77,9 +71,10 @@ def playout_value(root: DealState, move: Play, seat: int, weights: list[float] |
     (``policy.PolicyChooser``) in every seat."""
     playout = root.clone()
     playout.apply(move)
-    chooser: Chooser = HeuristicChooser(playout)
+    deal = LiveDeal(playout)
+    chooser: Chooser = HeuristicChooser(deal)
     if weights is not None and root.rules.decks == 1:
-        chooser = PolicyChooser(playout, weights, chooser)
+        chooser = PolicyChooser(deal, weights, chooser)
     advance(playout, chooser)
     return exact_score(root.rules, playout.raw_scores(), seat)
 
@@ -97,8 +92,7 @@ def monte_carlo(state: DealState, k: SeatView, moves: list[Play], *, playouts: i
     done = 0
     seat = k.seat
     for _ in range(rounds):
-        root = state.clone()
-        root.hands_bits[:] = sample_hidden(k, rng, absent)
+        root = state.resample(k, rng, absent)
         values = []
         for move in moves:
             # past the deadline the unfinished round is dropped, so every move has as many playouts
@@ -136,8 +130,7 @@ def exact_endgame(state: DealState, k: SeatView, moves: list[Play], *, deals: in
         if done and time.monotonic() > deadline:
             clock_cut = True
             break
-        root = state.clone()
-        root.hands_bits[:] = sample_hidden(k, rng, absent)
+        root = state.resample(k, rng, absent)
         guesses = [playout_value(root, move, seat) for move in moves]
         clock = None if not done or deadline == math.inf else deadline
         values, nodes = endgame_values(root, moves, max_nodes=max_nodes - used, deadline=clock, guesses=guesses)

@@ -15,11 +15,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Final
 
+from ..rules.cards import ONE_PLANE, PLANE, SEATS, SUIT_MASK, SUIT_MASKS, SUIT_SIZE, Play, lowest_of_runs, mask_cards
+from ..rules.moves import follow_single_mask, lead_options
+from ..rules.state import DealState
+from ..rules.tricks import leading_card, trick_winner
 from .andor import AndOr, Nodes
-from .cards import ONE_PLANE, PLANE, SEATS, SUIT_MASK, SUIT_MASKS, SUIT_SIZE, Play, lowest_of_runs, mask_cards
-from .moves import follow_single_mask, lead_options
-from .state import DealState
-from .tricks import leading_card, trick_winner
 
 Plain = tuple[int, int, tuple[int, ...], tuple[int, ...]]   # seat, leader, hands, trick
 

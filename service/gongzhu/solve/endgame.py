@@ -34,8 +34,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Final
 
-from .andor import AndOr, Budget, Nodes
-from .cards import (
+from ..rules.cards import (
     HEART_MASK,
     HEARTS,
     PIG,
@@ -49,12 +48,13 @@ from .cards import (
     lowest_of_runs,
     mask_cards,
 )
+from ..rules.scoring import HEART_VALUES, PIG_POINTS, SHEEP_POINTS, seat_raw
+from ..rules.settlement import PARTNERS
+from ..rules.state import DealState
+from ..rules.tricks import leading_index
+from ..rules.variants import Rules
+from .andor import AndOr, Budget, Nodes
 from .claims import kept_apart, live_one_plane
-from .scoring import HEART_VALUES, PIG_POINTS, SHEEP_POINTS, seat_raw
-from .settlement import PARTNERS
-from .state import DealState
-from .tricks import leading_index
-from .variants import Rules
 
 # Every raw score is a multiple of ten (hearts by tens, pig and sheep 100, all hearts 200,
 # the transformer alone 25 x 2 or more, doublings x 2), so score units are too.

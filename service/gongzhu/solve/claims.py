@@ -27,8 +27,7 @@ import time
 from dataclasses import dataclass
 from typing import Final, Literal
 
-from .andor import AndOr, Budget, Nodes
-from .cards import (
+from ..rules.cards import (
     ONE_PLANE,
     PLANE,
     SEATS,
@@ -40,12 +39,13 @@ from .cards import (
     lowest_of_runs,
     mask_cards,
 )
-from .errors import IllegalMove
-from .messages import NOTHING_TO_CLAIM
-from .moves import BANNED_FIRST_TRICK_MASK
+from ..rules.errors import IllegalMove
+from ..rules.messages import NOTHING_TO_CLAIM
+from ..rules.moves import BANNED_FIRST_TRICK_MASK
+from ..rules.state import DealState
+from ..rules.tricks import leading_card
+from .andor import AndOr, Budget, Nodes
 from .plain import PlainSearch, by_suit, is_plain, priority, real_card, to_plain
-from .state import DealState
-from .tricks import leading_card
 
 ClaimKind = Literal["all_tricks", "no_tricks"]
 CLAIM_KINDS: Final[tuple[str, ...]] = ("all_tricks", "no_tricks")
