@@ -9,7 +9,7 @@ import random
 import pytest
 
 from gongzhu import rules as engine
-from gongzhu.solve import andor, claims, plain
+from gongzhu.solve import andor, claims, plain, vocabulary
 from gongzhu.solve.claims import ClaimVerdict, decide_claim, tricks_left
 
 KINDS = ("all_tricks", "no_tricks")
@@ -185,11 +185,12 @@ def test_the_fast_path_plays_as_the_engine_does():
         node, live = found
         search = claims._Search(rng.randrange(4), rng.choice(KINDS), 10)
         singles = table.options()[0]
-        assert {plain.real_card(c, live) for c in search.plain.moves(node)} <= set(engine.cards.mask_cards(singles))
+        moves = {vocabulary.real_card(c, live) for c in search.plain.moves(node, node)}
+        assert moves <= set(engine.cards.mask_cards(singles))
         for card in engine.cards.mask_cards(singles):
             general, completed, broken = search.child(table, (card,))
-            renumbered = plain.squeeze(1 << card, live).bit_length() - 1
-            assert plain.real_card(renumbered, live) == card
+            renumbered = vocabulary.renumbering(live)[card]
+            assert vocabulary.real_card(renumbered, live) == card
             fast, fast_completed, fast_broken = search.plain.child(node, renumbered)
             expected = plain.to_plain(general)
             if expected is None:  # the deal ended

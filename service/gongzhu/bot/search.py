@@ -70,7 +70,7 @@ def playout_value(root: DealState, move: Play, seat: int, weights: list[float] |
     The policy is the baseline heuristic, or with ``weights`` (one deck) the learned policy
     (``policy.PolicyChooser``) in every seat."""
     playout = root.clone()
-    playout.apply(move)
+    playout.apply_unchecked(move)
     deal = LiveDeal(playout)
     chooser: Chooser = HeuristicChooser(deal)
     if weights is not None and root.rules.decks == 1:

@@ -426,6 +426,13 @@ class DealState:
         return self.seat is None
 
     @property
+    def plain(self) -> bool:
+        """Whether no card is special any more: no exposed copy held, no opening card due, no first-trick
+        ban. Then the legal plays are the follow rules' alone, and only which card beats which decides
+        who takes a trick (the play loops' fast cases, the solvers' renumbered positions)."""
+        return self.opening_lead is None and not any(self.held_exposed) and not self.ban
+
+    @property
     def ban(self) -> bool:
         """Whether the first-trick ban governs the trick on the table."""
         return self.rules.first_trick_ban and not self.winners

@@ -213,7 +213,7 @@ def _advance_one_deck(t: DealState, chooser: Chooser, limit: int) -> None:  # no
     # whether a seat holds an exposed copy still (then each play is checked through play_options)
     holding = any(helds)
     # whether play_options is needed whatever the seat holds: first-trick ban, opening card, exposures
-    special = ban or opening is not None or holding
+    special = not t.plain
     # the exposed copies the seat to play holds; 0 whenever special is False (no seat holds one then)
     held = 0
     try:
@@ -314,7 +314,7 @@ def _advance_two_decks(t: DealState, chooser: Chooser, limit: int) -> None:  # n
     # whether a seat holds an exposed copy still (then each play is checked through play_options)
     holding = any(helds)
     # whether play_options is needed whatever the seat holds: first-trick ban, pair lead, opening card, exposures
-    special = ban or pair_lead or opening is not None or holding
+    special = pair_lead or not t.plain
     # the exposed copies the seat to play holds; 0 whenever special is False (no seat holds one then)
     held = 0
     try:
