@@ -1,4 +1,4 @@
-"""How long the exact claims search (声称, ``service/gongzhu/rules/claims.py``) takes to decide, by
+"""How long the exact claims search (声称, ``service/gongzhu/solve/claims.py``) takes to decide, by
 tricks left, one and two decks.
 
     python3 bench/claims.py                       # 12 states per row, every seat and kind

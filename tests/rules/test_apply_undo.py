@@ -23,7 +23,7 @@ def start(rules: engine.Rules, rng: random.Random) -> engine.DealState:
 
 @settings(max_examples=40, deadline=None)
 @given(rules=RULES, seed=st.integers(0, 2**32 - 1))
-def test_apply_plays_as_apply_legal_move_and_undo_restores_every_field(rules, seed):
+def test_apply_plays_as_apply_move_and_undo_restores_every_field(rules, seed):
     rng = random.Random(seed)
     state = start(rules, rng)
     walked = state.clone()
