@@ -36,7 +36,7 @@ $(BIN)/python:
 
 # The engine's source: the install compiles it, and the bot's search (setup.py; GONGZHU_PURE=1 make … for the
 # pure build).
-ENGINE_SOURCES := setup.py $(wildcard service/gongzhu/*.py service/gongzhu/rules/*.py service/gongzhu/bot/*.py service/gongzhu/api/*.py)
+ENGINE_SOURCES := setup.py $(wildcard service/gongzhu/*.py service/gongzhu/rules/*.py service/gongzhu/solve/*.py service/gongzhu/bot/*.py service/gongzhu/api/*.py)
 # The pure build for make test's second run: the same source without the compiled modules.
 PURE_ROOT := build/pure
 

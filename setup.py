@@ -2,7 +2,8 @@
 into the wheel. Everything else about the package is in pyproject.toml.
 
 The modules of ``service/gongzhu/rules`` (but ``messages.py``, a ``str`` subclass mypyc
-cannot compile, and ``build.py``, which reads how the others were built), the bot's search
+cannot compile, and ``build.py``, which reads how the others were built), the exact searches of
+``service/gongzhu/solve`` (all of them), the bot's search
 (``gongzhu.bot``: its playout policy, search, inference and equivalent cards, ``COMPILED_BOT``)
 and the HTTP layer's per-request work (its request pipeline, cards and answers: ``COMPILED_API``) become C
 extension modules next to their ``.py`` source, from that same source (docs/engine-api.md,
@@ -29,6 +30,7 @@ from setuptools.command.build_py import build_py
 
 ROOT = Path(__file__).resolve().parent
 RULES = Path("service") / "gongzhu" / "rules"
+SOLVE = Path("service") / "gongzhu" / "solve"
 BOT = Path("service") / "gongzhu" / "bot"
 API = Path("service") / "gongzhu" / "api"
 TOP = Path("service") / "gongzhu"
@@ -70,7 +72,7 @@ class BuildWithCommit(build_py):
 
 
 def compiled_paths() -> list[str]:
-    rules = [p for p in RULES.glob("*.py") if p.name not in INTERPRETED]
+    rules = [p for p in RULES.glob("*.py") if p.name not in INTERPRETED] + sorted(SOLVE.glob("*.py"))
     chosen = [folder / name for folder, names in ((BOT, COMPILED_BOT), (API, COMPILED_API), (TOP, COMPILED_TOP))
               for name in names]
     return sorted(str(p) for p in rules + chosen)
@@ -115,7 +117,8 @@ def remove_stale_builds() -> None:
     """An editable install builds next to the source: a module interpreted by design (or a pure build) must
     not load an extension module an earlier build left there."""
     keep_compiled = os.environ.get(PURE_ENV, "") in ("", "0")
-    for folder, compiled in ((RULES, lambda name: name not in INTERPRETED), (BOT, COMPILED_BOT.__contains__),
+    for folder, compiled in ((RULES, lambda name: name not in INTERPRETED), (SOLVE, lambda name: True),
+                             (BOT, COMPILED_BOT.__contains__),
                              (API, COMPILED_API.__contains__), (TOP, COMPILED_TOP.__contains__)):
         for path in (ROOT / folder).glob("*.so"):
             if not (keep_compiled and compiled(path.name.split(".")[0] + ".py")):

@@ -214,14 +214,14 @@ def _state(decks: int, seed: int, plays: int, **rules) -> dict:
     from gongzhu import rules as engine
     r = engine.Rules(decks=decks, **rules)
     hands = engine.deal_hands(r, seed)
-    leader = engine.first_leader(r, hands)
+    leader = engine.deal.first_leader(r, hands)
     state = engine.replay(r, hands=hands, first_deal=True, leader=leader)
     made = []
     for i in range(plays):
         moves = engine.legal_moves(state)
         move = moves[(i * 7 + seed) % len(moves)]  # not always the first: a realistic spread
         made.append(move)
-        state = engine.apply_legal_move(state, move)
+        state = engine.apply_move(state, move)
     return {"rules": {"decks": decks, **rules}, "first_deal": True, "leader": leader,
             "hands": [engine.format_cards(h) for h in hands], "exposed": [[], [], [], []],
             "plays": [engine.format_cards(m) for m in made]}
@@ -233,8 +233,8 @@ def bodies() -> dict[str, tuple[str, bytes]]:
     two = _state(2, 7, 50)      # two decks, mid-deal: trick 13 of 26
     play = dict(one)
     from gongzhu import rules as engine
-    st = engine.replay(engine.Rules(), hands=[[engine.CARD_BY_NAME[c] for c in h] for h in one["hands"]],
-                       plays=[[engine.CARD_BY_NAME[c] for c in p] for p in one["plays"]],
+    st = engine.replay(engine.Rules(), hands=[[engine.cards.CARD_BY_NAME[c] for c in h] for h in one["hands"]],
+                       plays=[[engine.cards.CARD_BY_NAME[c] for c in p] for p in one["plays"]],
                        leader=one["leader"])
     play["move"] = engine.format_cards(engine.legal_moves(st)[0])
     score = {"rules": {"decks": 1},

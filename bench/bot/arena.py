@@ -37,16 +37,11 @@ from pathlib import Path
 
 from gongzhu.bot import advice, suggest, suggest_exposures
 from gongzhu.bot.policy import parse_weights
-from gongzhu.rules import (
-    SEATS,
-    Rules,
-    apply_legal_move,
-    base_scores,
-    deal_hands,
-    legal_moves,
-    replay,
-    score_state,
-)
+from gongzhu.rules import Rules, deal_hands, legal_moves, replay
+from gongzhu.rules.cards import SEATS
+from gongzhu.rules.play import apply_move
+from gongzhu.rules.running import score_state
+from gongzhu.rules.settlement import base_scores
 
 from .opponents import DEFAULT_GREEDY_SAMPLES, EXPERIMENTS, OPPONENTS, make_opponent
 
@@ -159,7 +154,7 @@ def play_deal(arena: Arena, deal_seed: int, bot_seat: int, expose: bool, times: 
                     searches.greedy.append(arena.greedy_samples * options)
             move = other(state)
         plays.append(move)
-        state = apply_legal_move(state, move)
+        state = apply_move(state, move)
     return base_scores(rules, score_state(state).raw)[bot_seat]
 
 

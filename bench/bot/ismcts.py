@@ -1,7 +1,7 @@
 """An experiment: information-set Monte Carlo tree search (single observer) in place of the bot's flat
 search, as an arena player (``--player ismcts``). Not shipped; docs/bot.md has its measurement.
 
-Each iteration deals the hidden cards once (``sample_hidden``, the bot's beliefs), walks the tree from
+Each iteration deals the hidden cards once (``DealState.resample``, the bot's beliefs), walks the tree from
 the seat's decision down the plays that deal allows, choosing at each node by UCB1 over the plays seen
 there (each play's count of times it was available, not the parent's visits), adds one new play, then
 plays the learned policy out to the end and adds each node's seat its exact normalized score
@@ -24,7 +24,9 @@ from gongzhu.bot.equivalence import distinct_plays
 from gongzhu.bot.knowledge import absent_cards, knowledge
 from gongzhu.bot.policy import PolicyChooser, Tally, card_score, decision
 from gongzhu.bot.search import HeuristicChooser
-from gongzhu.rules import DealState, Play, advance, exact_score, legal_moves, sample_hidden, tricks_left
+from gongzhu.rules import DealState, Play, exact_score, legal_moves
+from gongzhu.rules.table import LiveDeal, advance
+from gongzhu.solve import tricks_left
 
 ITERATIONS = int(os.environ.get("ISMCTS_ITERATIONS", "600"))
 # points a unit of value in UCB1 (normalized scores run to a few hundred points)
@@ -99,8 +101,7 @@ def search(state: DealState, moves: list[Play], iterations: int, rng: random.Ran
     puct = PRIOR and weights is not None
     root = Node()
     for _ in range(iterations):
-        deal = state.clone()
-        deal.hands_bits[:] = sample_hidden(k, rng, absent)
+        deal = state.resample(k, rng, absent)
         node, options = root, moves
         path: list[tuple[Node, int]] = []
         while not deal.finished:
@@ -115,8 +116,9 @@ def search(state: DealState, moves: list[Play], iterations: int, rng: random.Ran
                 break
             node, options = child, legal_moves(deal)
         if not deal.finished:
-            chooser = HeuristicChooser(deal)
-            advance(deal, chooser if weights is None else PolicyChooser(deal, weights, chooser))
+            live = LiveDeal(deal)
+            chooser = HeuristicChooser(live)
+            advance(deal, chooser if weights is None else PolicyChooser(live, weights, chooser))
         raw = deal.raw_scores()
         for child, seat in path:
             child.visits += 1

@@ -1,6 +1,6 @@
 """Opponent policies for the arena (bench/bot/arena.py): each maps a deal state to a legal play.
 
-Every policy reads only what the seat to act may know (``gongzhu.rules.seat_view``)
+Every policy reads only what the seat to act may know (``DealState.view``)
 plus the current trick and the cards each seat has taken (public), never the other
 hands the state carries.
 
@@ -20,33 +20,22 @@ from functools import lru_cache, partial
 from gongzhu.bot import heuristic_suggestion
 from gongzhu.bot.policy import best_card, decision, load_weights
 from gongzhu.bot.search import playout_value
-from gongzhu.rules import (
+from gongzhu.rules import PIG, SHEEP, TRANSFORMER, Card, DealState, Play, Rules, SeatView, legal_moves, score_cards
+from gongzhu.rules.cards import (
     CARD_BY_NAME,
     DIAMONDS,
     HEART_MASK,
     HEARTS,
-    PIG,
     PLANE,
     SEATS,
-    SHEEP,
     SPADES,
     SUIT_MASKS,
     SUIT_SIZE,
     SUITS,
-    TRANSFORMER,
-    Card,
-    DealState,
-    Play,
-    Rules,
-    SeatView,
     bits_cards,
-    exposure_values,
-    legal_moves,
-    sample_hidden,
-    score_cards,
-    seat_view,
-    winning_seat,
 )
+from gongzhu.rules.running import winning_seat
+from gongzhu.rules.scoring import exposure_values
 
 from .ismcts import ismcts_play
 
@@ -91,7 +80,7 @@ def greedy_play(state: DealState, *, samples: int, seed: int) -> Play:
     """The legal play with the best mean playout value over ``samples`` deals of the hidden cards.
 
     Each sample deals the unseen cards consistently with the seat's information
-    set (``gongzhu.rules.sample_hidden``: hand sizes, exposed copies, voids);
+    set (``DealState.resample``: hand sizes, exposed copies, voids);
     every legal play is played out on that same deal, all four seats then
     following the baseline heuristic (``gongzhu.bot.search.playout_value``). The
     value is the seat's exact normalized score (partnership: its side's). Ties go
@@ -102,12 +91,11 @@ def greedy_play(state: DealState, *, samples: int, seed: int) -> Play:
     moves = legal_moves(state)
     if len(moves) == 1:
         return moves[0]
-    view = seat_view(state)
+    view = state.view()
     rng = random.Random(f"greedy:{seed}:{state.plays_count}")
     totals = [0.0] * len(moves)
     for _ in range(samples):
-        root = state.clone()
-        root.hands_bits[:] = sample_hidden(view, rng)
+        root = state.resample(view, rng)
         for i, move in enumerate(moves):
             totals[i] += playout_value(root, move, view.seat)
     best = max(range(len(moves)), key=lambda i: (totals[i], -i))
@@ -237,7 +225,7 @@ def rules2_play(state: DealState) -> Play:
     """A deterministic rule-based play, built apart from the baseline heuristic.
 
     Reads the seat's own hand, the current trick, the cards played and the
-    known voids (``seat_view``). Cards "out" are copies in another hand.
+    known voids (``DealState.view``). Cards "out" are copies in another hand.
 
     - Leading: from the shortest suit, avoiding hearts, and
       spades while holding the pig or, with the pig out, SK/SA. In clubs or
@@ -260,7 +248,7 @@ def rules2_play(state: DealState) -> Play:
     moves = legal_moves(state)
     if len(moves) == 1:
         return moves[0]
-    view = seat_view(state)
+    view = state.view()
     out = _out_counts(view, state.rules.decks)
     pig_out = out[PIG] > 0
     hand = bits_cards(view.hand)
@@ -466,7 +454,7 @@ def greedy_trick_play(state: DealState, *, samples: int, seed: int) -> Play:
 
     Built like an open-source "greedy" Gong Zhu AI (docs/bot.md, "Arena"): it does not play
     deals out. Each sample deals the unseen cards consistently with the seat's information set
-    (``gongzhu.rules.sample_hidden``: hand sizes, exposed copies, voids). On that deal every legal
+    (``DealState.resample``: hand sizes, exposed copies, voids). On that deal every legal
     play is tried; each seat still to play in the trick answers, in order, with its legal play
     (``legal_moves``, applied and undone on the sampled state) that maximizes its own side's
     value given the later seats' answers (a max-n search of at most three more plays; the side of
@@ -489,7 +477,7 @@ def greedy_trick_play(state: DealState, *, samples: int, seed: int) -> Play:
     moves = legal_moves(state)
     if len(moves) == 1:
         return moves[0]
-    view = seat_view(state)
+    view = state.view()
     seat = view.seat
     search = _TrickSearch(state)
     relief = search.relief(seat, view.hand, state.trick)
@@ -497,8 +485,7 @@ def greedy_trick_play(state: DealState, *, samples: int, seed: int) -> Play:
     rounds = 1 if len(state.trick) == SEATS - 1 else samples
     totals = [0.0] * len(moves)
     for _ in range(rounds):
-        root = state.clone()
-        root.hands_bits[:] = sample_hidden(view, rng)
+        root = state.resample(view, rng)
         for i, (winner, delta) in enumerate(search.outcomes(root, moves)):
             totals[i] += delta if winner % 2 == seat % 2 else -delta
     values = [totals[i] / rounds + sum([relief[c] for c in move]) for i, move in enumerate(moves)]

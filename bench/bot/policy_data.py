@@ -4,7 +4,7 @@
 
 Each seeded deal (first deal of a match, default rules, ``--partnership`` for 打对家) is played by four
 seats of flat Monte Carlo: at every decision with more than one distinct play (``distinct_plays``),
-``--samples`` deals of the hidden cards (``sample_hidden`` with the seat's beliefs, as the bot samples)
+``--samples`` deals of the hidden cards (``DealState.resample`` with the seat's beliefs, as the bot samples)
 are each played out from every distinct play (``search.playout_value``: ``--playout`` policy in every
 seat, the baseline heuristic by default, or the shipped learned weights for a second round of fitting),
 and the best mean is played. One JSON line per such decision: the deal seed, what the seat knows
@@ -27,7 +27,7 @@ from gongzhu.bot.equivalence import distinct_plays
 from gongzhu.bot.knowledge import absent_cards, knowledge
 from gongzhu.bot.policy import load_weights
 from gongzhu.bot.search import playout_value
-from gongzhu.rules import DealState, Rules, deal_hands, legal_moves, replay, sample_hidden
+from gongzhu.rules import DealState, Rules, deal_hands, legal_moves, replay
 from gongzhu.rules.cards import ONE_PLANE
 
 
@@ -55,8 +55,7 @@ def deal_decisions(partnership: bool, samples: int, playout: str, seed: int) -> 
             absent = absent_cards(state)
             totals = [0.0] * len(moves)
             for _ in range(samples):
-                root = state.clone()
-                root.hands_bits[:] = sample_hidden(view, rng, absent)
+                root = state.resample(view, rng, absent)
                 for i, move in enumerate(moves):
                     totals[i] += playout_value(root, move, view.seat, weights)
             heuristic = heuristic_suggestion(state).move

@@ -1,4 +1,4 @@
-"""How long the exact claims search (声称, ``service/gongzhu/rules/claims.py``) takes to decide, by
+"""How long the exact claims search (声称, ``service/gongzhu/solve/claims.py``) takes to decide, by
 tricks left, one and two decks.
 
     python3 bench/perf/claims.py                       # 12 states per row, every seat and kind
@@ -24,6 +24,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from gongzhu import rules as engine  # noqa: E402
+from gongzhu import solve  # noqa: E402
 
 KINDS = ("all_tricks", "no_tricks")
 
@@ -32,13 +33,13 @@ def late_state(rng: random.Random, decks: int, left: int) -> engine.DealState | 
     rules = engine.Rules(decks=decks)
     hands = engine.deal_hands(rules, seed=rng.randrange(1 << 40))
     state = engine.replay(rules, hands=hands, exposed=((), (), (), ()), plays=(), first_deal=True)
-    while not state.finished and engine.tricks_left(state) > left:
-        state = engine.apply_legal_move(state, rng.choice(engine.legal_moves(state)))
+    while not state.finished and solve.tricks_left(state) > left:
+        state = engine.apply_move(state, rng.choice(engine.legal_moves(state)))
     for _ in range(rng.randrange(4)):
-        if state.finished or engine.tricks_left(state) <= 1 or not state.trick and left == 1:
+        if state.finished or solve.tricks_left(state) <= 1 or not state.trick and left == 1:
             break
         if state.trick or rng.random() < 0.5:
-            state = engine.apply_legal_move(state, rng.choice(engine.legal_moves(state)))
+            state = engine.apply_move(state, rng.choice(engine.legal_moves(state)))
     return None if state.finished else state
 
 
@@ -54,7 +55,7 @@ def row(decks: int, left: int, states: int, max_nodes: int, seed: int) -> dict:
         for seat in range(4):
             for kind in KINDS:
                 started = time.process_time()
-                verdict = engine.decide_claim(state, seat, kind, max_nodes=max_nodes)
+                verdict = solve.decide_claim(state, seat, kind, max_nodes=max_nodes)
                 times.append((time.process_time() - started) * 1000)
                 positions.append(verdict.nodes)
                 held += verdict.holds is True
@@ -71,7 +72,7 @@ def main() -> None:
     ap.add_argument("--states", type=int, default=12, help="states per row (8 claims each)")
     ap.add_argument("--decks", type=int, nargs="*", default=[1, 2])
     ap.add_argument("--tricks", type=int, nargs="*", default=list(range(2, 14)))
-    ap.add_argument("--max-nodes", type=int, default=engine.claims.DEFAULT_MAX_NODES)
+    ap.add_argument("--max-nodes", type=int, default=solve.claims.DEFAULT_MAX_NODES)
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
     print(f"# CPython {platform.python_version()}, {platform.machine()}; states/row {args.states} x 8 claims; "

@@ -1,4 +1,4 @@
-"""How long the bot's exact endgame (``gongzhu.rules.endgame``) takes to solve one open deal for every
+"""How long the bot's exact endgame (``gongzhu.solve.endgame``) takes to solve one open deal for every
 legal move, by tricks left, one and two decks (docs/bot.md, "Exact endgames").
 
     python3 bench/perf/endgame.py                               # 40 states per row
@@ -24,6 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from bench.perf.claims import late_state  # noqa: E402
 from gongzhu import rules as engine  # noqa: E402
+from gongzhu import solve
 from gongzhu.bot.search import playout_value  # noqa: E402
 
 
@@ -37,7 +38,7 @@ def row(decks: int, left: int, states: int, max_nodes: int, seed: int) -> dict:
         legal = engine.legal_moves(state)
         started = time.process_time()
         guesses = [playout_value(state, move, state.seat) for move in legal]
-        values, searched = engine.endgame_values(state, legal, max_nodes=max_nodes, guesses=guesses)
+        values, searched = solve.endgame_values(state, legal, max_nodes=max_nodes, guesses=guesses)
         times.append((time.process_time() - started) * 1000)
         nodes.append(searched)
         moves.append(len(legal))

@@ -17,8 +17,9 @@ its own process, taking turns deck count by deck count): ``compiled`` is the
 installed package (its rules modules compiled by mypyc, setup.py), ``pure`` the
 same source without the compiled modules (bench/_builds.py). Each line is
 prefixed by its build's name, and the compiled/pure ratios follow. ``--base DIR``
-adds ``base``: another checkout's source (e.g. main's), pure, for "no slower
-than before".
+adds ``base``: another checkout's source (e.g. main's) as it is built there (pure,
+or compiled in place by ``python setup.py build_ext --inplace`` in DIR), for "no
+slower than before": pure/base and compiled/base follow.
 """
 from __future__ import annotations
 
@@ -40,7 +41,9 @@ sys.path.insert(1, str(Path(__file__).resolve().parents[1]))  # bench/: the shar
 from _checkout import initial_state  # noqa: E402
 
 import gongzhu.rules as engine  # noqa: E402
-from gongzhu.rules import Play, Rules, advance, deal_hands, first_leader, legal_moves, random_chooser, replay  # noqa: E402
+from gongzhu.rules import Play, Rules, deal_hands, legal_moves, replay
+from gongzhu.rules.deal import first_leader
+from gongzhu.rules.table import advance, random_chooser
 
 # the deal before the first play (this script also runs on another checkout's engine: --base)
 new_state = initial_state(engine)
@@ -167,7 +170,7 @@ def compare_builds(args: argparse.Namespace) -> None:
     for decks in (1, 2):
         for name in builds:
             figures[name][decks] = run_build(name, envs[name], args, decks)
-    pairs = [("compiled", "pure"), ("pure", "base")]
+    pairs = [("compiled", "pure"), ("pure", "base"), ("compiled", "base")]
     for a, b in pairs:
         if a in figures and b in figures:
             for decks in (1, 2):
@@ -190,7 +193,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=3.0)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--builds", help="compiled,pure: both builds in one run, each line prefixed by its build")
-    parser.add_argument("--base", type=Path, help="with --builds: also another checkout's source, pure")
+    parser.add_argument("--base", type=Path, help="with --builds: also another checkout's source, as built there")
     parser.add_argument("--decks", type=int, choices=(1, 2), help=argparse.SUPPRESS)
     parser.add_argument("--prefix", default="", help=argparse.SUPPRESS)
     parser.add_argument("--expect", default="", help=argparse.SUPPRESS)

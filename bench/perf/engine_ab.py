@@ -25,7 +25,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(1, str(Path(__file__).resolve().parents[1]))  # bench/: the shared helpers
-from _checkout import initial_state, package_dir  # noqa: E402
+from _checkout import initial_state, member, package_dir  # noqa: E402
 
 HERE = Path(__file__).resolve().parents[2]
 REPLAY_DEALS = 20
@@ -40,8 +40,9 @@ def load(root: Path, name: str, into: Path):
 
 def chooser(engine, rng: random.Random):
     # a checkout from before random_chooser took the Random itself takes its random method
-    takes_rng = "rng" in inspect.signature(engine.random_chooser).parameters
-    return engine.random_chooser(rng if takes_rng else rng.random)
+    random_chooser = member(engine, "random_chooser")
+    takes_rng = "rng" in inspect.signature(random_chooser).parameters
+    return random_chooser(rng if takes_rng else rng.random)
 
 
 def deal_batch(engine, decks: int, count: int, seed: int) -> float:
@@ -52,7 +53,7 @@ def deal_batch(engine, decks: int, count: int, seed: int) -> float:
     start = time.process_time()
     for _ in range(count):
         t = initial_state(engine)(rules, engine.deal_hands(rules, rng=rng))
-        engine.advance(t, choose)
+        member(engine, "advance")(t, choose)
         t.raw_scores()
     return time.process_time() - start
 
@@ -71,8 +72,8 @@ def recorded(engine, decks: int) -> list:
             move = rng.choice(options + sorted(others))
             plays.append(move)
             return move
-        engine.advance(initial_state(engine)(rules, hands), choose)
-        deals.append((hands, plays, engine.first_leader(rules, hands)))
+        member(engine, "advance")(initial_state(engine)(rules, hands), choose)
+        deals.append((hands, plays, member(engine, "first_leader")(rules, hands)))
     return deals
 
 

@@ -39,11 +39,12 @@ def any_legal(rng: random.Random):
 
 def inner(root: str, decks: int, count: int, what: str) -> None:
     sys.path.insert(1, str(HERE.parents[1]))  # bench/: the shared helpers
-    from _checkout import import_from, initial_state
+    from _checkout import import_from, initial_state, member
 
     engine = import_from(Path(root), "rules")
-    Rules, advance, deal_hands, first_leader = engine.Rules, engine.advance, engine.deal_hands, engine.first_leader
-    random_chooser, replay = engine.random_chooser, engine.replay
+    Rules, deal_hands, replay = engine.Rules, engine.deal_hands, engine.replay
+    advance, first_leader, random_chooser = (member(engine, name) for name in ("advance", "first_leader",
+                                                                                "random_chooser"))
     new_table = initial_state(engine)
 
     rules = Rules(decks=decks)

@@ -39,28 +39,28 @@ from gongzhu import rules as engine  # noqa: E402
 NEVER_ENDS = 1_000_000
 
 
-def played_match(decks: int, deals: int, seed: int) -> tuple[engine.Rules, list[engine.DealRecord]]:
+def played_match(decks: int, deals: int, seed: int) -> tuple[engine.Rules, list[engine.match.DealRecord]]:
     """A seeded match of ``deals`` deals, each led by the last deal's first pig taker."""
     rules = engine.Rules(decks=decks)
     rng = random.Random(seed)
-    records: list[engine.DealRecord] = []
+    records: list[engine.match.DealRecord] = []
     first_deal, leader = True, None
     while len(records) < deals:
         hands = engine.deal_hands(rules, rng=rng)
         state = engine.initial_state(rules, hands, first_deal=first_deal, leader=leader)
-        engine.advance(state, engine.random_chooser(rng))
-        records.append(engine.DealRecord(hands=hands, plays=tuple(state.plays())))
+        engine.table.advance(state, engine.table.random_chooser(rng))
+        records.append(engine.match.DealRecord(hands=hands, plays=tuple(state.plays())))
         first_deal, leader = False, state.first_pig_taker
     return rules, records
 
 
-def body_of(rules: engine.Rules, records: list[engine.DealRecord]) -> bytes:
+def body_of(rules: engine.Rules, records: list[engine.match.DealRecord]) -> bytes:
     deals = [{"hands": [engine.format_cards(h) for h in r.hands],
               "plays": [engine.format_cards(p) for p in r.plays]} for r in records]
     return json.dumps({"rules": {"decks": rules.decks}, "target": NEVER_ENDS, "deals": deals}).encode()
 
 
-def engine_ms(rules: engine.Rules, records: list[engine.DealRecord], runs: int) -> list[float]:
+def engine_ms(rules: engine.Rules, records: list[engine.match.DealRecord], runs: int) -> list[float]:
     times = []
     for _ in range(runs):
         started = time.process_time()

@@ -37,9 +37,9 @@ def positions(decks: int) -> list:
     from _checkout import import_from
 
     engine = import_from(under_test(), "rules")
-    Rules, apply_legal_move, deal_hands, legal_moves = engine.Rules, engine.apply_legal_move, engine.deal_hands, \
+    Rules, apply_move, deal_hands, legal_moves = engine.Rules, engine.apply_move, engine.deal_hands, \
         engine.legal_moves
-    replay, sample_hidden, seat_view = engine.replay, engine.sample_hidden, engine.seat_view
+    replay = engine.replay
     rules = Rules(decks=decks)
     found = []
     seed = 0
@@ -48,9 +48,14 @@ def positions(decks: int) -> list:
         seed += 1
         state = replay(rules, hands=deal_hands(rules, rng=rng))
         for _ in range(rng.randrange(rules.hand_size * 4 // 2)):
-            state = apply_legal_move(state, rng.choice(legal_moves(state)))
+            state = apply_move(state, rng.choice(legal_moves(state)))
         moves = legal_moves(state)
-        found.append((state, sample_hidden(seat_view(state), rng), moves[rng.randrange(len(moves))]))
+        if hasattr(state, "resample"):
+            # the deal of the hidden cards through the state (the same draws as sample_hidden's)
+            found.append((state.resample(state.view(), rng), None, moves[rng.randrange(len(moves))]))
+        else:
+            hidden = engine.sample_hidden(engine.seat_view(state), rng)
+            found.append((state, hidden, moves[rng.randrange(len(moves))]))
     return found
 
 

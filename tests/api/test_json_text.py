@@ -54,7 +54,7 @@ def test_a_number_json_cannot_write_is_refused():
 
 
 def test_card_names_in_rows_are_the_engines_cards():
-    from gongzhu.rules import CARD_BY_NAME
+    from gongzhu.rules.cards import CARD_BY_NAME
     rows = [[name] for name in CARD_NAMES] + [list(CARD_NAMES), [], ["C10", "C10"], ["HA", "H10", "SQ"]]
     assert json_text.card_rows_in(rows) == tuple(tuple(CARD_BY_NAME[n] for n in row) for row in rows)
     assert json_text.cards_in(list(CARD_NAMES)) == tuple(range(len(CARD_NAMES)))

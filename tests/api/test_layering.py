@@ -1,7 +1,8 @@
-"""The project's structure: imports go one way (api → bot → rules) with no circle
-among the modules, the engine is stdlib only, the bot and the API reach the engine
-only through its package's public names, and operations stay thin (5–15 lines:
-call the engine, answer)."""
+"""The project's structure: imports go one way (server → api → bot → solve → rules) with
+no circle among the modules (type-checking imports included), the engine and its
+searches are stdlib only, nothing imports an engine module's private names, the public
+surface of ``gongzhu.rules`` stays small, and operations stay thin (5–15 lines: call
+the engine, answer)."""
 from __future__ import annotations
 
 import ast
@@ -25,20 +26,26 @@ def imported_modules(path: Path) -> set[str]:
     return names
 
 
-def runtime_imports(path: Path, module: str) -> set[str]:
-    """The ``gongzhu`` modules ``path`` (module ``module``) imports when it runs: anywhere in it (a
-    function's import too), but not under ``if TYPE_CHECKING:``. ``from .x import y`` counts as
-    ``x`` (and ``x.y`` when that is a module)."""
+# the layers, lowest first: a module imports its own layer's modules and lower layers' only; the package's
+# top-level modules (the server, logs, the command line) stand above them all
+LAYERS = ("rules", "solve", "bot", "api", "server")
+MAX_PUBLIC_NAMES = 40
+
+
+def layer(module: str) -> int:
+    """The layer of a ``gongzhu`` module: its subpackage's, else the server's (the top-level modules)."""
+    parts = module.split(".")
+    return LAYERS.index(parts[1]) if len(parts) > 1 and parts[1] in LAYERS else LAYERS.index("server")
+
+
+def all_imports(path: Path, module: str) -> set[str]:
+    """The ``gongzhu`` modules ``path`` (module ``module``) imports: anywhere in it (a function's
+    import, a type-checking import too). ``from .x import y`` counts as ``x`` (and ``x.y`` when that
+    is a module)."""
     package = module if path.name == "__init__.py" else module.rpartition(".")[0]
-    typing_only = set()
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    for node in ast.walk(tree):
-        if isinstance(node, ast.If) and getattr(node.test, "id", None) == "TYPE_CHECKING":
-            typing_only |= {id(inner) for inner in ast.walk(node)}
     found = set()
     for node in ast.walk(tree):
-        if id(node) in typing_only:
-            continue
         if isinstance(node, ast.Import):
             found |= {alias.name for alias in node.names}
         elif isinstance(node, ast.ImportFrom):
@@ -51,11 +58,27 @@ def runtime_imports(path: Path, module: str) -> set[str]:
     return {name for name in found if name.startswith("gongzhu")}
 
 
-def test_no_import_circle_among_the_modules():
+def import_graph() -> dict[str, set[str]]:
+    """Each module of the package and the package modules it imports."""
     root = ROOT / "service"
     paths = {".".join(p.relative_to(root).with_suffix("").parts).removesuffix(".__init__"): p
              for p in (root / "gongzhu").rglob("*.py")}
-    graph = {module: runtime_imports(path, module) & paths.keys() for module, path in paths.items()}
+    return {module: all_imports(path, module) & paths.keys() for module, path in paths.items()}
+
+
+def test_imports_go_one_way_server_api_bot_solve_rules():
+    graph = import_graph()
+    assert {layer(m) for m in graph} == set(range(len(LAYERS)))
+    below_api = LAYERS.index("api")
+    for module, imported in graph.items():
+        for name in imported:
+            # the HTTP layer and the server share the top-level modules (logs, about); below them, one way only
+            if layer(module) < below_api or layer(name) < below_api:
+                assert layer(name) <= layer(module), f"{module} ({LAYERS[layer(module)]}) imports {name}"
+
+
+def test_no_import_circle_among_the_modules():
+    graph = import_graph()
     # a package imports its modules; a module importing its own package (or a sibling through it) is not a circle
     for module in graph:
         graph[module] -= {m for m in graph[module] if m == module or module.startswith(m + ".")}
@@ -72,31 +95,36 @@ def test_no_import_circle_among_the_modules():
         visit(module, [])
 
 
-def test_engine_imports_only_the_standard_library_and_itself():
-    for path in sorted((ROOT / "service" / "gongzhu" / "rules").glob("*.py")):
+def test_engine_and_its_searches_import_only_the_standard_library_and_themselves():
+    for package in ("rules", "solve"):
+        for path in sorted((ROOT / "service" / "gongzhu" / package).glob("*.py")):
+            for name in imported_modules(path):
+                top = name.split(".")[0]
+                assert top in sys.stdlib_module_names, (package, path.name, name)
+
+
+def test_bot_uses_the_standard_library_and_the_engine_only():
+    for path in sorted((ROOT / "service" / "gongzhu" / "bot").glob("*.py")):
         for name in imported_modules(path):
             top = name.split(".")[0]
-            assert top in sys.stdlib_module_names or name.startswith("gongzhu.rules"), (path.name, name)
+            assert top in sys.stdlib_module_names or name.startswith(("gongzhu.rules", "gongzhu.solve")), \
+                (path.name, name)
 
 
-def test_api_reaches_the_engine_only_through_its_package():
-    for path in sorted((ROOT / "service" / "gongzhu" / "api").glob("*.py")):
-        for name in imported_modules(path):
-            assert not name.startswith("gongzhu.rules."), (path.name, name)
+def test_no_module_imports_an_engine_modules_private_name():
+    for path in sorted((ROOT / "service" / "gongzhu").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith(("gongzhu.rules", "gongzhu.solve")):
+                assert not [a.name for a in node.names if a.name.startswith("_")], (path.name, node.module)
 
 
-def test_bot_uses_the_standard_library_and_the_engine_package_only():
+def test_the_engine_exports_what_an_embedder_uses_and_no_more():
     import gongzhu.rules as engine
 
-    for path in sorted((ROOT / "service" / "gongzhu" / "bot").glob("*.py")):
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        for name in imported_modules(path):
-            top = name.split(".")[0]
-            assert top in sys.stdlib_module_names or name == "gongzhu.rules", (path.name, name)
-        for node in ast.walk(tree):
-            if isinstance(node, ast.ImportFrom) and node.module == "gongzhu.rules":
-                for alias in node.names:
-                    assert alias.name in engine.__all__, (path.name, alias.name)
+    assert len(engine.__all__) <= MAX_PUBLIC_NAMES
+    public = {name for name in vars(engine) if not name.startswith("_")}
+    # the package's namespace is its __all__ and its modules (bit helpers are imported from those)
+    assert public - set(engine.__all__) == {name for name in public if inspect.ismodule(getattr(engine, name))}
 
 
 def test_operations_are_thin():

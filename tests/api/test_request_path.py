@@ -13,7 +13,8 @@ from gongzhu import log_lines, logs
 from gongzhu.api import pipeline, schemas, telemetry
 from gongzhu.api.headers import NO_STORE, NOSNIFF
 from gongzhu.api.problems import ApiProblem
-from gongzhu.rules import CARD_BY_NAME, DEFAULT_RULES, Rules
+from gongzhu.rules import DEFAULT_RULES, Rules
+from gongzhu.rules.cards import CARD_BY_NAME
 
 C2 = CARD_BY_NAME["C2"]
 
@@ -119,7 +120,7 @@ def test_piles_written_from_their_bits_are_the_cards_written():
     import random
 
     from gongzhu.api import json_text
-    from gongzhu.rules import PLANE, bits_cards, hand_bits
+    from gongzhu.rules.cards import PLANE, bits_cards, hand_bits
 
     rng = random.Random(7)
     deck = list(range(52))

@@ -47,7 +47,7 @@ def random_state(rng: random.Random, decks: int):
         if not moves:
             break
         move = rng.choice(moves)
-        state = R.apply_legal_move(state, move)
+        state = R.apply_move(state, move)
         model.apply(move)
         plays.append(move)
     body = {"rules": spec.rules, "first_deal": spec.first_deal, "hands": [names(h) for h in spec.hands],
@@ -85,7 +85,7 @@ def test_running_state_equals_the_oracle_and_score(client, random_states):
         assert answer["winning"] == expected["winning"], body
         assert answer["hand_sizes"] == expected["hand_sizes"], body
         effective = O.effective_exposure(model.decks, body_hands(body), body_exposed(body))
-        assert [Counter(R.CARD_BY_NAME[n] for n in e) for e in answer["exposed"]] == \
+        assert [Counter(R.cards.CARD_BY_NAME[n] for n in e) for e in answer["exposed"]] == \
             [Counter(e) for e in effective], body
         counts = O.exposure_counts(effective)
         flips = body["rules"].get("pig_flips_with_all_hearts", False)
@@ -98,11 +98,11 @@ def test_running_state_equals_the_oracle_and_score(client, random_states):
 
 
 def body_hands(body):
-    return [[R.CARD_BY_NAME[n] for n in h] for h in body["hands"]]
+    return [[R.cards.CARD_BY_NAME[n] for n in h] for h in body["hands"]]
 
 
 def body_exposed(body):
-    return [[R.CARD_BY_NAME[n] for n in e] for e in body["exposed"]]
+    return [[R.cards.CARD_BY_NAME[n] for n in e] for e in body["exposed"]]
 
 
 def test_play_next_is_the_turn_legal_moves_gives(client, random_states):
@@ -124,7 +124,7 @@ def cards_in(value) -> Counter:
     """Every card name anywhere in a JSON value, with multiplicity."""
     found: Counter = Counter()
     if isinstance(value, str):
-        if value in R.CARD_BY_NAME:
+        if value in R.cards.CARD_BY_NAME:
             found[value] += 1
     elif isinstance(value, list):
         for item in value:
@@ -140,31 +140,19 @@ def hidden_cards(state: R.DealState, seat: int) -> Counter:
     hidden: Counter = Counter()
     for other in range(4):
         if other != seat:
-            hidden += Counter(names(R.bits_cards(state.hands_bits[other]))) - \
-                Counter(names(R.bits_cards(state.held_exposed[other])))
+            hidden += Counter(names(R.cards.bits_cards(state.hands_bits[other]))) - \
+                Counter(names(R.cards.bits_cards(state.held_exposed[other])))
     return hidden
 
 
 def played_cards(state: R.DealState) -> Counter:
-    return Counter(n for _seat, play in R.seated_plays(state) for n in names(play))
+    return Counter(n for _seat, play in R.running.seated_plays(state) for n in names(play))
 
 
 def redealt(state: R.DealState, seat: int, rng: random.Random) -> R.DealState:
-    """The same state with the other seats' unexposed cards dealt among them anew
-    (each keeps its count and its exposed copies)."""
-    other = state.clone()
-    others = [s for s in range(4) if s != seat]
-    pool = []
-    for s in others:
-        pool += (Counter(R.bits_cards(other.hands_bits[s])) - Counter(R.bits_cards(other.held_exposed[s]))).elements()
-    rng.shuffle(pool)
-    for s in others:
-        keep = list(R.bits_cards(other.held_exposed[s]))
-        size = len(R.bits_cards(other.hands_bits[s])) - len(keep)
-        other.hands_bits[s] = R.hand_bits(keep + pool[:size])
-        del pool[:size]
-    assert not pool
-    return other
+    """The same state with the cards ``seat`` cannot see dealt anew among the other seats (each keeps
+    its count and its exposed copies): ``DealState.resample``."""
+    return state.resample(state.view(seat), rng)
 
 
 @pytest.mark.slow
@@ -178,7 +166,7 @@ def test_view_never_shows_a_hidden_card(client, random_states):
             answer = client.post("/view", json={**body, "seat": seat})
             assert answer.status_code == 200, answer.get_json()
             view = answer.get_json()
-            own = Counter(names(R.bits_cards(state.hands_bits[seat])))
+            own = Counter(names(R.cards.bits_cards(state.hands_bits[seat])))
             # the seat's own cards, the cards played, the exposures: nothing else
             assert cards_in(view["hand"]) == own
             assert all(cards_in(move) <= own for move in view["moves"] or ())

@@ -38,7 +38,7 @@ def _names(cards) -> list[str]:
 
 def _rules(rng: random.Random, decks: int) -> dict[str, Any]:
     """Rule options as a client sends them: some left out, some stated."""
-    from gongzhu.rules import OPENING_CARDS
+    from gongzhu.rules.variants import OPENING_CARDS
     rules: dict[str, Any] = {}
     if decks == 2 or rng.random() < 0.3:
         rules["decks"] = decks if rng.random() < 0.8 else float(decks)
@@ -58,7 +58,7 @@ def _engine_rules(sent: dict[str, Any]):
 
 def _exposures(rng: random.Random, rules, hands) -> list[list[int]]:
     """Exposures each seat may make (some of its exposable cards)."""
-    from gongzhu.rules import EXPOSABLE
+    from gongzhu.rules.cards import EXPOSABLE
     exposed: list[list[int]] = [[], [], [], []]
     if rng.random() < 0.5:
         return exposed
@@ -72,19 +72,21 @@ def _exposures(rng: random.Random, rules, hands) -> list[list[int]]:
 
 def _history(rng: random.Random, rules, hands, exposed, first_deal: bool, leader: int | None) -> list[tuple]:
     """A legal history played to the end with random legal moves."""
-    from gongzhu.rules import apply_legal_move, legal_moves, replay
+    from gongzhu.rules import legal_moves, replay
+    from gongzhu.rules.play import apply_move
     state = replay(rules, hands=hands, exposed=exposed, first_deal=first_deal, leader=leader)
     plays = []
     while not state.finished:
         move = rng.choice(legal_moves(state))
         plays.append(move)
-        state = apply_legal_move(state, move)
+        state = apply_move(state, move)
     return plays
 
 
 def _deal_state(rng: random.Random, decks: int) -> tuple[dict[str, Any], Any, list[tuple]]:
     """(body without plays, engine rules, a whole legal history)."""
-    from gongzhu.rules import deal_hands, first_leader
+    from gongzhu.rules import deal_hands
+    from gongzhu.rules.deal import first_leader
     sent = _rules(rng, decks)
     rules = _engine_rules(sent)
     hands = [list(h) for h in deal_hands(rules, rng=rng)]
@@ -127,7 +129,8 @@ def _zh(rng: random.Random) -> dict[str, str]:
 
 def _held_move(rng: random.Random, rules, body: dict[str, Any], plays: list[tuple], size: int) -> list[str]:
     """``size`` cards the seat to act after ``plays`` holds (legal or not)."""
-    from gongzhu.rules import CARD_BY_NAME, bits_cards, replay
+    from gongzhu.rules import replay
+    from gongzhu.rules.cards import CARD_BY_NAME, bits_cards
     state = replay(rules, hands=[[CARD_BY_NAME[c] for c in h] for h in body["hands"]],
                    exposed=[[CARD_BY_NAME[c] for c in e] for e in body.get("exposed", [[]] * 4)], plays=plays,
                    first_deal=body.get("first_deal", True), leader=body.get("leader"))
@@ -217,7 +220,8 @@ def _broken_deals(rng: random.Random, n: int, state: dict[str, Any], zh: dict[st
 
 def score_requests(rng: random.Random, count: int) -> Iterator[Request]:
     """/score of random piles: partial and whole deals, all hearts, exposures, duplicates."""
-    from gongzhu.rules import CARD_NAMES, EXPOSABLE
+    from gongzhu.rules import CARD_NAMES
+    from gongzhu.rules.cards import EXPOSABLE
     hearts = [name for name in CARD_NAMES if name[0] == "H"]
     for n in range(count):
         decks = 1 if n % 3 else 2

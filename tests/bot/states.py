@@ -5,16 +5,9 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from gongzhu.rules import (
-    EXPOSABLE,
-    InvalidDeal,
-    Rules,
-    apply_legal_move,
-    bits_cards,
-    deal_hands,
-    legal_moves,
-    replay,
-)
+from gongzhu.rules import InvalidDeal, Rules, deal_hands, legal_moves, replay
+from gongzhu.rules.cards import EXPOSABLE, bits_cards
+from gongzhu.rules.play import apply_move
 
 SEATS = 4
 
@@ -54,7 +47,7 @@ def random_position(seed: int, decks: int = 1) -> Position:
         move = rng.choice(legal_moves(state))
         seats.append(state.seat)
         plays.append(move)
-        state = apply_legal_move(state, move)
+        state = apply_move(state, move)
     if state.finished:
         return random_position(seed + 1, decks)
     return Position(rules, hands, exposed, plays, seats, first_deal, leader, state)

@@ -6,7 +6,8 @@ import pytest
 
 from bench.bot import arena, arena_results, ismcts, opponents
 from bench.bot.opponents import OPPONENTS, greedy_play, make_opponent, rules2_play
-from gongzhu.rules import Rules, apply_legal_move, deal_hands, is_legal_move, legal_moves, parse_card, replay
+from gongzhu.rules import Rules, deal_hands, is_legal_move, legal_moves, parse_card, replay
+from gongzhu.rules.play import apply_move
 
 from .states import random_position, reshuffled
 
@@ -42,7 +43,7 @@ def test_every_opponent_plays_whole_deals_legally(name, decks):
     while not state.finished:
         move = policy(state)
         assert move in legal_moves(state)
-        state = apply_legal_move(state, move)
+        state = apply_move(state, move)
 
 
 @pytest.mark.parametrize("decks", [1, 2])
@@ -240,7 +241,7 @@ def test_rules2_leads_low_pairs_with_two_decks():
     # deal 1, rules2 in every seat: D4 D4 and S8 S8 are led
     state = replay(rules, hands=deal_hands(rules, seed=1))
     while not state.finished:
-        state = apply_legal_move(state, rules2_play(state))
+        state = apply_move(state, rules2_play(state))
     pair_leads = [t.plays[0] for t in state.history if len(t.plays[0]) == 2]
     assert pair_leads == [(parse_card("D4"),) * 2, (parse_card("S8"),) * 2]
 
@@ -262,6 +263,6 @@ def test_the_ismcts_experiment_plays_a_whole_deal_legally_and_reproducibly(monke
         move = ismcts.ismcts_play(state, seed=7, iterations=40, budget_ms=5)
         assert move in legal_moves(state)
         assert move == ismcts.ismcts_play(state, seed=7, iterations=40, budget_ms=5)
-        state = apply_legal_move(state, move)
+        state = apply_move(state, move)
     # the tree search, not only the bot's own answer, chose many of the plays
     assert len(set(searches)) >= 10

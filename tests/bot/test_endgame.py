@@ -9,15 +9,9 @@ import pytest
 
 from gongzhu.bot import advice, knowledge, suggest
 from gongzhu.bot.equivalence import distinct_plays
-from gongzhu.rules import (
-    Rules,
-    apply_legal_move,
-    deal_hands,
-    is_legal_move,
-    legal_moves,
-    replay,
-    tricks_left,
-)
+from gongzhu.rules import Rules, deal_hands, is_legal_move, legal_moves, replay
+from gongzhu.rules.play import apply_move
+from gongzhu.solve import tricks_left
 
 from .load import CALLS, CLIENTS, answers_under_load
 
@@ -31,11 +25,11 @@ def endgame_position(seed: int, decks: int = 1, left: int | None = None):
         state = replay(rules, hands=deal_hands(rules, rng=rng))
         stop = advice.EXACT_TRICKS[decks] if left is None else left
         while not state.finished and tricks_left(state) > stop:
-            state = apply_legal_move(state, rng.choice(legal_moves(state)))
+            state = apply_move(state, rng.choice(legal_moves(state)))
         for _ in range(rng.randrange(4)):
             if state.finished or tricks_left(state) <= 1:
                 break
-            state = apply_legal_move(state, rng.choice(legal_moves(state)))
+            state = apply_move(state, rng.choice(legal_moves(state)))
         if not state.finished and len(distinct_plays(knowledge(state), state.trick, legal_moves(state))) > 1:
             return state
 

@@ -5,7 +5,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gongzhu.bot import suggest_exposures
-from gongzhu.rules import EXPOSABLE, Rules, deal_hands, parse_card, replay
+from gongzhu.rules import Rules, deal_hands, parse_card, replay
+from gongzhu.rules.cards import EXPOSABLE
 
 FIXED = {"derandomize": True, "deadline": None, "database": None, "suppress_health_check": list(HealthCheck)}
 

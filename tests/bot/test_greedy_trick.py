@@ -5,7 +5,7 @@ import random
 import pytest
 
 from bench.bot.opponents import _short_suit_preference, _TrickSearch, greedy_trick_play
-from gongzhu.rules import Rules, is_legal_move, legal_moves, parse_card, replay, sample_hidden, seat_view
+from gongzhu.rules import Rules, is_legal_move, legal_moves, parse_card, replay
 
 from .states import random_position, reshuffled
 
@@ -73,8 +73,7 @@ def test_plays_that_share_a_search_of_the_replies_have_the_same_outcome_as_searc
     # chosen, is the same with the replies of equivalent plays searched once or each apart
     for seed in range(count):
         p = random_position(seed, decks=decks)
-        state = p.state.clone()
-        state.hands_bits[:] = sample_hidden(seat_view(state), random.Random(seed))
+        state = p.state.resample(p.state.view(), random.Random(seed))
         moves = legal_moves(state)
         shared, apart = _TrickSearch(state), _TrickSearch(state)
         apart.share = False
@@ -175,4 +174,4 @@ def test_leading_early_it_prefers_its_short_suits():
     state = position("C2 H2 H3 D2 D3 D4 S2 S3 S4 S5 S6 S7 S8", ["CA", "C3", "C4", "C2"], leader=1,
                      holds={1: "SA HA HK HQ HJ DA DK DQ CK CQ CJ C10"})
     assert state.seat == 1
-    assert _short_suit_preference(seat_view(state), 1) == pytest.approx([90, -30, 10, -70])
+    assert _short_suit_preference(state.view(), 1) == pytest.approx([90, -30, 10, -70])

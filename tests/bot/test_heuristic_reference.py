@@ -12,22 +12,9 @@ from hypothesis import strategies as st
 
 from gongzhu.bot import heuristic_play
 from gongzhu.bot.search import HeuristicChooser
-from gongzhu.rules import (
-    HEART_ACE,
-    HEARTS,
-    ONE_PLANE,
-    PIG,
-    SEATS,
-    SHEEP,
-    SPADES,
-    SUIT_MASKS,
-    SUIT_SIZE,
-    TRANSFORMER,
-    advance,
-    legal_moves,
-    mask_cards,
-    seat_view,
-)
+from gongzhu.rules import PIG, SHEEP, TRANSFORMER, legal_moves
+from gongzhu.rules.cards import HEART_ACE, HEARTS, ONE_PLANE, SEATS, SPADES, SUIT_MASKS, SUIT_SIZE, mask_cards
+from gongzhu.rules.table import LiveDeal, advance
 
 from .states import random_position
 
@@ -111,7 +98,7 @@ def same_play(hand, mask, doubles, trick, played):
 
 def check_position(seed, decks):
     p = random_position(seed, decks=decks)
-    state, view = p.state, seat_view(p.state)
+    state, view = p.state, p.state.view()
     moves = legal_moves(state)
     mask = sum(1 << m[0] for m in moves if len(m) == 1)
     same_play(view.hand, mask, [m for m in moves if len(m) == 2], state.trick, view.played)
@@ -123,7 +110,7 @@ def check_position(seed, decks):
         move = same_play(*arguments)
         checked.append(move)
         return move
-    advance(t, HeuristicChooser(t, policy))
+    advance(t, HeuristicChooser(LiveDeal(t), policy))
     assert t.seat is None and len(checked) == t.plays_count - state.plays_count > 0
 
 

@@ -8,19 +8,10 @@ from hypothesis import strategies as st
 from gongzhu.bot import heuristic_suggestion
 from gongzhu.bot.equivalence import distinct_plays
 from gongzhu.bot.knowledge import _passed_up, absent_cards
-from gongzhu.rules import (
-    PIG,
-    Rules,
-    apply_legal_move,
-    deal_hands,
-    is_legal_move,
-    legal_moves,
-    parse_card,
-    replay,
-    sample_hidden,
-    score_state,
-    seat_view,
-)
+from gongzhu.rules import PIG, Rules, deal_hands, is_legal_move, legal_moves, parse_card, replay
+from gongzhu.rules.information import sample_hidden
+from gongzhu.rules.play import apply_move
+from gongzhu.rules.running import score_state
 
 from .states import random_position
 from .test_knowledge import HANDS, PLAYS
@@ -80,7 +71,7 @@ def test_the_last_seat_of_a_clean_diamond_trick_without_the_sheep():
 def test_the_sampler_keeps_the_pig_from_seats_believed_without_it():
     # seen from seat 3: seat 1 is void in spades, seat 2 kept the pig off trick 1 (so it has none)
     state = replay(Rules(), hands=HANDS, plays=PLAYS)
-    view = seat_view(state, 3)
+    view = state.view(3)
     absent = absent_cards(state)
     rng = random.Random(1)
     holders = {next(s for s, h in enumerate(sample_hidden(view, rng, absent)) if h >> PIG & 1) for _ in range(300)}
@@ -91,7 +82,7 @@ def test_the_sampler_keeps_the_pig_from_seats_believed_without_it():
 
 def test_a_belief_no_deal_can_honour_is_dropped():
     state = replay(Rules(), hands=HANDS, plays=PLAYS)
-    view = seat_view(state)
+    view = state.view()
     hands = sample_hidden(view, random.Random(2), (PIG_BIT, PIG_BIT, 0, PIG_BIT))
     assert sum(h >> PIG & 1 for h in hands) == 1
     assert [h.bit_count() for h in hands] == list(view.sizes) == [11, 11, 12, 11]
@@ -99,7 +90,7 @@ def test_a_belief_no_deal_can_honour_is_dropped():
 
 def _distinct_cards(hand, played, legal_text, trick=()):
     """Singles kept by distinct_plays for a seat holding ``hand`` after the cards ``played`` fell."""
-    view = seat_view(replay(Rules(), hands=HANDS, plays=PLAYS))
+    view = replay(Rules(), hands=HANDS, plays=PLAYS).view()
     unseen = tuple(c for c in range(52) if c not in cards(hand) + cards(played))
     view = type(view)(seat=0, hand=sum(1 << c for c in cards(hand)), known=(0, 0, 0, 0),
                       sizes=view.sizes, voids=view.voids, unseen=unseen, played=0)
@@ -134,7 +125,7 @@ def _swap(play, low, high):
 
 def check_interchangeable(seed, decks):
     p = random_position(seed, decks=decks)
-    state, view = p.state, seat_view(p.state)
+    state, view = p.state, p.state.view()
     moves = legal_moves(state)
     kept = distinct_plays(view, state.trick, moves)
     dropped = [m[0] for m in moves if m not in kept]
@@ -144,7 +135,7 @@ def check_interchangeable(seed, decks):
     twice = view.hand >> 52
     low = max(m[0] for m in moves if len(m) == 1 and m[0] < high and not twice >> m[0] & 1)
     seat, rng = state.seat, random.Random(seed)
-    a, b = apply_legal_move(state, (low,)), apply_legal_move(state, (high,))
+    a, b = apply_move(state, (low,)), apply_move(state, (high,))
     # the same continuation on both lines, the seat's own low and high swapped on line b
     swapped = False
     while not a.finished:
@@ -153,7 +144,7 @@ def check_interchangeable(seed, decks):
         if a.seat == seat and not swapped and (low in move or high in move):
             other, swapped = _swap(move, low, high), True
         assert is_legal_move(b, other), (move, other)
-        a, b = apply_legal_move(a, move), apply_legal_move(b, other)
+        a, b = apply_move(a, move), apply_move(b, other)
     assert [t.winner for t in a.history] == [t.winner for t in b.history]
     assert score_state(a).raw == score_state(b).raw
 
@@ -187,5 +178,5 @@ def test_beliefs_never_exclude_the_true_deal_of_sensible_seats(seed, partnership
             for suit in range(4):
                 if state.voids[seat] >> suit & 1:
                     assert not state.hands_bits[seat] >> suit * 13 & 0x1FFF
-        state = apply_legal_move(state, heuristic_suggestion(state).move)
+        state = apply_move(state, heuristic_suggestion(state).move)
 

@@ -24,13 +24,9 @@ from gongzhu.bot.policy import (
     load_weights,
 )
 from gongzhu.bot.search import HeuristicChooser, playout_value
-from gongzhu.rules import (
-    advance,
-    is_legal_move,
-    legal_moves,
-    parse_card,
-)
+from gongzhu.rules import is_legal_move, legal_moves, parse_card
 from gongzhu.rules.cards import hand_bits
+from gongzhu.rules.table import LiveDeal, advance
 
 from .states import random_position
 
@@ -61,7 +57,7 @@ def made(hand, trick=(), played="", seat=0, captured=("", "", "", ""), voids=(0,
 
 def checked(state, weights):
     """The learned policy in the play loop, each chosen card checked to be one of the options."""
-    inner = PolicyChooser(state, weights, HeuristicChooser(state))
+    inner = PolicyChooser(LiveDeal(state), weights, HeuristicChooser(LiveDeal(state)))
 
     def choose(singles, pairs, others):
         move = inner.choose(singles, pairs, others)
@@ -78,7 +74,7 @@ def test_the_loop_reads_each_decision_as_the_state_does(seed):
     p = random_position(seed, decks=1)
     state = p.state.clone()
     weights = [random.Random(seed).uniform(-1, 1) for _ in range(FEATURES)]
-    chooser = PolicyChooser(state, weights, HeuristicChooser(state))
+    chooser = PolicyChooser(LiveDeal(state), weights, HeuristicChooser(LiveDeal(state)))
     while not state.finished:
         moves = legal_moves(state)
         mask = sum(1 << m[0] for m in moves)

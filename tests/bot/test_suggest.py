@@ -8,16 +8,8 @@ from hypothesis import strategies as st
 
 from gongzhu.bot import advice, suggest
 from gongzhu.bot.equivalence import distinct_plays
-from gongzhu.rules import (
-    Rules,
-    apply_legal_move,
-    deal_hands,
-    is_legal_move,
-    legal_moves,
-    parse_card,
-    replay,
-    seat_view,
-)
+from gongzhu.rules import Rules, deal_hands, is_legal_move, legal_moves, parse_card, replay
+from gongzhu.rules.play import apply_move
 
 from .load import CALLS, CLIENTS, answers_under_load
 from .states import random_position, reshuffled
@@ -61,8 +53,8 @@ def test_same_seed_same_search(monkeypatch):
     # no deadline: the playout count alone (budget × PLAYOUTS_PER_MS) bounds the search
     monkeypatch.setattr(advice, "DEADLINE_SHARE", 1e6)
     p = next(p for p in map(random_position, range(100))
-             if len(distinct_plays(seat_view(p.state), p.state.trick, legal_moves(p.state))) >= 3)
-    moves = distinct_plays(seat_view(p.state), p.state.trick, legal_moves(p.state))
+             if len(distinct_plays(p.state.view(), p.state.trick, legal_moves(p.state))) >= 3)
+    moves = distinct_plays(p.state.view(), p.state.trick, legal_moves(p.state))
     first = suggest(p.state, budget_ms=20, seed=3, plays=p.plays)
     assert first == suggest(p.state, budget_ms=20, seed=3, plays=p.plays)
     assert first.samples == (20 * advice.PLAYOUTS_PER_MS[1] // len(moves)) * len(moves)
@@ -79,7 +71,7 @@ def test_finished_deal_has_no_suggestion():
     rules = Rules()
     state = replay(rules, hands=deal_hands(rules, seed=1))
     while not state.finished:
-        state = apply_legal_move(state, legal_moves(state)[0])
+        state = apply_move(state, legal_moves(state)[0])
     with pytest.raises(ValueError):
         suggest(state, seed=0)
 
@@ -100,7 +92,7 @@ def position_with_choices(seed: int):
     for number in itertools.count(seed):
         state = random_position(number, decks=1).state
         while not state.finished and len(legal_moves(state)) < 4:
-            state = apply_legal_move(state, legal_moves(state)[0])
+            state = apply_move(state, legal_moves(state)[0])
         if not state.finished:
             return state
     raise AssertionError("unreachable")

@@ -32,12 +32,12 @@ def _mid_deal(plays: int = 26) -> dict:
     """A one-deck state mid-deal with a lead to play: the bot searches."""
     rules = engine.Rules()
     hands = engine.deal_hands(rules, 7)
-    state = engine.replay(rules, hands=hands, first_deal=True, leader=engine.first_leader(rules, hands))
+    state = engine.replay(rules, hands=hands, first_deal=True, leader=engine.deal.first_leader(rules, hands))
     made = []
     for i in range(plays):
         moves = engine.legal_moves(state)
         made.append(moves[i * 7 % len(moves)])
-        state = engine.apply_legal_move(state, made[-1])
+        state = engine.apply_move(state, made[-1])
     return {"hands": [engine.format_cards(h) for h in hands],
             "plays": [engine.format_cards(m) for m in made]}
 

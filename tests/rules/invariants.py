@@ -89,7 +89,8 @@ def check_deal(spec, rng, ck, *, apply_limit=None, probe_rate=1.0):
     leader = spec.leader
     if spec.first_deal:
         leader = O.first_leader(decks, spec.rules.get("opening_card", "C2"), spec.hands)
-        ck(R.first_leader(rules, spec.hands) == leader, "first leader", lambda: R.first_leader(rules, spec.hands))
+        ck(R.deal.first_leader(rules, spec.hands) == leader, "first leader",
+           lambda: R.deal.first_leader(rules, spec.hands))
     ck(state.leader == leader and state.seat == leader, "leader of trick 1", lambda: (state.leader, state.seat, leader))
     effective = O.effective_exposure(decks, spec.hands, spec.exposed)
     ck(_per_seat(state.exposed) == _per_seat(effective), "effective exposure", lambda: (state.exposed, effective))
@@ -302,7 +303,7 @@ def _check_finished(rules, spec, state, model, plays, rng, ck):
     counts = O.exposure_counts(O.effective_exposure(decks, spec.hands, spec.exposed))
     flips = spec.rules.get("pig_flips_with_all_hearts", False)
     raw = O.raw_scores(decks, model.captured, counts, pig_flips=flips)
-    sheet = R.score_state(state)
+    sheet = R.running.score_state(state)
     ck(tuple(sheet.raw) == raw, "raw scores (rules.md §5)",
        lambda: f"engine {tuple(sheet.raw)} oracle {raw} exposed {dict(counts)} captured {captured}")
     ck(_flat_counts(sheet.exposed) == counts, "deal-wide exposure in score sheet", lambda: sheet.exposed)
@@ -317,8 +318,8 @@ def _check_finished(rules, spec, state, model, plays, rng, ck):
     check_settlement(rules, decks, raw, rng, ck)
     replayed = R.replay(rules, hands=spec.hands, exposed=spec.exposed, plays=plays,
                         first_deal=spec.first_deal, leader=spec.leader)
-    ck(replayed.finished and tuple(R.score_state(replayed).raw) == raw, "replay of the history reproduces the scores",
-       lambda: R.score_state(replayed).raw)
+    ck(replayed.finished and tuple(replayed.scores().raw) == raw, "replay of the history reproduces the scores",
+       lambda: replayed.scores().raw)
     ck([Counter(c) for c in replayed.captured] == [Counter(c) for c in captured], "replay reproduces captures")
 
 
@@ -354,13 +355,13 @@ def _check_score_total(decks, captured, counts, raw, flips, ck):
 
 
 def check_settlement(rules, decks, raw, rng, ck):
-    normalized = tuple(R.normalize(raw))
+    normalized = tuple(R.settlement.normalize(raw))
     ck(sum(normalized) == 0 and normalized == O.normalize(raw), "normalized scores (rules.md §6)",
        lambda: (raw, normalized, O.normalize(raw)))
     total = sum(raw)
     ck(all(abs(3 * n - (4 * r - total)) < 3 for n, r in zip(normalized, raw)), "normalized within 1 of exact",
        lambda: normalized)
-    pairs = tuple(R.partnership(raw))
+    pairs = tuple(R.settlement.partnership(raw))
     ck(sum(pairs) == 0 and pairs == O.partnership(raw), "partnership scores", lambda: (raw, pairs))
     final = tuple(R.final_scores(rules, raw))
     ck(final == O.final_scores(decks, rules.partnership, raw), "final scores",

@@ -44,7 +44,7 @@ def deal_lead(leader_rule, states):
 def shuffled_hands(rules, rng):
     """Four hands of the deck shuffled by ``rng.shuffle``, dealt a card at a time: the seeded matches
     below were chosen for what they show (a total exactly at the target, a tie, ...) with these deals."""
-    cards = list(R.full_deck(rules.decks))
+    cards = list(R.cards.full_deck(rules.decks))
     rng.shuffle(cards)
     return tuple(tuple(cards[seat::O.SEATS]) for seat in range(O.SEATS))
 
@@ -54,8 +54,8 @@ def play_deal(rules, rng, *, first_deal, leader, exposure=0.0, plays=None):
     hands = shuffled_hands(rules, rng)
     exposed = tuple(tuple(c for c in hand if c in O.EXPOSABLE and rng.random() < exposure) for hand in hands)
     state = R.replay(rules, hands=hands, exposed=exposed, first_deal=first_deal, leader=leader)
-    R.advance(state, R.random_chooser(rng), -1 if plays is None else plays)
-    record = R.DealRecord(hands=hands, exposed=exposed, plays=tuple(state.plays()))
+    R.table.advance(state, R.table.random_chooser(rng), -1 if plays is None else plays)
+    record = R.match.DealRecord(hands=hands, exposed=exposed, plays=tuple(state.plays()))
     return record, state
 
 
@@ -76,7 +76,7 @@ def random_match(rules, seed, *, leader_rule="pig_taker", target=1000, exposure=
         record, state = play_deal(rules, rng, first_deal=first_deal, leader=leader, exposure=exposure)
         records.append(record)
         states.append(state)
-        raw = R.score_state(state).raw
+        raw = R.running.score_state(state).raw
         totals = tuple(t + s for t, s in zip(totals, base(rules, raw), strict=True))
         ledger = tuple(t + s for t, s in zip(ledger, O.ingots(raw, multiplier, fee)[1], strict=True))
         if any(abs(t) >= target for t in totals):

@@ -6,16 +6,8 @@ from collections import Counter
 import pytest
 
 import gongzhu.rules as R
-from gongzhu.rules import (
-    CARD_BY_NAME,
-    CARD_NAMES,
-    RuleError,
-    format_card,
-    format_cards,
-    full_deck,
-    lowest_of_runs,
-    parse_card,
-)
+from gongzhu.rules import CARD_NAMES, RuleError, format_cards, parse_card
+from gongzhu.rules.cards import CARD_BY_NAME, format_card, full_deck, lowest_of_runs
 
 from .helpers import CARD, NAMES, c, cs
 
@@ -51,9 +43,9 @@ def test_full_decks():
 
 
 def test_named_cards_and_suits():
-    assert (R.PIG, R.SHEEP, R.TRANSFORMER, R.HEART_ACE) == cs("SQ DJ C10 HA")
-    assert tuple(R.EXPOSABLE) == cs("SQ DJ C10 HA")
-    assert [R.suit_of(card) for card in cs("SQ HA D2 C10")] == ["S", "H", "D", "C"]
+    assert (R.PIG, R.SHEEP, R.TRANSFORMER, R.cards.HEART_ACE) == cs("SQ DJ C10 HA")
+    assert tuple(R.cards.EXPOSABLE) == cs("SQ DJ C10 HA")
+    assert [R.cards.suit_of(card) for card in cs("SQ HA D2 C10")] == ["S", "H", "D", "C"]
     assert c("SQ") == 10
 
 
@@ -77,11 +69,11 @@ def test_hand_bits_equals_its_definition_for_every_size_and_repeat():
         cards = [rng.randrange(52) for _ in range(size)]
         cards += rng.sample(cards, min(len(cards), rng.randrange(0, 4)))
         rng.shuffle(cards)
-        assert R.hand_bits(cards) == R.hand_bits(tuple(cards)) == _bits_by_loop(cards), cards
-    assert R.hand_bits([]) == 0
-    assert R.hand_bits([c("SQ")]) == 1 << c("SQ")
-    assert R.hand_bits(cs("SQ SQ")) == 1 << c("SQ") | 1 << (c("SQ") + 52)
-    assert R.hand_bits(cs("SQ SQ SQ")) == R.hand_bits(cs("SQ SQ"))
+        assert R.cards.hand_bits(cards) == R.cards.hand_bits(tuple(cards)) == _bits_by_loop(cards), cards
+    assert R.cards.hand_bits([]) == 0
+    assert R.cards.hand_bits([c("SQ")]) == 1 << c("SQ")
+    assert R.cards.hand_bits(cs("SQ SQ")) == 1 << c("SQ") | 1 << (c("SQ") + 52)
+    assert R.cards.hand_bits(cs("SQ SQ SQ")) == R.cards.hand_bits(cs("SQ SQ"))
 
 
 def test_lowest_of_runs_keeps_one_card_per_run():

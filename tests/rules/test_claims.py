@@ -9,11 +9,11 @@ import random
 import pytest
 
 from gongzhu import rules as engine
-from gongzhu.rules import andor, claims, plain
-from gongzhu.rules.claims import ClaimVerdict, decide_claim, tricks_left
+from gongzhu.solve import andor, claims, plain, vocabulary
+from gongzhu.solve.claims import ClaimVerdict, decide_claim, tricks_left
 
 KINDS = ("all_tricks", "no_tricks")
-EXPOSABLE = (engine.PIG, engine.SHEEP, engine.TRANSFORMER, engine.HEART_ACE)
+EXPOSABLE = (engine.PIG, engine.SHEEP, engine.TRANSFORMER, engine.cards.HEART_ACE)
 
 
 def late_state(rng: random.Random, decks: int, left: int, *, exposures: bool) -> engine.DealState:
@@ -24,18 +24,18 @@ def late_state(rng: random.Random, decks: int, left: int, *, exposures: bool) ->
                     for hand in hands)
     state = engine.replay(rules, hands=hands, exposed=exposed, plays=(), first_deal=True)
     while not state.finished and tricks_left(state) > left:
-        state = engine.apply_legal_move(state, rng.choice(engine.legal_moves(state)))
+        state = engine.apply_move(state, rng.choice(engine.legal_moves(state)))
     # stop anywhere inside the trick too
     for _ in range(rng.randrange(4)):
         if state.finished or tricks_left(state) <= 1:
             break
-        state = engine.apply_legal_move(state, rng.choice(engine.legal_moves(state)))
+        state = engine.apply_move(state, rng.choice(engine.legal_moves(state)))
     return state
 
 
 def _step(state: engine.DealState, move, seat: int, wants_all: bool):
     """The next state and whether this play completed a trick against the claim."""
-    after = engine.apply_legal_move(state, move)
+    after = engine.apply_move(state, move)
     if after.trick_number == state.trick_number:
         return after, False
     return after, (after.last_trick.winner == seat) != wants_all
@@ -131,7 +131,7 @@ def test_any_seat_may_claim_mid_trick():
     rng = random.Random(21)
     state = late_state(rng, 1, 3, exposures=False)
     while not state.trick:
-        state = engine.apply_legal_move(state, engine.legal_moves(state)[0])
+        state = engine.apply_move(state, engine.legal_moves(state)[0])
     not_to_act = [seat for seat in range(4) if seat != state.seat]
     for seat in not_to_act:
         for kind in KINDS:
@@ -185,11 +185,12 @@ def test_the_fast_path_plays_as_the_engine_does():
         node, live = found
         search = claims._Search(rng.randrange(4), rng.choice(KINDS), 10)
         singles = table.options()[0]
-        assert {plain.real_card(c, live) for c in search.plain.moves(node)} <= set(engine.mask_cards(singles))
-        for card in engine.mask_cards(singles):
+        moves = {vocabulary.real_card(c, live) for c in search.plain.moves(node, node)}
+        assert moves <= set(engine.cards.mask_cards(singles))
+        for card in engine.cards.mask_cards(singles):
             general, completed, broken = search.child(table, (card,))
-            renumbered = plain.squeeze(1 << card, live).bit_length() - 1
-            assert plain.real_card(renumbered, live) == card
+            renumbered = vocabulary.renumbering(live)[card]
+            assert vocabulary.real_card(renumbered, live) == card
             fast, fast_completed, fast_broken = search.plain.child(node, renumbered)
             expected = plain.to_plain(general)
             if expected is None:  # the deal ended
@@ -261,7 +262,7 @@ def test_ducking_every_lead_keeps_a_claim_of_no_tricks():
 
 
 def bits(*names: str) -> int:
-    return engine.hand_bits([engine.parse_card(name) for name in names])
+    return engine.cards.hand_bits([engine.parse_card(name) for name in names])
 
 
 def test_ducking_every_lead_by_suit():

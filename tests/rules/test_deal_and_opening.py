@@ -6,7 +6,8 @@ from collections import Counter
 import pytest
 
 import gongzhu.rules as R
-from gongzhu.rules import InvalidDeal, Rules, deal_hands, first_leader, legal_moves, replay
+from gongzhu.rules import InvalidDeal, Rules, deal_hands, legal_moves, replay
+from gongzhu.rules.deal import first_leader
 
 from .helpers import advance, build_hands, c, cs, normalized_moves, singles
 

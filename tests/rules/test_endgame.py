@@ -8,9 +8,10 @@ import random
 import pytest
 
 from gongzhu import rules as engine
-from gongzhu.rules import endgame
-from gongzhu.rules.endgame import endgame_values
+from gongzhu import solve
 from gongzhu.rules.scoring import NO_DOUBLINGS
+from gongzhu.solve import endgame
+from gongzhu.solve.endgame import endgame_values
 
 from .test_claims import EXPOSABLE
 
@@ -43,12 +44,12 @@ def endgames(decks: int, left: int, count: int, seed: int) -> list[engine.DealSt
         exposed = tuple(tuple(c for c in hand if c in EXPOSABLE and exposing and rng.random() < 0.5)
                         for hand in hands)
         state = engine.replay(rules, hands=hands, exposed=exposed, plays=(), first_deal=True)
-        while not state.finished and engine.tricks_left(state) > left:
-            state = engine.apply_legal_move(state, rng.choice(engine.legal_moves(state)))
+        while not state.finished and solve.tricks_left(state) > left:
+            state = engine.apply_move(state, rng.choice(engine.legal_moves(state)))
         for _ in range(rng.randrange(4)):
-            if state.finished or engine.tricks_left(state) <= 1:
+            if state.finished or solve.tricks_left(state) <= 1:
                 break
-            state = engine.apply_legal_move(state, rng.choice(engine.legal_moves(state)))
+            state = engine.apply_move(state, rng.choice(engine.legal_moves(state)))
         if not state.finished:
             found.append(state)
     return found
@@ -82,9 +83,9 @@ def test_the_state_is_left_as_it_was():
 
 
 def _open_deal(hands: list[str], leader: int, rules: engine.Rules) -> engine.DealState:
-    return engine.DealState(rules=rules, hands_bits=[engine.hand_bits(map(engine.parse_card, h.split()))
+    return engine.DealState(rules=rules, hands_bits=[engine.cards.hand_bits(map(engine.parse_card, h.split()))
                                                      for h in hands],
-                            held_exposed=[0, 0, 0, 0], exposed=engine.NO_EXPOSURE, doublings=NO_DOUBLINGS,
+                            held_exposed=[0, 0, 0, 0], exposed=engine.state.NO_EXPOSURE, doublings=NO_DOUBLINGS,
                             leader=leader, opening_lead=None)
 
 

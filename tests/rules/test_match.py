@@ -62,7 +62,7 @@ def test_seed_tie_for_first():
 def test_seed_every_later_deal_is_led_by_the_last_deals_pig_taker():
     played = random_match(ONE_DECK, 2)
     match = scored(ONE_DECK, played)
-    holder = R.first_leader(ONE_DECK, played.records[0].hands)
+    holder = R.deal.first_leader(ONE_DECK, played.records[0].hands)
     assert leaders(match) == [holder] + [pig_trick_winner(s) for s in played.states[:-1]]
     assert leaders(match)[:8] == [0, 3, 3, 0, 2, 1, 1, 1]
     assert [d.first_deal for d in match.deals] == [True] + [False] * 10
@@ -80,7 +80,7 @@ def test_seed_partnership_totals():
     going = scored(rules, random_match(rules, 5, max_deals=4))
     assert going.totals == (35, -35, 35, -35) and going.winners == ()
     assert [(s.seat, s.place) for s in going.standings] == [(0, 1), (2, 1), (1, 3), (3, 3)]
-    assert going.next_deal == R.NextDeal(first_deal=False, leader=0)
+    assert going.next_deal == R.match.NextDeal(first_deal=False, leader=0)
 
 
 def test_seed_rotation_leads_north_west_south_east():
@@ -89,7 +89,7 @@ def test_seed_rotation_leads_north_west_south_east():
     assert leaders(match) == [0, 1, 2, 3, 0, 1]
     assert not any(d.first_deal for d in match.deals)
     assert match.totals == played.totals == (4, 31, 190, -225)
-    assert match.next_deal == R.NextDeal(first_deal=False, leader=2)
+    assert match.next_deal == R.match.NextDeal(first_deal=False, leader=2)
 
 
 def test_seed_rotation_deal_0_is_not_a_first_deal():
@@ -110,8 +110,8 @@ def test_seed_two_decks_the_first_pig_taker_leads():
     assert leaders(match) == [2, 3]
     assert match.deals[0].pig_taker == 3
     assert match.totals == played.totals == (24, 397, -257, -164)
-    assert match.next_deal == R.NextDeal(first_deal=False, leader=pig_trick_winner(played.states[1])) \
-        == R.NextDeal(first_deal=False, leader=3)
+    assert match.next_deal == R.match.NextDeal(first_deal=False, leader=pig_trick_winner(played.states[1])) \
+        == R.match.NextDeal(first_deal=False, leader=3)
 
 
 def test_wrong_leader_in_deal_3():
@@ -213,5 +213,5 @@ def test_an_unknown_leader_rule():
 def test_no_deal_yet():
     match = R.score_match(ONE_DECK, [])
     assert (match.totals, match.finished, match.next_deal) == ((0, 0, 0, 0), False,
-                                                               R.NextDeal(first_deal=True, leader=None))
-    assert R.score_match(ONE_DECK, [], leader_rule="rotation").next_deal == R.NextDeal(first_deal=False, leader=0)
+                                                               R.match.NextDeal(first_deal=True, leader=None))
+    assert R.score_match(ONE_DECK, [], leader_rule="rotation").next_deal == R.match.NextDeal(first_deal=False, leader=0)

@@ -9,8 +9,10 @@ import random
 
 import pytest
 
-from gongzhu.rules import EXPOSABLE, Rules, advance, deal_hands, initial_state, legal_moves
+from gongzhu.rules import Rules, deal_hands, initial_state, legal_moves
+from gongzhu.rules.cards import EXPOSABLE
 from gongzhu.rules.moves import is_option, option_list, play_options
+from gongzhu.rules.table import advance
 
 DEALS = 150
 

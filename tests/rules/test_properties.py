@@ -9,7 +9,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gongzhu.rules import Rules, deal_hands, normalize, partnership, settle_ingots
+from gongzhu.rules import Rules, deal_hands, settle_ingots
+from gongzhu.rules.settlement import normalize, partnership
 
 from . import oracle as O
 from .invariants import Checker, check_deal, check_settlement, random_spec

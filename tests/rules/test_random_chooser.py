@@ -6,8 +6,9 @@ the options of random option sets of every shape the play loop hands out.
 import random
 from collections import Counter
 
-from gongzhu.rules import SUIT_MASKS, random_chooser
+from gongzhu.rules.cards import SUIT_MASKS
 from gongzhu.rules.moves import option_list
+from gongzhu.rules.table import random_chooser
 
 
 def random_options(rng: random.Random) -> tuple[int, int, list]:

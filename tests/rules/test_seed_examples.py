@@ -4,7 +4,8 @@ in docs/rules.md), each as a test named after it."""
 import pytest
 
 import gongzhu.rules as R
-from gongzhu.rules import Rules, final_scores, legal_moves, normalize, rank_trick, replay, score_cards, settle_ingots
+from gongzhu.rules import Rules, final_scores, legal_moves, rank_trick, replay, score_cards, settle_ingots
+from gongzhu.rules.settlement import normalize
 
 from .helpers import build_hands, c, cs
 
@@ -114,17 +115,17 @@ def test_seed_fourth_card_exposed_automatically():
     hands = build_hands({0: "C10", 1: "SQ", 2: "DJ", 3: "HA"})
     for missing, holder in (("C10", 0), ("SQ", 1), ("DJ", 2), ("HA", 3)):
         exposed = [cs(name) if name != missing else () for name in ("C10", "SQ", "DJ", "HA")]
-        effective = R.effective_exposure(ONE_DECK, hands, exposed)
+        effective = R.exposure.effective_exposure(ONE_DECK, hands, exposed)
         assert [sorted(seat) for seat in effective] == [[c(n)] for n in ("C10", "SQ", "DJ", "HA")], missing
         assert list(effective[holder]) == [c(missing)]
 
 
 def test_seed_two_exposures_do_not_expose_the_others():
     hands = build_hands({0: "C10", 1: "SQ", 2: "DJ", 3: "HA"})
-    effective = R.effective_exposure(ONE_DECK, hands, [cs("C10"), cs("SQ"), (), ()])
+    effective = R.exposure.effective_exposure(ONE_DECK, hands, [cs("C10"), cs("SQ"), (), ()])
     assert [list(seat) for seat in effective] == [[c("C10")], [c("SQ")], [], []]
 
 
 def test_seed_titles_table():
-    assert {title.name: title.points for title in R.TITLES} == R_TITLES
-    assert len(R.TITLES) == len(R_TITLES)
+    assert {title.name: title.points for title in R.titles.TITLES} == R_TITLES
+    assert len(R.titles.TITLES) == len(R_TITLES)

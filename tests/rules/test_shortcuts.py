@@ -5,8 +5,10 @@ from collections import Counter
 
 import pytest
 
-from gongzhu.rules import PLANE, Rules, bits_cards, hand_bits, normalize
+from gongzhu.rules import Rules
+from gongzhu.rules.cards import PLANE, bits_cards, hand_bits
 from gongzhu.rules.deal import excess_copies, within_copies
+from gongzhu.rules.settlement import normalize
 
 
 @pytest.mark.parametrize("decks", [1, 2])

@@ -50,7 +50,7 @@ def test_spec_3_4_exposed_pig_may_be_discarded_on_hearts():
 def test_spec_3_5_fourth_exposable_card_is_exposed_automatically():
     hands = build_hands({0: "SQ", 1: "DJ HA", 3: "C10"})
     exposed = exposure(n="SQ", e="DJ HA")
-    effective = R.effective_exposure(ONE_DECK, hands, exposed)
+    effective = R.exposure.effective_exposure(ONE_DECK, hands, exposed)
     assert [sorted(seat) for seat in effective] == [[c("SQ")], sorted(cs("DJ HA")), [], [c("C10")]]
     state = replay(ONE_DECK, hands=hands, exposed=exposed, first_deal=False, leader=0)
     assert [sorted(seat) for seat in state.exposed] == [[c("SQ")], sorted(cs("DJ HA")), [], [c("C10")]]
@@ -74,7 +74,7 @@ def test_spec_3_5_automatic_exposure_doubles_the_transformer_score():
 
 def test_two_decks_have_no_automatic_exposure():
     hands = build_hands({0: "SQ", 1: "DJ HA", 3: "C10"}, decks=2)
-    effective = R.effective_exposure(TWO_DECKS, hands, exposure(n="SQ", e="DJ HA"))
+    effective = R.exposure.effective_exposure(TWO_DECKS, hands, exposure(n="SQ", e="DJ HA"))
     assert [sorted(seat) for seat in effective] == [[c("SQ")], sorted(cs("DJ HA")), [], []]
 
 

@@ -3,7 +3,8 @@ ingots (元宝) and titles (等级), examples 6.1–6.7 (numbered by the test na
 
 import pytest
 
-from gongzhu.rules import Rules, final_scores, normalize, partnership, settle_ingots, title_for
+from gongzhu.rules import Rules, final_scores, settle_ingots, title_for
+from gongzhu.rules.settlement import normalize, partnership
 
 
 def transfers_of(ingots):

@@ -24,7 +24,8 @@ import math
 from collections.abc import Callable, Sequence
 from typing import Any, Final
 
-from gongzhu.rules import CARD_NAMES, ONE_PLANE, PLANE, SUIT_SIZE, SUITS
+from gongzhu.rules import CARD_NAMES
+from gongzhu.rules.cards import ONE_PLANE, PLANE, SUIT_SIZE, SUITS
 
 from . import messages as text
 from .problems import ApiProblem

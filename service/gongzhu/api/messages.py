@@ -3,7 +3,7 @@
 problem titles by status."""
 from __future__ import annotations
 
-from gongzhu.rules import Text
+from gongzhu.rules.messages import Text
 
 # the body and its framing
 NOT_UTF8 = Text("the body is not UTF-8: byte {at} cannot be decoded", "请求体不是 UTF-8：第 {at} 字节无法解码")

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from gongzhu import bot
+from gongzhu import bot, solve
 from gongzhu import rules as engine
 
 from . import messages as text
@@ -57,7 +57,7 @@ def play(call: Call) -> dict:
     except engine.IllegalMove as error:
         raise move_problem(error, state, move) from None
     # the state is this request's own: the move is applied to it, not to a copy
-    state.apply(tuple(sorted(move)))
+    state.apply_unchecked(tuple(sorted(move)))
     return play_out(call.body, data, state)
 
 
@@ -84,14 +84,14 @@ def settle_ingots(call: Call) -> dict:
 
 def exposures(call: Call) -> dict:
     data = call.data
-    exposed = engine.effective_exposure(data["rules"], data["hands"], data["exposed"])
+    exposed = engine.exposure.effective_exposure(data["rules"], data["hands"], data["exposed"])
     return exposures_out(data["rules"], data["exposed"], exposed)
 
 
 def deal(call: Call) -> dict:
     data = call.data
     hands = engine.deal_hands(data["rules"], data.get("seed"))
-    leader = engine.first_leader(data["rules"], hands) if data["first_deal"] else None
+    leader = engine.deal.first_leader(data["rules"], hands) if data["first_deal"] else None
     return {"rules": rules_out(data["rules"]), "first_deal": data["first_deal"],
             "seed": data.get("seed"), "leader": leader, "hands": card_lists(hands)}
 
@@ -132,14 +132,14 @@ def claim(call: Call) -> dict:
     state = replay(data)
     # a search of up to a second: it takes a bot slot like /suggest
     with BOT.slot(CLAIM_SLOT_MS, on_busy=metrics.count_bot_shed, kind="claim"):
-        verdict = engine.decide_claim(state, seat, kind, *CLAIM_LIMITS[state.rules.decks])
+        verdict = solve.decide_claim(state, seat, kind, *CLAIM_LIMITS[state.rules.decks])
     rules, score = state.rules, None
     if verdict.holds and kind == "all_tricks":
-        score = score_out(rules, engine.score_cards(rules, engine.claimed_captures(state, seat), state.exposed))
+        score = score_out(rules, engine.score_cards(rules, solve.claimed_captures(state, seat), state.exposed))
     return {"claim": {"seat": seat, "kind": kind}, "holds": verdict.holds,
             "reason": None if verdict.holds is not None else "search_budget",
             "refutation": None if verdict.refutation is None else card_lists(verdict.refutation),
-            "score": score, "tricks_left": engine.tricks_left(state), "positions": verdict.nodes}
+            "score": score, "tricks_left": solve.tricks_left(state), "positions": verdict.nodes}
 
 
 def match(call: Call) -> dict:
@@ -150,7 +150,7 @@ def match(call: Call) -> dict:
 
 
 def titles(call: Call) -> dict:
-    return {"titles": [title_out(t) for t in engine.TITLES]}
+    return {"titles": [title_out(t) for t in engine.titles.TITLES]}
 
 
 def title_for(call: Call) -> dict:

@@ -14,26 +14,20 @@ from gongzhu.rules import (
     IllegalMove,
     Ingots,
     Match,
-    MatchDeal,
     Rules,
     ScoreSheet,
-    Title,
-    base_scores,
-    bits_cards,
-    deal_leader,
-    exposure_values,
     final_scores,
-    format_card,
-    hand_sizes,
     legal_moves,
-    score_state,
-    seated_plays,
-    void_suits,
-    winning_seat,
 )
 from gongzhu.rules import (
     replay as replay_history,
 )
+from gongzhu.rules.cards import bits_cards, format_card
+from gongzhu.rules.match import MatchDeal, deal_leader
+from gongzhu.rules.running import hand_sizes, score_state, seated_plays, void_suits, winning_seat
+from gongzhu.rules.scoring import exposure_values
+from gongzhu.rules.settlement import base_scores
+from gongzhu.rules.titles import Title
 
 from . import metrics
 from .json_text import JsonText, bits_rows_text, card_rows_text, cards_text, names_rows_text

@@ -16,14 +16,9 @@ from typing import Any
 from marshmallow import Schema, fields, missing
 
 from gongzhu.bot.advice import DEFAULT_BUDGET_MS
-from gongzhu.rules import (
-    DEFAULT_RULES,
-    MATCH_TARGET,
-    NO_EXPOSURE,
-    PIG_TAKER,
-    DealRecord,
-    Rules,
-)
+from gongzhu.rules import DEFAULT_RULES, Rules
+from gongzhu.rules.match import MATCH_TARGET, PIG_TAKER, DealRecord
+from gongzhu.rules.state import NO_EXPOSURE
 
 from .json_text import card_rows_in, cards_in, convert_fields
 

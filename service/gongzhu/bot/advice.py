@@ -12,7 +12,8 @@ import time
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
-from gongzhu.rules import Card, DealState, Play, Rules, legal_moves, tricks_left
+from gongzhu.rules import Card, DealState, Play, Rules, legal_moves
+from gongzhu.solve import tricks_left
 
 from .equivalence import distinct_plays
 from .heuristic import heuristic_play

@@ -9,32 +9,16 @@ the same cards, so the search plays one of them (the lowest) and spends the
 playouts of the others on the plays that differ. With two decks a card the
 seat holds twice stands alone too: playing one copy would break a pair. The
 runs are the engine's ``lowest_of_runs``, which the claims search uses for
-the same purpose (there without the points: a claim is about tricks).
+the same purpose (there without the points: a claim is about tricks); the runs that score alike
+are ``solve.vocabulary.distinct_cards``, the exact endgame's too.
 """
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from gongzhu.rules import (
-    HEART_MASK,
-    HEART_VALUES,
-    HEARTS,
-    ONE_PLANE,
-    PIG,
-    PLANE,
-    SHEEP,
-    SUIT_SIZE,
-    TRANSFORMER,
-    Play,
-    SeatView,
-    lowest_of_runs,
-)
-
-# the hearts of each value (2-4, 5-10, J, Q, K, A): runs never cross a value
-HEART_VALUE_MASKS = tuple(
-    sum(1 << HEARTS * SUIT_SIZE + r for r in range(SUIT_SIZE) if HEART_VALUES[r] == value)
-    for value in sorted(set(HEART_VALUES), reverse=True))
-ALONE = 1 << PIG | 1 << SHEEP | 1 << TRANSFORMER
+from gongzhu.rules import Play, SeatView
+from gongzhu.rules.cards import ONE_PLANE, PLANE
+from gongzhu.solve.vocabulary import distinct_cards
 
 
 def out_mask(view: SeatView, trick: Sequence[Play]) -> int:
@@ -59,11 +43,7 @@ def distinct_plays(view: SeatView, trick: Sequence[Play], moves: list[Play]) -> 
     singles = sum(1 << m[0] for m in moves if len(m) == 1)
     if singles & (singles - 1) == 0:
         return moves
-    out, apart = out_mask(view, trick), view.hand >> PLANE | ALONE
-    kept = set(lowest_of_runs(singles & ~HEART_MASK, out, apart))
-    for hearts in HEART_VALUE_MASKS:
-        if singles & hearts:
-            kept.update(lowest_of_runs(singles & hearts, out, apart))
+    kept = set(distinct_cards(singles, out_mask(view, trick), view.hand >> PLANE))
     if len(kept) == singles.bit_count():
         return moves
     return [m for m in moves if len(m) != 1 or m[0] in kept]

@@ -17,19 +17,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from gongzhu.rules import (
-    DIAMONDS,
-    HEART_ACE,
-    HEARTS,
-    PIG,
-    SHEEP,
-    SPADES,
-    SUIT_SIZE,
-    Card,
-    InvalidDeal,
-    Rules,
-    dealt_hand_problems,
-)
+from gongzhu.rules import PIG, SHEEP, Card, InvalidDeal, Rules
+from gongzhu.rules.cards import DIAMONDS, HEART_ACE, HEARTS, SPADES, SUIT_SIZE
+from gongzhu.rules.deal import dealt_hand_problems
 
 SHEEP_GUARDS = tuple(DIAMONDS * SUIT_SIZE + r for r in (10, 11, 12))
 MIN_SHEEP_GUARDS, MIN_DIAMONDS = 2, 4

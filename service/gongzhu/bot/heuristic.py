@@ -18,22 +18,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from gongzhu.rules import (
-    HEART_ACE,
-    HEART_MASK,
-    ONE_PLANE,
-    PIG,
-    SEATS,
-    SHEEP,
-    SPADES,
-    SUIT_MASK,
-    SUIT_MASKS,
-    SUIT_SIZE,
-    TRANSFORMER,
-    Card,
-    Play,
-    leading_card,
-)
+from gongzhu.rules import PIG, SHEEP, TRANSFORMER, Card, Play
+from gongzhu.rules.cards import HEART_ACE, HEART_MASK, ONE_PLANE, SEATS, SPADES, SUIT_MASK, SUIT_MASKS, SUIT_SIZE
+from gongzhu.rules.tricks import leading_card
 
 SPADE_KING = SPADES * SUIT_SIZE + 11
 SPADE_ACE = SPADES * SUIT_SIZE + 12

@@ -1,6 +1,6 @@
 """What the acting seat may know (its information set), and what it infers from the plays.
 
-The engine builds the information set (``gongzhu.rules.seat_view``) from the
+The engine builds the information set (``DealState.view``) from the
 deal state's history without reading any other seat's hand; ``knowledge``
 also accepts the play history a caller sent, and checks it is the state's own.
 
@@ -14,25 +14,14 @@ last on a diamond trick without points that the sheep (DJ) would have won,
 and followed with another diamond, holds no sheep. A seat that exposed the
 card is left out (an exposed copy may not have been playable). The sampler
 treats these as beliefs, not facts: a deal that cannot honour them drops
-them (``gongzhu.rules.sample_hidden``).
+them (``DealState.resample``).
 """
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from gongzhu.rules import (
-    DIAMONDS,
-    PIG,
-    SEATS,
-    SHEEP,
-    SPADES,
-    SUIT_SIZE,
-    Card,
-    DealState,
-    Play,
-    SeatView,
-    seat_view,
-)
+from gongzhu.rules import PIG, SHEEP, Card, DealState, Play, SeatView
+from gongzhu.rules.cards import DIAMONDS, SEATS, SPADES, SUIT_SIZE
 
 from .heuristic import PIG_BIT, POINT_BITS, SHEEP_BIT
 
@@ -41,7 +30,7 @@ def knowledge(state: DealState, plays: Sequence[Iterable[Card]] | None = None) -
     """The information set of ``state.seat``; ``plays``, if given, must be the state's history."""
     if plays is not None and [tuple(sorted(p)) for p in plays] != state.plays():
         raise ValueError("plays is not the history of this deal state")
-    return seat_view(state)
+    return state.view()
 
 
 def _passed_up(leader: int, plays: Sequence[Play], partnership: bool) -> tuple[int, int]:

@@ -21,21 +21,10 @@ from collections.abc import Callable, Sequence
 from importlib import resources
 from typing import Final
 
-from gongzhu.rules import (
-    HEART_MASK,
-    HEART_VALUES,
-    HEARTS,
-    ONE_PLANE,
-    PIG,
-    SEATS,
-    SHEEP,
-    SUIT_SIZE,
-    TRANSFORMER,
-    Card,
-    Chooser,
-    DealState,
-    Play,
-)
+from gongzhu.rules import PIG, SHEEP, TRANSFORMER, Card, DealState, Play
+from gongzhu.rules.cards import HEART_MASK, HEARTS, ONE_PLANE, SEATS, SUIT_SIZE
+from gongzhu.rules.scoring import HEART_VALUES
+from gongzhu.rules.table import Chooser, LiveDeal
 
 from .heuristic import heuristic_play
 
@@ -389,27 +378,23 @@ def decision(state: DealState, options: int) -> Decision:
 
 
 class PolicyChooser(Chooser):
-    """The learned policy as a playout policy on ``state`` (its hands, trick and history are live while the
-    one-deck play loop runs); ``fallback`` chooses the plays it does not score (two-card plays)."""
+    """The learned policy as a playout policy on the deal a one-deck play loop plays (``deal``, read as
+    the loop plays); ``fallback`` chooses the plays it does not score (two-card plays)."""
 
-    def __init__(self, state: DealState, weights: list[float], fallback: Chooser) -> None:
+    def __init__(self, deal: LiveDeal, weights: list[float], fallback: Chooser) -> None:
         self.weights = weights
         self.fallback = fallback
-        self.hands = state.hands_bits
-        self.trick = state.trick
-        self.history = state.history_plays
-        self.winners = state.winners
-        self.first_leader = state.first_leader
-        self.partnership = state.rules.partnership
-        self.captured = state.captured_bits
+        self.deal = deal
+        self.first_leader = deal.first_leader
+        self.partnership = deal.rules.partnership
         # the cards of the completed tricks and the voids they show, and how many tricks they cover
         self.finished = 0
         self.voids = [0, 0, 0, 0]
         self.counted = 0
 
     def _catch_up(self) -> None:
-        winners = self.winners
-        history = self.history
+        winners = self.deal.winners
+        history = self.deal.history
         finished = self.finished
         voids = self.voids
         for n in range(self.counted, len(winners)):
@@ -425,10 +410,11 @@ class PolicyChooser(Chooser):
 
     def decision(self, options: int) -> Decision:
         """The decision of the seat to act, as ``decision(state)`` reads it outside the play loop."""
-        if self.counted < len(self.winners):
+        deal = self.deal
+        winners = deal.winners
+        if self.counted < len(winners):
             self._catch_up()
-        trick = self.trick
-        winners = self.winners
+        trick = deal.trick
         leader = winners[-1] if winners else self.first_leader
         seat = (leader + len(trick)) % SEATS
         played = self.finished
@@ -442,7 +428,7 @@ class PolicyChooser(Chooser):
                     if voids is self.voids:
                         voids = voids.copy()
                     voids[(leader + i) % SEATS] |= 1 << suit
-        return Decision(self.hands[seat], played, trick, seat, voids, len(winners), self.partnership, self.captured,
+        return Decision(deal.hands[seat], played, trick, seat, voids, len(winners), self.partnership, deal.captured,
                         options)
 
     def choose(self, singles: int, pairs: int, others: Sequence[Play]) -> Play:

@@ -1,11 +1,11 @@
 """What one seat may know (its information set), and deals of the hidden cards consistent with it.
 
-A ``SeatView`` is built from a deal state without reading any other seat's
-hand: the seat's own hand, every exposure (an exposed copy not yet played is
+A ``SeatView`` is built from a deal state (``DealState.view``) without reading
+any other seat's hand: the seat's own hand, every exposure (an exposed copy not yet played is
 known to be in its exposer's hand), every card played and, from the
 history, the suits each seat is void in (``DealState.voids``).
 
-``sample_hidden`` deals the unseen cards to the other seats so that each gets
+``sample_hidden`` (through ``DealState.resample``) deals the unseen cards to the other seats so that each gets
 exactly as many as it holds, keeps the exposed copies it is known to hold,
 and gets no card of a suit it is known to be void in. Cards with the fewest
 eligible seats are placed first; each goes to an eligible seat chosen with
@@ -20,8 +20,7 @@ import random
 from dataclasses import dataclass
 from typing import Final
 
-from .cards import PLANE, SEATS, SUIT_SIZE, Card, add_card, bits_cards, full_deck, mask_cards
-from .state import DealState
+from .cards import PLANE, SEATS, SUIT_SIZE, Card, add_card, mask_cards
 
 ATTEMPTS: Final = 20
 
@@ -37,28 +36,6 @@ class SeatView:
     voids: tuple[int, ...]
     unseen: tuple[Card, ...]
     played: int
-
-
-def seat_view(state: DealState, seat: int | None = None) -> SeatView:
-    """The information set of ``seat`` (default: the seat to act)."""
-    if seat is None:
-        seat = state.seat
-    if seat is None:
-        raise ValueError("the deal is finished: no seat is to act")
-    played = state.played()
-    # every seat plays as many cards per trick as the leader
-    per_seat = sum(len(state.history_plays[SEATS * n]) for n in range(state.trick_number))
-    in_trick = [0] * SEATS
-    for i, play in enumerate(state.trick):
-        in_trick[(state.leader + i) % SEATS] = len(play)
-    sizes = tuple(state.rules.hand_size - per_seat - in_trick[s] for s in range(SEATS))
-    hand = state.hands_bits[seat]
-    known = tuple(hand if s == seat else state.held_exposed[s] for s in range(SEATS))
-    unseen = list(full_deck(state.rules.decks))
-    for c in bits_cards(played) + tuple(c for bits in known for c in bits_cards(bits)):
-        unseen.remove(c)
-    return SeatView(seat=seat, hand=hand, known=known, sizes=sizes, voids=state.voids,
-                    unseen=tuple(unseen), played=played)
 
 
 def _try_deal(view: SeatView, rng: random.Random, use_voids: bool, absent: tuple[int, ...] | None) -> list[int] | None:

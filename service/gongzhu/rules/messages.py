@@ -125,6 +125,11 @@ NOT_YOUR_TURN = Text("it is seat {seat}'s turn, not seat {asked}'s", "现在轮�
 NOT_HELD = Text("seat {seat} does not hold {card}", "座位 {seat} 没有 {card}")
 NOT_HELD_TWICE = Text("seat {seat} does not hold {card} twice", "座位 {seat} 没有两张 {card}")
 PLAY_REJECTED = Text("play rejected", "出牌无效")
+NOT_A_MOVE = Text("{text} is not a move: a card ('SQ') or a list of one or two cards",
+                  "{text} 不是一次出牌：一张牌（'SQ'）或一到两张牌的列表")
+NOTHING_TO_UNDO = Text("there is no play to undo: none was applied to this state",
+                       "没有可以撤回的出牌：这个状态上还没有出过牌")
+VIEW_OF_OTHER_DEAL = Text("the view of seat {seat} is not of this deal", "座位 {seat} 的信息集不属于这一局")
 
 # tricks
 TRICK_PLAYS = Text("a trick has {seats} plays, got {got}", "一墩有 {seats} 次出牌，收到 {got} 次")

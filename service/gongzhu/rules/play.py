@@ -2,126 +2,57 @@
 
 A deal state is derived from the deal's history (hands as dealt, exposures,
 leader, plays), as OpenSpiel derives a state from its actions. ``replay``
-validates untrusted history once and reports every problem; ``apply_move``
-checks one play; ``apply_legal_move`` skips the check for plays taken from
-``legal_moves``. All of them advance a ``DealState`` (``table.advance``, the one
-play loop).
+validates untrusted history once and reports every problem (through the
+fast play loop, ``table.advance``). ``legal_moves``, ``is_legal_move``,
+``check_move`` and ``apply_move`` are the ``DealState`` methods as functions
+(``apply_move`` returns a new state, as pokerkit's actions do).
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 
-from .cards import CARD_NAMES, SEATS, SUIT_SIZE, SUITS, Card, Play, first_unheld, hand_bits
+from .cards import SEATS, Card, Play, hand_bits
 from .deal import deal_problems, first_leader
 from .errors import IllegalMove, InvalidDeal, Problem
 from .exposure import automatic_exposure, exposure_list_problems
 from .messages import (
     DEAL_FINISHED,
-    EXPOSED_FIRST_ROUND,
     EXPOSED_LISTS,
-    FIRST_TRICK_BAN,
-    LEAD_ONE_CARD,
-    LEAD_ONE_OR_PAIR,
     LEADER_MISSING,
     LEADER_NOT_HOLDER,
     LEADER_SEAT,
-    MUST_FOLLOW_PAIR,
-    MUST_FOLLOW_SUIT,
-    MUST_LEAD_OPENING,
-    NOT_HELD,
-    NOT_HELD_TWICE,
-    NOT_YOUR_TURN,
     ONE_HOLDER,
     PLAY_AT,
     PLAY_REJECTED,
-    PLAY_SIZE,
     TWO_HOLDERS,
-    suit_name,
 )
-from .moves import is_option, option_list, verify_play
 from .scoring import NO_DOUBLINGS, doublings
 from .state import NO_EXPOSURE, DealState
-from .table import PAIR_PLAYS, SINGLE_PLAYS, Chooser, Scripted, advance
+from .table import PAIR_PLAYS, SINGLE_PLAYS, Chooser, advance
 from .variants import Rules
 
 
 def legal_moves(state: DealState) -> list[Play]:
-    """Every legal play for ``state.seat``: single cards ascending, then two-card plays; ``[]`` when finished."""
-    if state.seat is None:
-        return []
-    return option_list(state.options())
+    """Every legal play for ``state.seat``: single cards ascending, then two-card plays; ``[]`` when finished
+    (``DealState.legal_moves``)."""
+    return state.legal_moves()
 
 
-def is_legal_move(state: DealState, move: Iterable[Card]) -> bool:
-    return state.seat is not None and is_option(tuple(sorted(move)), state.options())
+def is_legal_move(state: DealState, move: object) -> bool:
+    """Whether ``move`` is legal now (``DealState.is_legal``)."""
+    return state.is_legal(move)
 
 
-def _shape_error(state: DealState, move: Play) -> IllegalMove | None:
-    size = len(move)
-    if state.trick:
-        need = len(state.trick[0])
-        if size != need:
-            return IllegalMove(PLAY_SIZE(need=need), code="invalid_move")
-    elif size not in (1, state.rules.decks) or (size == 2 and move[0] != move[1]):
-        return IllegalMove(LEAD_ONE_OR_PAIR() if state.rules.decks == 2 else LEAD_ONE_CARD(), code="invalid_move")
-    return None
+def check_move(state: DealState, move: object, seat: int | None = None) -> None:
+    """Raise ``IllegalMove`` (with the rule's code) unless ``move`` is legal now (``DealState.check``)."""
+    state.check(move, seat)
 
 
-def _illegal(state: DealState, code: str) -> IllegalMove:
-    """The error for the rule ``verify_play`` found broken."""
-    if code == "must_lead_opening_card":
-        assert state.opening_lead is not None
-        text = MUST_LEAD_OPENING(card=CARD_NAMES[state.opening_lead])
-    elif code == "first_trick_ban":
-        text = FIRST_TRICK_BAN()
-    elif code == "exposed_card_first_round":
-        text = EXPOSED_FIRST_ROUND()
-    else:
-        suit = suit_name(SUITS[state.trick[0][0] // SUIT_SIZE])
-        text = (MUST_FOLLOW_PAIR if code == "must_follow_pair" else MUST_FOLLOW_SUIT)(suit=suit)
-    return IllegalMove(text, code=code)
-
-
-def check_move(state: DealState, move: Iterable[Card], seat: int | None = None) -> None:
-    """Raise ``IllegalMove`` (with the rule's code) unless ``move`` is legal now.
-
-    For ``card_not_in_hand`` the error's ``index`` is the position in ``move``
-    (as given) of the first card the seat does not hold.
-    """
-    if state.seat is None:
-        raise IllegalMove(DEAL_FINISHED(), code="deal_finished")
-    if seat is not None and seat != state.seat:
-        raise IllegalMove(NOT_YOUR_TURN(seat=state.seat, asked=seat), code="not_your_turn")
-    given = tuple(move)
-    play = tuple(sorted(given))
-    error = _shape_error(state, play)
-    if error:
-        raise error
-    hand = state.hands_bits[state.seat]
-    missing = first_unheld(hand, play)
-    if missing is not None:
-        index = first_unheld(hand, given)
-        card = play[missing]
-        text = NOT_HELD_TWICE if play.count(card) == 2 else NOT_HELD
-        raise IllegalMove(text(seat=state.seat, card=CARD_NAMES[card]), code="card_not_in_hand", index=index)
-    code = verify_play(hand, state.held_exposed[state.seat], state.trick[0] if state.trick else None,
-                       state.suits_led, state.first_round, state.opening_lead, state.ban, play)
-    if code is not None:
-        raise _illegal(state, code)
-
-
-def apply_legal_move(state: DealState, move: Play) -> DealState:
-    """The state after a play known to be legal (taken from ``legal_moves``); ``state`` is unchanged."""
+def apply_move(state: DealState, move: object, seat: int | None = None) -> DealState:
+    """The state after ``move``, checked as ``DealState.apply`` checks it; ``state`` is unchanged."""
     after = state.clone()
-    advance(after, Scripted(move), 1)
+    after.apply(move, seat)
     return after
-
-
-def apply_move(state: DealState, move: Iterable[Card], seat: int | None = None) -> DealState:
-    """Check ``move`` (raising ``IllegalMove``) and return the state after it."""
-    given = tuple(move)
-    check_move(state, given, seat)
-    return apply_legal_move(state, tuple(sorted(given)))
 
 
 def _leader_problems(rules: Rules, hands: Sequence[Sequence[Card]], bits: Sequence[int], first_deal: bool,

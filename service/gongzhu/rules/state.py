@@ -1,4 +1,5 @@
-"""The deal state: one type that holds a deal's position and its history (docs/engine-api.md).
+"""The deal state: one type that owns a deal's position, its history and every transition
+(docs/engine-api.md, "Deal state").
 
 As in OpenSpiel's Hearts state, the state keeps the deal's history: the plays
 of every completed trick in order (``history_plays``, four a trick) and who won
@@ -6,26 +7,68 @@ each (``winners``), beside the position they lead to (hands, exposed copies
 still held, the cards each seat has taken, the trick on the table). The
 completed tricks (``history``), the first pig taker, the trick leaders, the
 cards played and each seat's voids are queries over that history, written once
-here. The play loop (``table.advance``) keeps the position and the history up
-to date as plays are made; nothing is re-derived per question.
+here.
 
-``apply(move)`` plays a legal move and ``undo()`` takes it back, as python-chess's
-``push``/``pop`` with a stack of the few values a play changes beyond the cards:
-search walks one state down and up instead of copying it per child. ``clone()``
-gives an independent copy. A state a caller keeps as a value (``replay``,
-``apply_move``) is simply never changed afterwards.
+Its transitions are methods, as python-chess's ``Board.push``/``pop`` and
+OpenSpiel's ``ApplyAction``/``UndoAction``/``Clone``/``ResampleFromInfostate``:
+``apply(move)`` checks the move (an illegal one raises ``IllegalMove`` and
+changes nothing), ``apply_unchecked(move)`` is the search's path for a move
+taken from the legal options, ``undo()`` takes the last one back from a stack
+of the few values a play changes beyond the cards, ``clone()`` copies, and
+``resample(view, rng)`` deals the cards a seat cannot see (determinization).
+The fast play loops of whole deals (``table.advance``) import this module and
+write its fields directly; nothing outside the engine does.
 """
 from __future__ import annotations
 
+import random
+from collections.abc import Iterable
 from typing import Final, NamedTuple
 
-from .cards import PIG, SEATS, SUIT_SIZE, SUITS, Card, Play, bits_cards, cards_of, merge_bits, remove_card
-from .moves import Options, play_options
-from .scoring import Doublings, seat_raw
-from .table import Chooser, Scripted, advance
-from .tricks import TrickResult, point_cards, trick_ranking
+from .cards import (
+    CARD_NAMES,
+    PIG,
+    SEATS,
+    SUIT_SIZE,
+    SUITS,
+    Card,
+    Play,
+    bits_cards,
+    cards_of,
+    count_of,
+    first_unheld,
+    full_deck,
+    merge_bits,
+    parse_card,
+    remove_card,
+)
+from .errors import IllegalMove, RuleError
+from .information import SeatView, sample_hidden
+from .messages import (
+    DEAL_FINISHED,
+    EXPOSED_FIRST_ROUND,
+    FIRST_TRICK_BAN,
+    LEAD_ONE_CARD,
+    LEAD_ONE_OR_PAIR,
+    MUST_FOLLOW_PAIR,
+    MUST_FOLLOW_SUIT,
+    MUST_LEAD_OPENING,
+    NOT_A_MOVE,
+    NOT_HELD,
+    NOT_HELD_TWICE,
+    NOT_YOUR_TURN,
+    NOTHING_TO_UNDO,
+    PLAY_SIZE,
+    VIEW_OF_OTHER_DEAL,
+    suit_name,
+)
+from .moves import Options, is_option, option_list, play_options, verify_play
+from .scoring import Doublings, ScoreSheet, score_bits, seat_raw
+from .tricks import TrickResult, point_cards, trick_ranking, trick_winner
 from .variants import Rules
 
+# the most cards one play holds (a pair, with two decks)
+MOST_CARDS_A_PLAY: Final = 2
 
 class Trick(NamedTuple):
     """A completed trick of the history: who led, the plays in order, who won, its cards (two-plane bits)."""
@@ -66,16 +109,53 @@ def trick_voids(leader: int, plays: tuple[Play, ...] | list[Play]) -> list[int]:
     return voids
 
 
+def release(hand: int, held: int, card: Card, governed: bool) -> int:
+    """Exposed copies left after playing ``card`` from ``hand`` (two-plane bits).
+
+    A play the first-round restriction governs uses an unexposed copy when one
+    is held; any other play (a discard, or after the first round) uses an
+    exposed copy first. With one deck the card played is the exposed copy, if
+    it is one.
+    """
+    if not held >> card & 1:
+        return held
+    if governed and count_of(hand, card) > count_of(held, card):
+        return held
+    return remove_card(held, card)
+
+
+def as_move(move: object) -> tuple[Card, ...]:
+    """A move as the public methods accept it: a card (``"SQ"`` or its int) or a sequence of
+    cards, names or ints; the cards in the order given (``RuleError`` ``invalid_card``
+    or ``invalid_move`` when it is not one)."""
+    if isinstance(move, str):
+        return (parse_card(move),)
+    if isinstance(move, int) and not isinstance(move, bool):
+        return (_card(move),)
+    if isinstance(move, Iterable):
+        # any number of cards: a play of the wrong size is judged by the rules of the trick's shape
+        return tuple([parse_card(c) if isinstance(c, str) else _card(c) for c in move])
+    raise RuleError(NOT_A_MOVE(text=repr(move)), code="invalid_move")
+
+
+def _card(value: object) -> Card:
+    """An int card in range, else ``RuleError`` ``invalid_card``."""
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < len(CARD_NAMES):
+        return value
+    return parse_card(value)
+
+
 class DealState:
-    """A position in a deal and the history that led to it (bits are two-plane hands: ``cards``).
+    """A position in a deal, the history that led to it, and its transitions (bits are two-plane
+    hands: ``cards``).
 
     ``hands_bits`` are the cards each seat holds; ``held_exposed`` the exposed
     copies it still holds; ``exposed`` the effective exposure lists (with the
     automatic fourth card); ``captured_bits`` the cards each seat has taken;
     ``trick`` the plays on the table; ``opening_lead`` the card the next lead
     must be (first lead of a first deal), else None; ``seat`` the seat to act,
-    None when the deal is over. The lists are the state's own: read them, change
-    the state only through ``apply``/``undo`` (or the play loop).
+    None when the deal is over. Read the fields; change the state only through
+    its methods.
     """
 
     rules: Rules
@@ -117,22 +197,132 @@ class DealState:
         self.opening_lead = opening_lead
         self.frames = []
 
-    # ---- moves -------------------------------------------------------------------------------
+    # ---- judging a move ----------------------------------------------------------------------
 
-    def apply(self, move: Play) -> None:
-        """Play ``move`` (a legal play of the seat to act, sorted, as ``legal_moves`` gives it).
-
-        The play loop (``table.advance``) applies it, so the rules of a play are written
-        once; ``undo`` restores the state as it was before.
-        """
+    def options(self) -> Options:
+        """Legal plays of the seat to act as masks (``moves.play_options``); the deal must not be over."""
         seat = self.seat
         assert seat is not None, "the deal is finished"
-        self.frames.append((seat, self.held_exposed[seat], self.suits_led, self.first_round, self.opening_lead,
-                            self.leader))
-        advance(self, Scripted(move), 1)
+        return play_options(self.hands_bits[seat], self.held_exposed[seat], self.trick[0] if self.trick else None,
+                            self.suits_led, self.first_round, self.opening_lead, self.ban)
+
+    def legal_moves(self) -> list[Play]:
+        """Every legal play of the seat to act: single cards ascending, then two-card plays; ``[]`` when
+        the deal is finished."""
+        if self.seat is None:
+            return []
+        return option_list(self.options())
+
+    def is_legal(self, move: object) -> bool:
+        """Whether ``move`` (a card or cards, names or ints) is a legal play of the seat to act."""
+        try:
+            cards = as_move(move)
+        except RuleError:
+            return False
+        return self.seat is not None and is_option(tuple(sorted(cards)), self.options())
+
+    def check(self, move: object, seat: int | None = None) -> None:
+        """Raise ``IllegalMove`` (with the rule's code) unless ``move`` is legal now (for ``seat``, if given).
+
+        Raises:
+            RuleError: ``invalid_card`` or ``invalid_move`` when ``move`` is not a card or cards.
+            IllegalMove: ``deal_finished``, ``not_your_turn``, ``invalid_move`` (the trick's shape),
+                ``card_not_in_hand`` (``index``: the position in ``move`` as given of the first card
+                the seat does not hold), or the rule the play breaks (``must_follow_suit``, ...).
+        """
+        given = as_move(move)
+        if self.seat is None:
+            raise IllegalMove(DEAL_FINISHED(), code="deal_finished")
+        if seat is not None and seat != self.seat:
+            raise IllegalMove(NOT_YOUR_TURN(seat=self.seat, asked=seat), code="not_your_turn")
+        play = tuple(sorted(given))
+        self._check_shape(play)
+        hand = self.hands_bits[self.seat]
+        missing = first_unheld(hand, play)
+        if missing is not None:
+            card = play[missing]
+            text = NOT_HELD_TWICE if play.count(card) == MOST_CARDS_A_PLAY else NOT_HELD
+            raise IllegalMove(text(seat=self.seat, card=CARD_NAMES[card]), code="card_not_in_hand",
+                              index=first_unheld(hand, given))
+        code = verify_play(hand, self.held_exposed[self.seat], self.trick[0] if self.trick else None,
+                           self.suits_led, self.first_round, self.opening_lead, self.ban, play)
+        if code is not None:
+            raise self._illegal(code)
+
+    def _check_shape(self, play: Play) -> None:
+        size = len(play)
+        if self.trick:
+            need = len(self.trick[0])
+            if size != need:
+                raise IllegalMove(PLAY_SIZE(need=need), code="invalid_move")
+        elif size not in (1, self.rules.decks) or (size == MOST_CARDS_A_PLAY and play[0] != play[1]):
+            text = LEAD_ONE_OR_PAIR() if self.rules.decks == MOST_CARDS_A_PLAY else LEAD_ONE_CARD()
+            raise IllegalMove(text, code="invalid_move")
+
+    def _illegal(self, code: str) -> IllegalMove:
+        """The error for the rule ``verify_play`` found broken."""
+        if code == "must_lead_opening_card":
+            assert self.opening_lead is not None
+            text = MUST_LEAD_OPENING(card=CARD_NAMES[self.opening_lead])
+        elif code == "first_trick_ban":
+            text = FIRST_TRICK_BAN()
+        elif code == "exposed_card_first_round":
+            text = EXPOSED_FIRST_ROUND()
+        else:
+            suit = suit_name(SUITS[self.trick[0][0] // SUIT_SIZE])
+            text = (MUST_FOLLOW_PAIR if code == "must_follow_pair" else MUST_FOLLOW_SUIT)(suit=suit)
+        return IllegalMove(text, code=code)
+
+    # ---- transitions -------------------------------------------------------------------------
+
+    def apply(self, move: object, seat: int | None = None) -> None:
+        """Play ``move`` (a card or cards, names or ints, in any order) for the seat to act (``seat``,
+        if given, must be it). An illegal move raises as ``check`` does and leaves the state as it was;
+        ``undo`` takes a legal one back."""
+        given = as_move(move)
+        self.check(given, seat)
+        self.apply_unchecked(tuple(sorted(given)))
+
+    def apply_unchecked(self, move: Play) -> None:
+        """Play ``move`` unchecked: a search's path for a play taken from ``options``/``legal_moves``
+        (sorted ints). An illegal move here corrupts the state; ``apply`` is the checked path."""
+        seat = self.seat
+        assert seat is not None, "the deal is finished"
+        held = self.held_exposed[seat]
+        self.frames.append((seat, held, self.suits_led, self.first_round, self.opening_lead, self.leader))
+        trick = self.trick
+        suit = move[0] // SUIT_SIZE
+        if not trick:
+            self.first_round = not self.suits_led >> suit & 1
+            self.suits_led |= 1 << suit
+            self.opening_lead = None
+        lead_suit = trick[0][0] // SUIT_SIZE if trick else suit
+        first_round = self.first_round
+        hand = self.hands_bits[seat]
+        for c in move:
+            if held:
+                held = release(hand, held, c, first_round and c // SUIT_SIZE == lead_suit)
+            hand = remove_card(hand, c)
+        self.hands_bits[seat] = hand
+        self.held_exposed[seat] = held
+        trick.append(move)
+        if len(trick) < SEATS:
+            self.seat = (seat + 1) % SEATS
+            return
+        # the trick is complete: its winner takes every card and leads next
+        winner = trick_winner(trick, self.leader)
+        self.captured_bits[winner] = merge_bits(self.captured_bits[winner], cards_of(trick))
+        self.history_plays.extend(trick)
+        self.winners.append(winner)
+        trick.clear()
+        self.leader = winner
+        self.seat = winner if self.hands_bits[winner] else None
 
     def undo(self) -> None:
-        """Take back the last ``apply``d move."""
+        """Take back the last ``apply``d move (``RuleError`` ``nothing_to_undo`` when there is none:
+        a fresh state, a clone, or after a whole-deal play loop)."""
+        if not self.frames:
+            raise RuleError(NOTHING_TO_UNDO(), code="nothing_to_undo")
         seat, held, suits_led, first_round, opening, leader = self.frames.pop()
         trick = self.trick
         if trick:
@@ -158,10 +348,6 @@ class DealState:
         self.seat, self.suits_led, self.first_round, self.opening_lead, self.leader = (
             seat, suits_led, first_round, opening, leader)
 
-    def advance(self, chooser: Chooser, limit: int = -1) -> None:
-        """Play until the deal ends or ``limit`` plays are made, each chosen by ``chooser`` (``table.advance``)."""
-        advance(self, chooser, limit)
-
     def clone(self) -> DealState:
         """An independent copy (its own lists; no move of this state to undo)."""
         copy = DealState(rules=self.rules, hands_bits=self.hands_bits.copy(), held_exposed=self.held_exposed.copy(),
@@ -177,12 +363,38 @@ class DealState:
         copy.first_round = self.first_round
         return copy
 
-    def options(self) -> Options:
-        """Legal plays of the seat to act (see ``moves.play_options``); the deal must not be over."""
-        seat = self.seat
-        assert seat is not None, "the deal is finished"
-        return play_options(self.hands_bits[seat], self.held_exposed[seat], self.trick[0] if self.trick else None,
-                            self.suits_led, self.first_round, self.opening_lead, self.ban)
+    def view(self, seat: int | None = None) -> SeatView:
+        """The information set of ``seat`` (default: the seat to act): its own hand, every exposure
+        (an exposed copy not yet played is known to be in its exposer's hand), every card played and
+        the suits each seat has shown it is void in. No other seat's hand is read."""
+        if seat is None:
+            seat = self.seat
+        if seat is None:
+            raise RuleError(DEAL_FINISHED(), code="deal_finished")
+        played = self.played()
+        # every seat plays as many cards per trick as the leader
+        per_seat = sum(len(self.history_plays[SEATS * n]) for n in range(self.trick_number))
+        in_trick = [0] * SEATS
+        for i, play in enumerate(self.trick):
+            in_trick[(self.leader + i) % SEATS] = len(play)
+        sizes = tuple(self.rules.hand_size - per_seat - in_trick[s] for s in range(SEATS))
+        hand = self.hands_bits[seat]
+        known = tuple(hand if s == seat else self.held_exposed[s] for s in range(SEATS))
+        unseen = list(full_deck(self.rules.decks))
+        for c in bits_cards(played) + tuple(c for bits in known for c in bits_cards(bits)):
+            unseen.remove(c)
+        return SeatView(seat=seat, hand=hand, known=known, sizes=sizes, voids=self.voids,
+                        unseen=tuple(unseen), played=played)
+
+    def resample(self, view: SeatView, rng: random.Random, absent: tuple[int, ...] | None = None) -> DealState:
+        """A copy of this state with the cards ``view``'s seat cannot see dealt anew, consistently with
+        what it knows (``information.sample_hidden``; ``absent``: per seat, cards it is believed not to
+        hold), as OpenSpiel's ``ResampleFromInfostate``. ``RuleError`` when ``view`` is not of this deal."""
+        if view.hand != self.hands_bits[view.seat] or view.played != self.played():
+            raise RuleError(VIEW_OF_OTHER_DEAL(seat=view.seat), code="view_of_other_deal")
+        copy = self.clone()
+        copy.hands_bits = sample_hidden(view, rng, absent)
+        return copy
 
     # ---- the position ------------------------------------------------------------------------
 
@@ -199,13 +411,26 @@ class DealState:
                 self.seat, self.suits_led, self.first_round, self.opening_lead)
 
     def __repr__(self) -> str:
-        return (f"DealState(rules={self.rules!r}, hands={self.hands!r}, exposed={self.exposed!r}, "
-                f"plays={self.plays()!r}, seat={self.seat!r})")
+        """The position with card names (``SQ``), as a reader of the rules writes them."""
+        def names(cards: Iterable[Card]) -> list[str]:
+            return [CARD_NAMES[c] for c in cards]
+        hands = [names(hand) for hand in self.hands]
+        exposed = [names(cards) for cards in self.exposed]
+        plays = [names(play) for play in self.plays()]
+        return (f"DealState(rules={self.rules!r}, hands={hands!r}, exposed={exposed!r}, plays={plays!r}, "
+                f"seat={self.seat!r})")
 
     @property
     def finished(self) -> bool:
         """Whether every card has been played (no seat is to act)."""
         return self.seat is None
+
+    @property
+    def plain(self) -> bool:
+        """Whether no card is special any more: no exposed copy held, no opening card due, no first-trick
+        ban. Then the legal plays are the follow rules' alone, and only which card beats which decides
+        who takes a trick (the play loops' fast cases, the solvers' renumbered positions)."""
+        return self.opening_lead is None and not any(self.held_exposed) and not self.ban
 
     @property
     def ban(self) -> bool:
@@ -230,6 +455,11 @@ class DealState:
     @property
     def plays_count(self) -> int:
         return len(self.history_plays) + len(self.trick)
+
+    def scores(self) -> ScoreSheet:
+        """The score sheet of the cards each seat has taken so far, under the deal's exposures
+        (``scoring.score_cards``); final when ``finished``."""
+        return score_bits(self.rules, self.captured_bits, self.exposed, self.doublings)
 
     def raw_scores(self) -> tuple[int, ...]:
         """Raw scores of the cards each seat has captured so far."""

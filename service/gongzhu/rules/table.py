@@ -1,11 +1,14 @@
-"""The play loop: a ``DealState`` advanced play by play (docs/rules.md, "Play").
+"""The fast play loops: a ``DealState`` played on by a chooser until the deal ends (docs/rules.md, "Play").
 
-``advance`` is the only code that applies plays. ``replay`` of untrusted
-history, ``DealState.apply`` and fast random playouts all run through it, so
-the rules of taking a trick are written once. A *chooser* picks each play from
-the legal options ``(single cards, pairs, other two-card plays)`` (see
-``moves``): a scripted history (replay), one given move (apply), or a
-random/heuristic policy (simulation).
+``DealState.apply`` plays one move; a whole deal played that way pays for a
+method call, a frame for ``undo`` and the trick's bookkeeping per play. These
+loops play many moves in one call for ``replay`` of a history, random
+playouts and the bot's playouts, keeping the position in locals. They import
+the state and write its fields (they are part of the engine);
+tests/rules/test_play_loops.py checks them against repeated
+``DealState.apply_unchecked``. A *chooser* picks each play from the legal
+options ``(single cards, pairs, other two-card plays)`` (see ``moves``): a
+scripted history (replay), or a random/heuristic policy (simulation).
 
 There is one loop for one deck and one for two decks, chosen once a call: with
 one deck a hand is one plane of 52 bits, no play has two cards and a trick's
@@ -16,7 +19,7 @@ from __future__ import annotations
 
 import random as _random
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 from .cards import (
     ONE_PLANE,
@@ -30,15 +33,13 @@ from .cards import (
     Card,
     Play,
     cards_of,
-    count_of,
     nth_card,
     remove_card,
 )
 from .moves import NO_PLAYS, follow_pair_options, play_options, two_of
+from .state import DealState, release
 from .tricks import leading_index, trick_winner
-
-if TYPE_CHECKING:  # the state applies plays through this loop
-    from .state import DealState
+from .variants import Rules
 
 SINGLE_PLAYS: Final[tuple[Play, ...]] = tuple([(c,) for c in range(PLANE)])
 PAIR_PLAYS: Final[tuple[Play, ...]] = tuple([(c, c) for c in range(PLANE)])
@@ -71,14 +72,45 @@ class FunctionChooser(Chooser):
         return self.function(singles, pairs, others)
 
 
-class Scripted(Chooser):
-    """A chooser that plays ``move`` (known to be legal)."""
+class LiveDeal:
+    """What a chooser may read of the deal a play loop is playing: a read-only view of the state.
 
-    def __init__(self, move: Play) -> None:
-        self.move = move
+    The loop keeps the trick, the history and the winners up to date as it plays (with one deck
+    the hands and the piles too; with two decks those are written back when it returns). A
+    chooser reads them here, typed as read-only sequences, and never holds the state's lists.
+    """
 
-    def choose(self, singles: int, pairs: int, others: Sequence[Play]) -> Play:
-        return self.move
+    def __init__(self, state: DealState) -> None:
+        self._state = state
+
+    @property
+    def trick(self) -> Sequence[Play]:
+        return self._state.trick
+
+    @property
+    def history(self) -> Sequence[Play]:
+        """The plays of the completed tricks, four a trick, in order."""
+        return self._state.history_plays
+
+    @property
+    def winners(self) -> Sequence[int]:
+        return self._state.winners
+
+    @property
+    def hands(self) -> Sequence[int]:
+        return self._state.hands_bits
+
+    @property
+    def captured(self) -> Sequence[int]:
+        return self._state.captured_bits
+
+    @property
+    def first_leader(self) -> int:
+        return self._state.first_leader
+
+    @property
+    def rules(self) -> Rules:
+        return self._state.rules
 
 
 class RandomChooser(Chooser):
@@ -130,11 +162,6 @@ def random_chooser(rng: _random.Random) -> RandomChooser:
     return RandomChooser(rng)
 
 
-def scripted(move: Play) -> Scripted:
-    """A chooser that plays ``move`` (known to be legal)."""
-    return Scripted(move)
-
-
 def advance(t: DealState, chooser: Chooser | ChooseFunction, limit: int = -1) -> None:
     """Play until the deal ends or ``limit`` plays are made, each chosen by ``chooser``
     (a ``Chooser``, or a function of the three options).
@@ -144,6 +171,8 @@ def advance(t: DealState, chooser: Chooser | ChooseFunction, limit: int = -1) ->
     """
     if t.seat is None:
         return
+    # the loop keeps no frames: its plays are not taken back one by one
+    t.frames.clear()
     if not isinstance(chooser, Chooser):
         chooser = FunctionChooser(chooser)
     if t.rules.decks == 1:
@@ -184,7 +213,7 @@ def _advance_one_deck(t: DealState, chooser: Chooser, limit: int) -> None:  # no
     # whether a seat holds an exposed copy still (then each play is checked through play_options)
     holding = any(helds)
     # whether play_options is needed whatever the seat holds: first-trick ban, opening card, exposures
-    special = ban or opening is not None or holding
+    special = not t.plain
     # the exposed copies the seat to play holds; 0 whenever special is False (no seat holds one then)
     held = 0
     try:
@@ -257,19 +286,6 @@ class _Planes:
         self.pile_two = pile >> PLANE
 
 
-def _release(hand: int, held: int, card: Card, governed: bool) -> int:
-    """Exposed copies left after playing ``card`` (two decks).
-
-    A play the first-round restriction governs uses an unexposed copy; any
-    other play (a discard, or after the first round) uses an exposed copy first.
-    """
-    if not held >> card & 1:
-        return held
-    if governed and count_of(hand, card) > count_of(held, card):
-        return held
-    return remove_card(held, card)
-
-
 def _advance_two_decks(t: DealState, chooser: Chooser, limit: int) -> None:  # noqa: C901, PLR0912, PLR0915
     """``advance`` with two decks: hands and piles as their two planes apart while it runs.
 
@@ -297,7 +313,7 @@ def _advance_two_decks(t: DealState, chooser: Chooser, limit: int) -> None:  # n
     # whether a seat holds an exposed copy still (then each play is checked through play_options)
     holding = any(helds)
     # whether play_options is needed whatever the seat holds: first-trick ban, pair lead, opening card, exposures
-    special = ban or pair_lead or opening is not None or holding
+    special = pair_lead or not t.plain
     # the exposed copies the seat to play holds; 0 whenever special is False (no seat holds one then)
     held = 0
     try:
@@ -348,7 +364,7 @@ def _advance_two_decks(t: DealState, chooser: Chooser, limit: int) -> None:  # n
                 if held:
                     full = hand | planes.two << PLANE
                     for c in move:
-                        held = _release(full, held, c, first_round and c // SUIT_SIZE == lead_suit)
+                        held = release(full, held, c, first_round and c // SUIT_SIZE == lead_suit)
                         full = remove_card(full, c)
                     helds[seat] = held
                     planes.one, planes.two = full & ONE_PLANE, full >> PLANE

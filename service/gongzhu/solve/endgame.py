@@ -34,9 +34,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Final
 
-from .andor import AndOr, Budget, Nodes
-from .cards import (
-    HEART_MASK,
+from ..rules.cards import (
     HEARTS,
     PIG,
     PLANE,
@@ -44,17 +42,16 @@ from .cards import (
     SEATS,
     SHEEP,
     SUIT_SIZE,
-    TRANSFORMER,
     Play,
-    lowest_of_runs,
     mask_cards,
 )
-from .claims import kept_apart, live_one_plane
-from .scoring import HEART_VALUES, PIG_POINTS, SHEEP_POINTS, seat_raw
-from .settlement import PARTNERS
-from .state import DealState
-from .tricks import leading_index
-from .variants import Rules
+from ..rules.scoring import HEART_VALUES, PIG_POINTS, SHEEP_POINTS, seat_raw
+from ..rules.settlement import PARTNERS
+from ..rules.state import DealState
+from ..rules.tricks import leading_index
+from ..rules.variants import Rules
+from .andor import AndOr, Budget, Nodes
+from .vocabulary import distinct_cards, kept_apart, live_cards, rivals_live
 
 # Every raw score is a multiple of ten (hearts by tens, pig and sheep 100, all hearts 200,
 # the transformer alone 25 x 2 or more, doublings x 2), so score units are too.
@@ -65,11 +62,6 @@ NO_DEPTH_LIMIT: Final = 1000
 # more score units than any deal gives
 NO_SCORE: Final = 1 << 40
 DEFAULT_MAX_NODES: Final = 20_000
-# Cards that score alike: one class per heart value, and each of the pig, sheep and transformer alone.
-HEART_CLASSES: Final = tuple(
-    sum(1 << HEARTS * SUIT_SIZE + r for r in range(SUIT_SIZE) if HEART_VALUES[r] == value)
-    for value in sorted(set(HEART_VALUES)))
-ALONE: Final = 1 << PIG | 1 << SHEEP | 1 << TRANSFORMER
 # What a card is worth to its taker, to order the moves only (the transformer, which doubles, counts 0).
 ORDER_POINTS: Final = tuple(
     HEART_VALUES[c % SUIT_SIZE] if c // SUIT_SIZE == HEARTS else
@@ -91,15 +83,6 @@ def units_per_point(rules: Rules) -> int:
     return 2 if rules.partnership else SEATS - 1
 
 
-def _live(pos: DealState) -> int:
-    """Cards (two-plane) still in play: in a hand or on the table."""
-    live = pos.hands_bits[0] | pos.hands_bits[1] | pos.hands_bits[2] | pos.hands_bits[3]
-    for play in pos.trick:
-        for card in play:
-            live |= 1 << card
-    return live
-
-
 def settled_units(pos: DealState, seat: int) -> int:
     """``seat``'s score units from the cards taken so far (its final score once no scoring card is in play)."""
     rules, k = pos.rules, pos.doublings
@@ -113,7 +96,7 @@ Key = tuple[object, ...]
 def position_key(pos: DealState) -> Key:
     """The position and the scoring cards each seat has taken: what decides the rest of the score."""
     taken = tuple([bits & SCORING_BITS for bits in pos.captured_bits])
-    if pos.opening_lead is None and not any(pos.held_exposed) and not pos.ban:
+    if pos.plain:
         return (pos.seat, pos.leader, tuple(pos.hands_bits), tuple(pos.trick), taken)
     return (pos.seat, pos.leader, tuple(pos.hands_bits), tuple(pos.trick), taken, tuple(pos.held_exposed),
             pos.suits_led, pos.first_round, pos.opening_lead, pos.ban)
@@ -126,7 +109,7 @@ class _AtLeast(AndOr[DealState, Key, Play]):
     One instance asks one threshold after another (``ask``). What earlier questions settled is kept as
     bounds, per position: kept at ``t`` means kept at every lower threshold (``kept_at``, the highest),
     broken at ``t`` broken at every higher one (``broken_at``, the lowest). A position kept at the
-    threshold asked is kept without search (``over``); a move to one broken there breaks (``child``).
+    threshold asked is kept without search (``look``); a move to one broken there breaks (``child``).
     The AND/OR search's own table holds one question's verdicts; ``ask`` moves them into the bounds.
     """
 
@@ -140,9 +123,7 @@ class _AtLeast(AndOr[DealState, Key, Play]):
         self.broken_at: dict[Key, int] = {}
         # the move that decided a position for an earlier threshold: tried first
         self.hints: dict[Key, Play] = {}
-        # the key of the position ``over`` looked at (``decide`` asks for the key and the moves next),
-        # and of the position ``child`` made (``over`` looks at it next)
-        self.last_key: Key = ()
+        # the key of the position ``child`` made (``look`` looks at it next), not computed twice
         self.pending: Key | None = None
         # this question's leaves: the lowest score kept and the highest broken (what a failed or kept
         # question proves beyond its threshold, as a fail-soft alpha-beta's value does)
@@ -168,26 +149,23 @@ class _AtLeast(AndOr[DealState, Key, Play]):
         self.known.clear()
         return holds
 
-    def over(self, pos: DealState) -> bool:
-        """Kept: the deal is over (a line below the threshold broke on its last scoring card), the score is
-        settled at the threshold or more, or an earlier question kept the position at a threshold as high."""
+    def look(self, pos: DealState) -> Key | None:
+        """None when kept: the deal is over (a line below the threshold broke on its last scoring card), the
+        score is settled at the threshold or more, or an earlier question kept the position at a threshold
+        as high. Else the position's key (``position_key``; the one ``child`` computed, when it made ``pos``)."""
         pending, self.pending = self.pending, None
         if pos.seat is None:
             self.leaf(settled_units(pos, self.seat))
-            return True
+            return None
         # (between tricks only: the score is settled by the trick that took the last scoring card)
-        if not pos.trick and not _live(pos) & SCORING_BITS:
-            if self.leaf(settled_units(pos, self.seat)):
-                return True
-            self.last_key = position_key(pos)
-            return False
+        if not pos.trick and not live_cards(pos) & SCORING_BITS:
+            return None if self.leaf(settled_units(pos, self.seat)) else position_key(pos)
         key = pending if pending is not None else position_key(pos)
-        self.last_key = key
         kept = self.kept_at.get(key)
         if kept is not None and kept >= self.threshold:
             self.lowest_kept = min(self.lowest_kept, kept)
-            return True
-        return False
+            return None
+        return key
 
     def leaf(self, units: int) -> bool:
         """Whether a settled score keeps the threshold (and the leaf counted)."""
@@ -197,9 +175,6 @@ class _AtLeast(AndOr[DealState, Key, Play]):
         self.highest_broken = max(self.highest_broken, units)
         return False
 
-    def key(self, pos: DealState) -> Key:
-        return self.last_key
-
     def mover(self, pos: DealState) -> int | None:
         """The seat to act, read as the searching seat when it is that seat's partner (partnership):
         its plays are OR nodes too."""
@@ -208,7 +183,7 @@ class _AtLeast(AndOr[DealState, Key, Play]):
             return self.seat
         return seat
 
-    def moves(self, pos: DealState) -> list[Play]:
+    def moves(self, pos: DealState, key: Key) -> list[Play]:
         """``distinct_moves``, likeliest to decide first: the one that decided the position for an earlier
         threshold, then by what the trick would be worth to the seat if it ended with the move
         (``_worth``), best first for the seat, worst first for the others."""
@@ -216,7 +191,7 @@ class _AtLeast(AndOr[DealState, Key, Play]):
         if len(moves) > 1:
             worth = self._worth(pos)
             moves.sort(key=worth if self.mover(pos) == self.seat else lambda move: -worth(move))
-        hint = self.hints.get(self.last_key)
+        hint = self.hints.get(key)
         if hint is not None and hint in moves:
             moves.remove(hint)
             moves.insert(0, hint)
@@ -258,10 +233,10 @@ class _AtLeast(AndOr[DealState, Key, Play]):
         """``move`` applied to ``pos`` itself (``back`` undoes it); broken once the score is settled below
         the threshold, or where an earlier question broke the position at a threshold as low."""
         before = len(pos.winners)
-        pos.apply(move)
+        pos.apply_unchecked(move)
         completed = len(pos.winners) != before
-        if pos.seat is None or completed and not _live(pos) & SCORING_BITS:
-            # (a kept leaf is counted by ``over``, which sees it next)
+        if pos.seat is None or completed and not live_cards(pos) & SCORING_BITS:
+            # (a kept leaf is counted by ``look``, which sees it next)
             units = settled_units(pos, self.seat)
             if units < self.threshold:
                 self.highest_broken = max(self.highest_broken, units)
@@ -286,15 +261,7 @@ def distinct_moves(pos: DealState) -> list[Play]:
     seat = pos.seat
     assert seat is not None
     singles, pairs, others = pos.options()
-    live = live_one_plane(pos, seat)
-    apart = kept_apart(pos, seat) | ALONE
-    cards = lowest_of_runs(singles & ~HEART_MASK, live, apart)
-    hearts = singles & HEART_MASK
-    if hearts:
-        for cls in HEART_CLASSES:
-            if hearts & cls:
-                cards += lowest_of_runs(hearts & cls, live, apart)
-        cards.sort()
+    cards = distinct_cards(singles, rivals_live(pos, seat), kept_apart(pos, seat))
     moves: list[Play] = [(c,) for c in cards]
     moves += [(c, c) for c in mask_cards(pairs)]
     moves += others
@@ -315,7 +282,7 @@ class Endgame:
         a kept question proves the value at least its lowest kept leaf, a failed one at most its highest
         broken leaf; the next question is just above what is proved, or at it, until both meet. The first
         asks ``guess`` (on the grid)."""
-        if not _live(pos) & SCORING_BITS:
+        if not live_cards(pos) & SCORING_BITS:
             return settled_units(pos, self.seat)
         search = self.search
         low, high = -NO_SCORE, NO_SCORE
@@ -337,7 +304,7 @@ class Endgame:
         per_point = units_per_point(state.rules)
         out = []
         for i, move in enumerate(moves):
-            pos.apply(move)
+            pos.apply_unchecked(move)
             guess = 0 if guesses is None else round(guesses[i] * per_point)
             out.append(self.units(pos, guess) / per_point)
             pos.undo()

@@ -64,9 +64,9 @@ def _first(moves: list[Move], found: tuple[bool, int, Move | None] | None) -> li
 class AndOr(ABC, Generic[Position, Key, Move]):
     """The AND/OR search, written once (``decide``) for both kinds of position: engine
     one ``DealState`` applied and undone (``_Search``) and bare tuples (``PlainSearch``). Each kind says when
-    the claim is kept without search (``over``), what decides the rest of the claim from
-    a position (``key``), who acts (``mover``), the moves worth trying, likeliest to decide
-    first (``moves``), and the position after one (``child``).
+    the claim is kept without search, and else what decides the rest of the claim from a
+    position (``look``: None, or the key), who acts (``mover``), the moves worth trying,
+    likeliest to decide first (``moves``), and the position after one (``child``).
 
     Positions already decided are remembered in ``known``: the verdict, how many tricks
     it looked at (``EXACT`` where it looked to the end of the deal, which only a kind
@@ -82,12 +82,9 @@ class AndOr(ABC, Generic[Position, Key, Move]):
         self.known: dict[Key, tuple[bool, int, Move | None]] = {}
 
     @abstractmethod
-    def over(self, pos: Position) -> bool:
-        """Whether the claim is kept from ``pos`` to the end of the deal, without search."""
-        raise NotImplementedError
-
-    @abstractmethod
-    def key(self, pos: Position) -> Key:
+    def look(self, pos: Position) -> Key | None:
+        """None when the claim is kept from ``pos`` to the end of the deal without search; else the key
+        of what decides the rest of it from ``pos`` (its entry in ``known``)."""
         raise NotImplementedError
 
     @abstractmethod
@@ -95,7 +92,8 @@ class AndOr(ABC, Generic[Position, Key, Move]):
         raise NotImplementedError
 
     @abstractmethod
-    def moves(self, pos: Position) -> list[Move]:
+    def moves(self, pos: Position, key: Key) -> list[Move]:
+        """The moves worth trying from ``pos`` (whose key is ``key``), likeliest to decide first."""
         raise NotImplementedError
 
     @abstractmethod
@@ -111,18 +109,18 @@ class AndOr(ABC, Generic[Position, Key, Move]):
         deciding move (the claimant's keeping move, or another seat's breaking one); and
         whether a kept claim is known to be kept to the end of the deal (no line was cut
         at ``depth``), so that deeper looks need not repeat it."""
-        if self.over(pos):
+        key = self.look(pos)
+        if key is None:
             return True, None, self.exact
         if depth == 0:
             return True, None, False
-        key = self.key(pos)
         found = self.known.get(key)
         if found is not None and _settled(found, depth):
             return found[0], found[2], found[1] == EXACT
         self.nodes.visit()
         claimant = self.mover(pos) == self.seat
         result, witness, to_the_end = (not claimant), None, True
-        for move in _first(self.moves(pos), found):
+        for move in _first(self.moves(pos, key), found):
             nxt, completed, broken = self.child(pos, move)
             if broken:
                 ok, whole = False, True

@@ -27,25 +27,22 @@ import time
 from dataclasses import dataclass
 from typing import Final, Literal
 
-from .andor import AndOr, Budget, Nodes
-from .cards import (
-    ONE_PLANE,
-    PLANE,
+from ..rules.cards import (
     SEATS,
     SUIT_MASKS,
     SUIT_SIZE,
     Card,
     Play,
-    cards_of,
     lowest_of_runs,
     mask_cards,
 )
-from .errors import IllegalMove
-from .messages import NOTHING_TO_CLAIM
-from .moves import BANNED_FIRST_TRICK_MASK
-from .plain import PlainSearch, by_suit, is_plain, priority, real_card, to_plain
-from .state import DealState
-from .tricks import leading_card
+from ..rules.errors import IllegalMove
+from ..rules.messages import NOTHING_TO_CLAIM
+from ..rules.state import DealState
+from ..rules.tricks import leading_card
+from .andor import AndOr, Budget, Nodes
+from .plain import PlainSearch, by_suit, priority, to_plain
+from .vocabulary import kept_apart, live_cards, one_plane, real_card, renumber, renumbering, rivals_live
 
 ClaimKind = Literal["all_tricks", "no_tricks"]
 CLAIM_KINDS: Final[tuple[str, ...]] = ("all_tricks", "no_tricks")
@@ -67,51 +64,9 @@ class ClaimVerdict:
     nodes: int
 
 
-# the live cards -> each one's number among them (``_renumbering``), kept between searches
-_ORDER: Final[dict[int, dict[int, int]]] = {}
-
-
-def _renumbering(live: int) -> dict[int, int]:
-    """Each live card's number: its suit's base plus its rank among the live cards of its suit."""
-    order = {}
-    for base in range(0, PLANE, SUIT_SIZE):
-        rank = 0
-        for card in range(base, base + SUIT_SIZE):
-            if live >> card & 1:
-                order[card] = base + rank
-                rank += 1
-    return order
-
-
-def _renumber(order: dict[int, int], bits: int) -> int:
-    out = 0
-    for card in mask_cards(bits & ONE_PLANE):
-        out |= 1 << order[card]
-    for card in mask_cards(bits >> PLANE):
-        out |= 1 << (order[card] + PLANE)
-    return out
-
-
-def live_one_plane(t: DealState, seat: int) -> int:
-    """Cards (either copy) held by the other seats or on the table."""
-    bits = cards_of(t.trick)
-    for other in range(SEATS):
-        if other != seat:
-            bits |= t.hands_bits[other]
-    return (bits | bits >> PLANE) & ONE_PLANE
-
-
-def kept_apart(t: DealState, seat: int) -> int:
-    """``seat``'s cards (one plane) never merged with an equivalent card: held twice (one copy played
-    would break a pair), exposed copies it still holds, and the first-trick ban's cards while it applies."""
-    fixed = t.held_exposed[seat]
-    apart = t.hands_bits[seat] >> PLANE | (fixed | fixed >> PLANE) & ONE_PLANE
-    return apart | BANNED_FIRST_TRICK_MASK if t.ban else apart
-
-
 def _representatives(t: DealState, seat: int, singles: int) -> list[int]:
     """The single-card options of ``seat`` with equivalent cards merged (the lowest kept)."""
-    return lowest_of_runs(singles, live_one_plane(t, seat), kept_apart(t, seat))
+    return lowest_of_runs(singles, rivals_live(t, seat), kept_apart(t, seat))
 
 
 def _dominated(t: DealState, seat: int, claimant: int, wants_all: bool, singles: int) -> list[int] | None:
@@ -125,7 +80,7 @@ def _dominated(t: DealState, seat: int, claimant: int, wants_all: bool, singles:
     each such run, and a discarder the lowest card of a suit. For a claim of no trick the
     claimant is never worse off keeping its lower cards: it discards the highest of a suit.
     """
-    if not t.trick and seat == claimant or not is_plain(t) or t.rules.decks != 1:
+    if not t.trick and seat == claimant or not t.plain or t.rules.decks != 1:
         return None
     follow = singles & SUIT_MASKS[t.trick[0][0] // SUIT_SIZE] if t.trick else singles
     if seat != claimant and wants_all:
@@ -171,36 +126,28 @@ class _Search(AndOr[DealState, tuple[object, ...], Play]):
         super().__init__(seat, kind == "all_tricks", Nodes(max_nodes, deadline))
         self.plain = PlainSearch(seat, self.wants_all, self.nodes)
 
-    def over(self, pos: DealState) -> bool:
-        return pos.seat is None
-
-    def key(self, pos: DealState) -> tuple[object, ...]:
-        """What decides the rest of the claim from ``pos``.
+    def look(self, pos: DealState) -> tuple[object, ...] | None:
+        """None at the end of the deal; else what decides the rest of the claim from ``pos``.
 
         Only which cards beat which matters to who takes a trick, so when no card is
         special any more (no exposed copy held, no opening card due, no first-trick
         ban) the cards are renumbered by their order among the cards still in play:
         positions that differ only in cards already gone share one entry.
         """
-        if pos.opening_lead is not None or any(pos.held_exposed) or (not pos.winners and pos.rules.first_trick_ban):
+        if pos.seat is None:
+            return None
+        if not pos.plain:
             return (pos.seat, pos.leader, tuple(pos.hands_bits), tuple(pos.held_exposed), tuple(pos.trick),
                     pos.suits_led, pos.first_round, pos.opening_lead, not pos.winners)
-        trick = cards_of(pos.trick)
-        live = trick
-        for hand in pos.hands_bits:
-            live |= hand
-        live = (live | live >> PLANE) & ONE_PLANE
-        order = _ORDER.get(live)
-        if order is None:
-            order = _ORDER[live] = _renumbering(live)
-        hands = tuple([_renumber(order, hand) for hand in pos.hands_bits])
+        order = renumbering(one_plane(live_cards(pos)))
+        hands = tuple([renumber(order, hand) for hand in pos.hands_bits])
         plays = tuple([tuple([order[c] for c in play]) for play in pos.trick])
         return (pos.seat, pos.leader, hands, plays)
 
     def mover(self, pos: DealState) -> int | None:
         return pos.seat
 
-    def moves(self, pos: DealState) -> list[Play]:
+    def moves(self, pos: DealState, key: tuple[object, ...] | None = None) -> list[Play]:
         """The moves of the seat to act, the likeliest to decide first (see ``priority``)."""
         assert pos.seat is not None
         moves = _moves(pos, pos.seat, self.seat, self.wants_all)
@@ -211,7 +158,7 @@ class _Search(AndOr[DealState, tuple[object, ...], Play]):
     def child(self, pos: DealState, move: Play) -> tuple[DealState, bool, bool]:
         """``move`` applied to ``pos`` itself (``back`` undoes it)."""
         before = len(pos.winners)
-        pos.apply(move)
+        pos.apply_unchecked(move)
         completed = len(pos.winners) != before
         broken = completed and (pos.winners[-1] == self.seat) != self.wants_all
         return pos, completed, broken

@@ -15,15 +15,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Final
 
+from ..rules.cards import ONE_PLANE, PLANE, SEATS, SUIT_MASKS, SUIT_SIZE, Play, lowest_of_runs, mask_cards
+from ..rules.moves import follow_single_mask, lead_options
+from ..rules.state import DealState
+from ..rules.tricks import leading_card, trick_winner
 from .andor import AndOr, Nodes
-from .cards import ONE_PLANE, PLANE, SEATS, SUIT_MASK, SUIT_MASKS, SUIT_SIZE, Play, lowest_of_runs, mask_cards
-from .moves import follow_single_mask, lead_options
-from .state import DealState
-from .tricks import leading_card, trick_winner
+from .vocabulary import live_cards, renumber, renumbering
 
 Plain = tuple[int, int, tuple[int, ...], tuple[int, ...]]   # seat, leader, hands, trick
 
-SUIT_BASES: Final = tuple(range(0, PLANE, SUIT_SIZE))
 # Dropping card position p from a renumbered one-deck mask: the bits below p, the bits of
 # p's suit above it (moved down one), the bits of the suits above.
 _BELOW: Final = tuple((1 << p) - 1 for p in range(PLANE))
@@ -34,12 +34,6 @@ _LANE: Final = 64
 _LANES: Final = sum(1 << (_LANE * i) for i in range(SEATS))
 _KEEP_LANES: Final = tuple((_BELOW[p] | _HIGHER_SUITS[p]) * _LANES for p in range(PLANE))
 _ABOVE_LANES: Final = tuple(_SUIT_ABOVE[p] * _LANES for p in range(PLANE))
-
-
-def is_plain(t: DealState) -> bool:
-    """No card is special any more: no exposed copy held, no opening card due, no first-trick ban."""
-    return t.opening_lead is None and not any(t.held_exposed) and not (
-        not t.winners and t.rules.first_trick_ban)
 
 
 def by_suit(cards: int, keep_high: bool) -> list[int]:
@@ -106,25 +100,6 @@ def priority(move: Play, best: int, wants_all: bool) -> tuple[int, int]:
     return (1 if wants_all else 0, -rank)
 
 
-def squeeze(bits: int, live: int) -> int:
-    """``bits`` (cards of ``live``) renumbered by their order among the live cards of
-    their suit: only which card beats which is kept."""
-    out = 0
-    for base in SUIT_BASES:
-        k = 0
-        for card in mask_cards((live >> base & SUIT_MASK) << base):
-            if bits >> card & 1:
-                out |= 1 << (base + k)
-            k += 1
-    return out
-
-
-def real_card(card: int, live: int) -> int:
-    """The card a renumbered ``card`` stands for among ``live``."""
-    base = card - card % SUIT_SIZE
-    return mask_cards((live >> base & SUIT_MASK) << base)[card % SUIT_SIZE]
-
-
 def to_plain(t: DealState) -> tuple[Plain, int] | None:
     """A one-deck position where no card is special any more, as a bare tuple (the fast
     path), with the live cards its numbering is relative to.
@@ -132,16 +107,12 @@ def to_plain(t: DealState) -> tuple[Plain, int] | None:
     Cards are renumbered by their order among the cards still in play (hands and the
     trick on the table), so positions that differ only in the cards already gone are
     one position: only which card beats which decides who takes a trick."""
-    if t.rules.decks != 1 or not is_plain(t) or t.seat is None:
+    if t.rules.decks != 1 or not t.plain or t.seat is None:
         return None
-    trick = [play[0] for play in t.trick]
-    live = 0
-    for hand in t.hands_bits:
-        live |= hand
-    for card in trick:
-        live |= 1 << card
-    node = (t.seat, t.leader, tuple([squeeze(hand, live) for hand in t.hands_bits]),
-            tuple([squeeze(1 << card, live).bit_length() - 1 for card in trick]))
+    live = live_cards(t)
+    order = renumbering(live)
+    node = (t.seat, t.leader, tuple([renumber(order, hand) for hand in t.hands_bits]),
+            tuple([order[play[0]] for play in t.trick]))
     return node, live
 
 
@@ -178,16 +149,14 @@ class PlainSearch(AndOr[Plain, Plain, int]):
         # (claimant's cards, the cards the others may lead) -> ducks_every_lead
         self.safe: dict[tuple[int, int], bool] = {}
 
-    def over(self, pos: Plain) -> bool:
-        return not pos[2][pos[0]] or self.ducks_the_rest(pos)
-
-    def key(self, pos: Plain) -> Plain:
-        return pos
+    def look(self, pos: Plain) -> Plain | None:
+        """None once the claimant's hand is empty or it ducks every lead left; a position is its own key."""
+        return None if not pos[2][pos[0]] or self.ducks_the_rest(pos) else pos
 
     def mover(self, pos: Plain) -> int:
         return pos[0]
 
-    def moves(self, pos: Plain) -> list[int]:
+    def moves(self, pos: Plain, key: Plain) -> list[int]:
         seat, _, hands, trick = pos
         hand = hands[seat]
         claimant = self.seat

@@ -1,0 +1,126 @@
+"""What the exact searches (and the bot's search) say about cards, written once (docs/rules.md, "Claims").
+
+- *Live* cards: the cards still in play, in a hand or on the table; a seat's
+  rivals' live cards are what its own cards rank against.
+- *Renumbering*: once no card is special (``DealState.plain``), only which card
+  beats which decides who takes a trick, so cards are numbered by their order
+  among the live cards of their suit; positions that differ only in cards
+  already gone are then one position.
+- *Distinct moves*: single cards of one suit with no live card ranked between
+  them win and lose the same tricks; where scores matter they must score alike
+  too (hearts of one value: ``HEART_CLASSES``; the pig, the sheep and the
+  transformer stand alone: ``ALONE``). One card of each run is searched, the
+  lowest (``cards.lowest_of_runs``).
+"""
+from __future__ import annotations
+
+from typing import Final
+
+from ..rules.cards import (
+    HEART_MASK,
+    HEARTS,
+    ONE_PLANE,
+    PIG,
+    PLANE,
+    SEATS,
+    SHEEP,
+    SUIT_MASK,
+    SUIT_SIZE,
+    TRANSFORMER,
+    lowest_of_runs,
+    mask_cards,
+)
+from ..rules.moves import BANNED_FIRST_TRICK_MASK
+from ..rules.scoring import HEART_VALUES
+from ..rules.state import DealState
+
+# Cards that score alike: one class per heart value, and each of the pig, sheep and transformer alone.
+HEART_CLASSES: Final = tuple(
+    sum(1 << HEARTS * SUIT_SIZE + r for r in range(SUIT_SIZE) if HEART_VALUES[r] == value)
+    for value in sorted(set(HEART_VALUES)))
+ALONE: Final = 1 << PIG | 1 << SHEEP | 1 << TRANSFORMER
+SUIT_BASES: Final = tuple(range(0, PLANE, SUIT_SIZE))
+
+
+def live_cards(pos: DealState) -> int:
+    """Cards (two-plane) still in play: in a hand or on the table."""
+    hands = pos.hands_bits
+    live = hands[0] | hands[1] | hands[2] | hands[3]
+    for play in pos.trick:
+        for card in play:
+            live |= 1 << card
+    return live
+
+
+def one_plane(bits: int) -> int:
+    """The cards of two-plane ``bits``, any copy, as one plane."""
+    return (bits | bits >> PLANE) & ONE_PLANE
+
+
+def rivals_live(pos: DealState, seat: int) -> int:
+    """Cards (either copy, one plane) held by the other seats or on the table: what ``seat``'s rank against."""
+    bits = 0
+    for play in pos.trick:
+        for card in play:
+            bits |= 1 << card
+    for other in range(SEATS):
+        if other != seat:
+            bits |= pos.hands_bits[other]
+    return one_plane(bits)
+
+
+# the live cards -> each one's number among them (``renumbering``), kept between searches
+_ORDER: Final[dict[int, dict[int, int]]] = {}
+
+
+def renumbering(live: int) -> dict[int, int]:
+    """Each card of one-plane ``live``: its suit's base plus its rank among the live cards of its suit."""
+    order = _ORDER.get(live)
+    if order is None:
+        order = {}
+        for base in SUIT_BASES:
+            rank = 0
+            for card in mask_cards((live >> base & SUIT_MASK) << base):
+                order[card] = base + rank
+                rank += 1
+        _ORDER[live] = order
+    return order
+
+
+def renumber(order: dict[int, int], bits: int) -> int:
+    """Two-plane ``bits`` (cards of the live cards ``order`` numbers) renumbered, plane by plane."""
+    out = 0
+    for card in mask_cards(bits & ONE_PLANE):
+        out |= 1 << order[card]
+    for card in mask_cards(bits >> PLANE):
+        out |= 1 << (order[card] + PLANE)
+    return out
+
+
+def real_card(card: int, live: int) -> int:
+    """The card a renumbered ``card`` stands for among the one-plane ``live`` cards."""
+    base = card - card % SUIT_SIZE
+    return mask_cards((live >> base & SUIT_MASK) << base)[card % SUIT_SIZE]
+
+
+def kept_apart(pos: DealState, seat: int) -> int:
+    """``seat``'s cards (one plane) never merged with an equivalent card: held twice (one copy played
+    would break a pair), exposed copies it still holds, and the first-trick ban's cards while it applies."""
+    fixed = pos.held_exposed[seat]
+    apart = pos.hands_bits[seat] >> PLANE | one_plane(fixed)
+    return apart | BANNED_FIRST_TRICK_MASK if pos.ban else apart
+
+
+def distinct_cards(singles: int, rivals: int, apart: int) -> list[int]:
+    """The single cards of ``singles`` that win, lose and score differently, lowest first: the lowest of
+    each run with no card of ``rivals`` ranked between, runs never crossing a heart value, the cards of
+    ``apart`` and ``ALONE`` standing alone."""
+    apart |= ALONE
+    cards = lowest_of_runs(singles & ~HEART_MASK, rivals, apart)
+    hearts = singles & HEART_MASK
+    if hearts:
+        for cls in HEART_CLASSES:
+            if hearts & cls:
+                cards += lowest_of_runs(hearts & cls, rivals, apart)
+        cards.sort()
+    return cards
