@@ -55,6 +55,9 @@ slow-readers  16 clients pipelining 4 x /docs/swagger-ui-bundle.js, reading 512 
 Each reports its clients' answers (first line of each: 408 at the request deadline,
 100 Continue, …) beside the probes and /legal-moves figures.
 
+claim-flood   ``--attackers`` (2) clients looping a valid POST /claim whose search runs to its
+              wall-clock bound; also probes /readyz and reports the /claim answers.
+
 bot-budget    one client alone calls /suggest ``--calls`` times at each budget_ms (100 …
               2000) on a server without a cap (GONGZHU_MAX_BUDGET_MS=2000): wall time
               per answer (median, max) and samples — how long a bot slot is held.
@@ -319,20 +322,24 @@ def bad_bodies(args, wrk) -> dict:
 
 def _round(srv, wrk, script, path, args) -> dict:
     """One round: wrk on /legal-moves (kept alive) and the /healthz prober, side by side."""
-    prober = _drills.Prober(srv.port, interval=0.1, timeout=5)
-    prober.start()
+    probers = {p: _drills.Prober(srv.port, interval=0.1, timeout=5, path=f"/{p}".encode())
+               for p in ("healthz", "readyz")}
+    for prober in probers.values():
+        prober.start()
     cmd, proc = _wrk_async(wrk, srv.base + path, script, args.seconds, 1, args.lm_connections)
     res = _wrk_result(cmd, proc, args.seconds)
-    prober.stop.set()
-    prober.join(timeout=10)
-    return {"legal_moves": res, "healthz": _drills.summary(prober.latencies)}
+    for prober in probers.values():
+        prober.stop.set()
+        prober.join(timeout=10)
+    return {"legal_moves": res, **{p: _drills.summary(prober.latencies) for p, prober in probers.items()}}
 
 
 def _print_round(label: str, r: dict) -> None:
-    h, lm = r["healthz"], r["legal_moves"]
-    print(f"  {label}: /healthz {h['answered']}/{h['probes']} answered, p50 {h['p50_ms']} ms, "
-          f"p99 {h['p99_ms']} ms, max {h['max_ms']} ms | /legal-moves {lm['rps']:.0f} req/s, "
-          f"errors {lm['errors']}", flush=True)
+    lm = r["legal_moves"]
+    probes = " | ".join(f"/{p} {h['answered']}/{h['probes']} answered, p50 {h['p50_ms']} ms, "
+                        f"p99 {h['p99_ms']} ms, max {h['max_ms']} ms"
+                        for p, h in ((p, r[p]) for p in ("healthz", "readyz")))
+    print(f"  {label}: {probes} | /legal-moves {lm['rps']:.0f} req/s, errors {lm['errors']}", flush=True)
 
 
 def _serving_drill(args, wrk, name: str, describe: str, start, finish) -> dict:
@@ -446,6 +453,41 @@ def bot_flood(args, wrk) -> dict:
                           f"{args.flood} clients looping /suggest at budget_ms {args.budget}"
                           + ("" if args.seed is None else f", seed {args.seed}"),
                           start, finish)
+
+
+# A valid claim whose search runs to its wall-clock bound (tests/faults/test_pod_safety.py).
+HARD_CLAIM = {
+    "hands": [["D4", "D5", "C2", "DJ", "CK", "H7", "C7", "DQ", "S8", "D8", "D3", "C3", "C8"],
+              ["HA", "S9", "HQ", "S6", "H10", "S3", "H4", "S10", "CJ", "H6", "DK", "C4", "DA"],
+              ["C9", "S2", "SK", "D2", "S5", "S7", "H5", "D7", "SA", "D6", "H3", "SJ", "H2"],
+              ["C5", "D9", "HJ", "SQ", "S4", "HK", "D10", "CQ", "C10", "H9", "C6", "H8", "CA"]],
+    "plays": [["C2"], ["CJ"], ["C9"]], "claim": {"seat": 2, "kind": "no_tricks"}}
+
+
+def claim_flood(args, wrk) -> dict:
+    body = json.dumps(HARD_CLAIM).encode()
+    count = args.attackers or 2
+
+    def start(srv):
+        stop = threading.Event()
+        clients = [_drills.BotFlood(srv.port, body, stop, path="/claim") for _ in range(count)]
+        for c in clients:
+            c.start()
+        return stop, clients
+
+    def finish(handle):
+        stop, clients = handle
+        stop.set()
+        for c in clients:
+            c.join(timeout=10)
+        answers = [a for c in clients for a in c.answers]
+        out = {"statuses": dict(Counter(a[0] for a in answers)),
+               "busy_without_retry_after": sum(1 for a in answers if a[0] == 503 and not a[2])}
+        print(f"  /claim answers: {out['statuses']}, 503 without Retry-After {out['busy_without_retry_after']}",
+              flush=True)
+        return out
+    return _serving_drill(args, wrk, "claim-flood", f"{count} clients looping a /claim whose search runs "
+                          "to its bound", start, finish)
 
 
 JSON_HEAD = b"Host: 127.0.0.1\r\nContent-Type: application/json\r\n"
@@ -612,7 +654,7 @@ def bot_budget(args, _wrk) -> dict:
 
 SCENARIOS = {"kill-worker": kill_worker, "sigterm": sigterm, "bad-bodies": bad_bodies,
              "idle": idle, "slow-headers": slow_headers, "bot-flood": bot_flood,
-             "bot-budget": bot_budget, "hostile-memory": hostile_memory,
+             "bot-budget": bot_budget, "claim-flood": claim_flood, "hostile-memory": hostile_memory,
              **{name: hostile(name) for name in HOSTILE}, "slow-readers": slow_readers}
 
 

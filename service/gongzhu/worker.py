@@ -54,7 +54,7 @@ import h11
 from gunicorn.http import errors as http_errors
 from gunicorn.workers.gthread import TConn, ThreadWorker
 
-from gongzhu.api import metrics
+from gongzhu.api import metrics, searches
 from gongzhu.logs import access_waiting, flush_access
 
 PROBE_PATHS = (b"/healthz", b"/readyz")
@@ -182,6 +182,9 @@ class Reading:
             raise Refused(400, "bad_request", "the request is not HTTP/1.x")
         self.head = bytearray()
         length = self._header(b"content-length")
+        # RFC 9112 §6.1: a length beside a transfer coding is how requests are smuggled
+        if length is not None and self._header(b"transfer-encoding") is not None:
+            raise Refused(400, "bad_framing", "the request has both Content-Length and Transfer-Encoding")
         if length is not None and int(length) > self.limit:
             raise Refused(413, "payload_too_large", "the request body is too large")
 
@@ -276,6 +279,8 @@ class BufferedThreadWorker(ThreadWorker):
         self.flushed = 0.0
 
     def init_process(self):
+        # forked before this process has a thread
+        searches.start()
         self.probe_pool = futures.ThreadPoolExecutor(max_workers=PROBE_THREADS)
         bound_malloc()
         # How long a thread running Python keeps the GIL while another waits for it: the
@@ -555,3 +560,4 @@ class BufferedThreadWorker(ThreadWorker):
             metrics.flush()
             if self.probe_pool is not None:
                 self.probe_pool.shutdown(wait=False)
+            searches.stop()
