@@ -31,6 +31,9 @@ from . import messages as text
 
 MAX_ERRORS = 50
 MAX_ECHO = 100
+# An invalid input of more JSON values than this gets its first violation only: the full
+# report costs memory and time in proportion to its violations, which can be one a value.
+MAX_WALKED_VALUES = 1000
 SCHEMA_VIOLATION = "schema_violation"
 # A path segment is read as a JSON number when its schema asks for one.
 NUMBER = re.compile(r"-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?")
@@ -70,6 +73,21 @@ class SchemaViolation(Exception):
             detail = text.SCHEMA_MORE(where=where, detail=first.detail, more=more)
         super().__init__(detail)
         self.detail = detail
+
+
+def _values_past(instance: Any, limit: int) -> bool:
+    """Whether ``instance`` holds more than ``limit`` JSON values (counting stops there)."""
+    stack, seen = [instance], 0
+    while stack:
+        item = stack.pop()
+        seen += 1
+        if seen > limit:
+            return True
+        if isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, dict):
+            stack.extend(item.values())
+    return False
 
 
 def _escape(token: object) -> str:
@@ -144,9 +162,17 @@ class Compiled:
 
     def check(self, instance: Any, location: str = "body", prefix: tuple = ()) -> None:
         """Raise ``SchemaViolation`` unless ``instance`` matches."""
-        if not self.validator.is_valid(instance):
-            found = self.violations(instance, location, prefix)
-            raise SchemaViolation(found[:MAX_ERRORS], truncated=len(found) > MAX_ERRORS)
+        if self.validator.is_valid(instance):
+            return
+        if _values_past(instance, MAX_WALKED_VALUES):
+            # jsonschema-rs builds every error before the first is read: a large invalid
+            # input is reported by its first violation alone
+            try:
+                self.validator.validate(instance)
+            except jsonschema_rs.ValidationError as error:
+                raise SchemaViolation(self._violations(error, location, prefix)[:1], truncated=True) from None
+        found = self.violations(instance, location, prefix)
+        raise SchemaViolation(found[:MAX_ERRORS], truncated=len(found) > MAX_ERRORS)
 
     def violations(self, instance: Any, location: str = "body", prefix: tuple = ()) -> list[Violation]:
         """Up to ``MAX_ERRORS + 1`` violations (one more tells that the list was cut)."""
