@@ -58,6 +58,9 @@ Each reports its clients' answers (first line of each: 408 at the request deadli
 claim-flood   ``--attackers`` (2) clients looping a valid POST /claim whose search runs to its
               wall-clock bound; also probes /readyz and reports the /claim answers.
 
+invalid-arrays  ``--attackers`` (8) concurrent POST /legal-moves of a 200 KB ``{"hands":[1,…]}``,
+              ``--pairs`` times: each refusal's time, then every worker's peak RSS (VmHWM).
+
 bot-budget    one client alone calls /suggest ``--calls`` times at each budget_ms (100 …
               2000) on a server without a cap (GONGZHU_MAX_BUDGET_MS=2000): wall time
               per answer (median, max) and samples — how long a bot slot is held.
@@ -625,6 +628,45 @@ def hostile_memory(args, _wrk) -> dict:
 BUDGETS_MS = (100, 250, 500, 1000, 2000)
 
 
+def _peak_kib(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1])
+    return 0
+
+
+def invalid_arrays(args, _wrk) -> dict:
+    """``--attackers`` (8) concurrent POST /legal-moves of ``{"hands":[1,…]}`` (200 KB), ``--pairs``
+    times on a fresh server: each answer's status and seconds, and every worker's peak RSS."""
+    body = b'{"hands":[' + b",".join([b"1"] * 100_000) + b"]}"
+    count = args.attackers or 8
+    with _server.Server(workers=args.workers, log_dir=WORK) as srv:
+        rounds = []
+        for _ in range(args.pairs):
+            answers: list[tuple[int, float]] = []
+
+            def send() -> None:
+                t0 = time.monotonic()
+                conn = http.client.HTTPConnection(srv.base.split("//")[1].split(":")[0], srv.port, timeout=60)
+                conn.request("POST", "/legal-moves", body=body, headers={"Content-Type": "application/json"})
+                r = conn.getresponse()
+                r.read()
+                answers.append((r.status, time.monotonic() - t0))
+                conn.close()
+            senders = [threading.Thread(target=send) for _ in range(count)]
+            for s in senders:
+                s.start()
+            for s in senders:
+                s.join(60)
+            rounds.append(answers)
+            print(f"  {count} x 200 KB invalid arrays: statuses {dict(Counter(a[0] for a in answers))}, "
+                  f"slowest {max(a[1] for a in answers) * 1000:.0f} ms", flush=True)
+        peaks = {pid: _peak_kib(pid) for pid in srv.worker_pids()}
+    print(f"invalid-arrays: every worker's peak RSS (VmHWM): "
+          f"{', '.join(f'{k / 1024:.0f} MiB' for k in peaks.values())}", flush=True)
+    return {"rounds": rounds, "worker_peak_kib": peaks}
+
+
 def bot_budget(args, _wrk) -> dict:
     state = json.loads(_server.bodies()["legal-moves-1deck"][1])
     out = {}
@@ -654,7 +696,8 @@ def bot_budget(args, _wrk) -> dict:
 
 SCENARIOS = {"kill-worker": kill_worker, "sigterm": sigterm, "bad-bodies": bad_bodies,
              "idle": idle, "slow-headers": slow_headers, "bot-flood": bot_flood,
-             "bot-budget": bot_budget, "claim-flood": claim_flood, "hostile-memory": hostile_memory,
+             "bot-budget": bot_budget, "claim-flood": claim_flood, "invalid-arrays": invalid_arrays,
+             "hostile-memory": hostile_memory,
              **{name: hostile(name) for name in HOSTILE}, "slow-readers": slow_readers}
 
 

@@ -90,6 +90,32 @@ def _values_past(instance: Any, limit: int) -> bool:
     return False
 
 
+def _cut(instance: Any, length: int) -> Any:
+    """``instance`` with every array cut to its first ``length`` items."""
+    if isinstance(instance, list):
+        return [_cut(item, length) for item in instance[:length]]
+    if isinstance(instance, dict):
+        return {key: _cut(value, length) for key, value in instance.items()}
+    return instance
+
+
+def _at(instance: Any, path) -> Any:
+    for token in path:
+        instance = instance[token]
+    return instance
+
+
+def _keyword_values(schema: Any, keyword: str) -> list[int]:
+    """Every integer value of ``keyword`` in ``schema``."""
+    if isinstance(schema, list):
+        return [v for item in schema for v in _keyword_values(item, keyword)]
+    if not isinstance(schema, dict):
+        return []
+    found = [schema[keyword]] if isinstance(schema.get(keyword), int) else []
+    return found + [v for key, item in schema.items() if key not in INSTANCE_KEYWORDS
+                    for v in _keyword_values(item, keyword)]
+
+
 def _escape(token: object) -> str:
     return str(token).replace("~", "~0").replace("/", "~1")
 
@@ -157,6 +183,7 @@ class Compiled:
         root.update({"$ref": ref} if ref else (schema or {}))
         self.document = document
         self.validator = jsonschema_rs.Draft202012Validator(root)
+        self.longest = max(_keyword_values(document, "maxItems"), default=0)
         # whether the instance matches: the same schema, its finite patterns as enums (fast_form)
         self.is_valid = jsonschema_rs.Draft202012Validator(fast_form(root, root)).is_valid
 
@@ -165,12 +192,15 @@ class Compiled:
         if self.validator.is_valid(instance):
             return
         if _values_past(instance, MAX_WALKED_VALUES):
-            # jsonschema-rs builds every error before the first is read: a large invalid
-            # input is reported by its first violation alone
-            try:
-                self.validator.validate(instance)
-            except jsonschema_rs.ValidationError as error:
-                raise SchemaViolation(self._violations(error, location, prefix)[:1], truncated=True) from None
+            # jsonschema-rs builds every error (and copies what it points at) before the first
+            # is read: a large invalid input is reported by its first violation alone, found in
+            # a copy whose arrays past every maxItems of the contract are cut (still too long)
+            for candidate in (_cut(instance, self.longest + 1), instance):
+                try:
+                    self.validator.validate(candidate)
+                except jsonschema_rs.ValidationError as error:
+                    found = self._violations(error, location, prefix, _at(instance, error.instance_path))
+                    raise SchemaViolation(found[:1], truncated=True) from None
         found = self.violations(instance, location, prefix)
         raise SchemaViolation(found[:MAX_ERRORS], truncated=len(found) > MAX_ERRORS)
 
@@ -183,18 +213,20 @@ class Compiled:
                 break
         return out[:MAX_ERRORS + 1]
 
-    def _violations(self, error, location: str, prefix: tuple) -> list[Violation]:
+    def _violations(self, error, location: str, prefix: tuple, value: Any = None) -> list[Violation]:
+        """``error`` as violations; ``value``: what the error points at when not ``error.instance``."""
         kind = error.kind
+        instance = error.instance if value is None else value
         path = (*prefix, *error.instance_path)
         if kind.name == "additionalProperties":
             return [_unknown(path, key, location) for key in islice(kind.unexpected, MAX_ERRORS + 1)]
         if kind.name == "required":
             return [Violation(pointer((*path, kind.property)), "required",
-                              _detail(kind, error.instance, {}), location)]
+                              _detail(kind, instance, {}), location)]
         subschema = self._subschema(error.schema_path)
         alternatives = [resolve(self.document, option).get("description", "").split("\n")[0].rstrip(".")
                         for option in subschema.get(kind.name, ())] if kind.name in ("oneOf", "anyOf") else None
-        return [Violation(pointer(path), kind.name, _detail(kind, error.instance, subschema, alternatives),
+        return [Violation(pointer(path), kind.name, _detail(kind, instance, subschema, alternatives),
                           location)]
 
     def _subschema(self, schema_path) -> dict[str, Any]:
