@@ -132,3 +132,124 @@ def test_a_body_with_both_length_and_chunked_is_refused_and_the_connection_close
 
 def _socket(port: int) -> socket.socket:
     return socket.create_connection((HOST, port), timeout=5)
+
+
+def test_idle_connections_past_the_cap_make_room_and_probes_answer(tmp_path_factory):
+    capped = _start(tmp_path_factory, 1, {"GUNICORN_WORKER_CONNECTIONS": "8"})
+    idle = [_socket(capped.port) for _ in range(40)]
+    try:
+        time.sleep(0.3)
+        for target in (b"/healthz", b"/readyz", b"/version"):
+            answer, seconds = _exchange(capped.port, b"GET %s HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+                                        % target)
+            assert answer.startswith(b"HTTP/1.1 200 OK\r\n"), answer[:200]
+            assert seconds < PROBE_BOUND_S
+    finally:
+        for s in idle:
+            s.close()
+        capped.stop()
+
+
+def test_requests_of_clients_gone_or_past_their_deadline_are_not_started(tmp_path_factory):
+    # one request thread, a deadline of 2 s: each hard claim holds the thread about a second
+    lone = _start(tmp_path_factory, 1, {"GUNICORN_THREADS": "1", "GUNICORN_REQUEST_TIMEOUT": "2"})
+    try:
+        gone = []
+        for _ in range(6):
+            s = _socket(lone.port)
+            s.sendall(b"POST /claim HTTP/1.1\r\n" + JSON_HEAD + b"Content-Length: %d\r\n\r\n" % len(HARD_CLAIM)
+                      + HARD_CLAIM)
+            gone.append(s)
+        time.sleep(0.2)
+        for s in gone:
+            s.close()
+        started = time.monotonic()
+        status, _, _ = _post(lone.port, "/legal-moves", LEGAL_MOVES, timeout=10)
+        assert status == 200
+        assert time.monotonic() - started < 2.5
+        metrics = _get(lone.port, "/metrics")
+        assert 'status="499"' in metrics
+    finally:
+        lone.stop()
+
+
+def _get(port: int, path: str) -> str:
+    conn = http.client.HTTPConnection(HOST, port, timeout=10)
+    try:
+        conn.request("GET", path)
+        return conn.getresponse().read().decode()
+    finally:
+        conn.close()
+
+
+@pytest.mark.parametrize("connection", [b"keep-alive, close", b"close, keep-alive", b"Keep-Alive , CLOSE"])
+def test_a_connection_list_naming_close_closes(server, connection):
+    answer, _ = _exchange(server.port, b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: %s\r\n\r\n"
+                          b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n" % connection)
+    assert answer.startswith(b"HTTP/1.1 200 OK\r\n"), answer[:200]
+    assert answer.count(b"HTTP/1.1 200") == 1 and b"Connection: close\r\n" in answer
+
+
+@pytest.mark.parametrize("upgrade", [b"h2c", b"websocket"])
+def test_a_request_to_upgrade_is_refused_and_closed(server, upgrade):
+    answer, _ = _exchange(server.port, b"POST /score HTTP/1.1\r\n" + JSON_HEAD + b"Connection: Upgrade, close\r\n"
+                          b"Upgrade: %s\r\nContent-Length: 2\r\n\r\n{}" % upgrade)
+    head, _, body = answer.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 501 "), head
+    assert json.loads(body)["code"] == "upgrade_not_supported"
+
+
+@pytest.mark.parametrize("host", [b"a b", b"", b"x\x01y", b"[::1", b"x:8o"])
+def test_an_invalid_host_is_400(server, host):
+    answer, _ = _exchange(server.port, b"GET /healthz HTTP/1.1\r\nHost: %s\r\n\r\n" % host)
+    head, _, body = answer.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 400 "), head
+    assert json.loads(body)["code"] == "invalid_host"
+
+
+def test_worker_refusals_are_counted_and_quote_no_python_internals(server):
+    before = _get(server.port, "/metrics")
+    answer, _ = _exchange(server.port, b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-A b\r\n\r\n")
+    head, _, body = answer.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 400 ")
+    assert json.loads(body)["detail"] == "the request is not valid HTTP/1.1"
+    time.sleep(0.3)
+
+    def count(text: str, line: str) -> float:
+        return sum(float(row.rsplit(" ", 1)[1]) for row in text.splitlines() if row.startswith(line))
+    # either worker may answer the scrape: the counters are summed across them
+    after = _get(server.port, "/metrics")
+    problems = 'gongzhu_problems_total{code="bad_request"}'
+    assert count(after, problems) == count(before, problems) + 1
+
+
+def test_a_path_integer_of_any_length_is_422_with_a_neutral_detail(server):
+    for points in ("9" * 4301, "-" + "9" * 5000, "1e400"):
+        status, problem = _get_json(server.port, f"/ranks/{points}")
+        assert status == 422
+        assert problem["errors"][0]["pointer"] == "/points"
+        assert problem["errors"][0]["keyword"] in ("maximum", "minimum")
+        assert "sys." not in problem["detail"] and len(problem["detail"]) < 200
+
+
+def _get_json(port: int, path: str) -> tuple[int, dict]:
+    conn = http.client.HTTPConnection(HOST, port, timeout=10)
+    try:
+        conn.request("GET", path)
+        answer = conn.getresponse()
+        return answer.status, json.loads(answer.read())
+    finally:
+        conn.close()
+
+
+def test_text_logs_escape_control_characters_from_the_path(tmp_path_factory):
+    texted = _start(tmp_path_factory, 1, {"GONGZHU_LOG_FORMAT": "text"})
+    try:
+        _exchange(texted.port, b"GET /x%0ACRITICAL%20forged%1B[31m HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        time.sleep(0.5)
+    finally:
+        texted.stop()
+    log = texted.log.read_text()
+    assert "\x1b" not in log
+    assert not any(line.startswith("CRITICAL forged") for line in log.splitlines())
+    assert "\\x0aCRITICAL forged\\x1b[31m" in log

@@ -331,7 +331,7 @@ class Pipeline:
         assert handler is not None
         params = {}
         for parameter in route.parameters:
-            value = path_value(raw_params[parameter.name], parameter.schema)
+            value = path_value(raw_params[parameter.name], parameter.schema, parameter.name)
             parameter.compiled.check(value, location="path", prefix=(parameter.name,))
             params[parameter.name] = value
         data: Any = None

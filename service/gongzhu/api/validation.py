@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import functools
 import json
+import math
 import re
 from dataclasses import dataclass
 from itertools import islice
@@ -38,6 +39,9 @@ SCHEMA_VIOLATION = "schema_violation"
 # A path segment is read as a JSON number when its schema asks for one.
 NUMBER = re.compile(r"-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?")
 NUMERIC_TYPES = {"integer", "number"}
+# A number written longer than this is past every bound of the contract (and Python's
+# limit on the digits of an int it reads).
+MAX_NUMBER_TEXT = 100
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,10 +131,13 @@ def pointer(path) -> str:
 def echo(value: Any) -> str:
     """What the client sent, as JSON, cut to ``MAX_ECHO`` characters."""
     try:
-        text = json.dumps(value, ensure_ascii=False)
+        return echo_text(json.dumps(value, ensure_ascii=False))
     except (TypeError, ValueError):
-        text = repr(value)
-    return text if len(text) <= MAX_ECHO else text[:MAX_ECHO] + "…"
+        return echo_text(repr(value))
+
+
+def echo_text(sent: str) -> str:
+    return sent if len(sent) <= MAX_ECHO else sent[:MAX_ECHO] + "…"
 
 
 def json_type(value: Any) -> str:
@@ -392,8 +399,15 @@ def resolve(document: dict[str, Any], schema: dict[str, Any]) -> dict[str, Any]:
     return schema
 
 
-def path_value(text: str, schema: dict[str, Any]) -> Any:
-    """A path segment as the JSON value its schema reads: a number where one is asked."""
-    if schema.get("type") in NUMERIC_TYPES and NUMBER.fullmatch(text):
-        return json.loads(text)
-    return text
+def path_value(segment: str, schema: dict[str, Any], name: str) -> Any:
+    """A path segment as the JSON value its schema reads: a number where one is asked
+    (beyond every bound, at any length: a ``minimum``/``maximum`` violation)."""
+    if schema.get("type") in NUMERIC_TYPES and NUMBER.fullmatch(segment):
+        value = json.loads(segment) if len(segment) <= MAX_NUMBER_TEXT else math.inf
+        if isinstance(value, float) and not math.isfinite(value):
+            keyword, relation = ("minimum", "≥") if segment.startswith("-") else ("maximum", "≤")
+            detail = text.BOUND(relation=relation, limit=schema.get(keyword), got=echo_text(segment)) \
+                if keyword in schema else text.KEYWORD(keyword=keyword)
+            raise SchemaViolation([Violation(pointer((name,)), keyword, detail, "path")], truncated=False)
+        return value
+    return segment
