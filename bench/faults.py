@@ -61,6 +61,8 @@ claim-flood   ``--attackers`` (2) clients looping a valid POST /claim whose sear
 invalid-arrays  ``--attackers`` (8) concurrent POST /legal-moves of a 200 KB ``{"hands":[1,…]}``,
               ``--pairs`` times: each refusal's time, then every worker's peak RSS (VmHWM).
 
+idle-cap      ``--idle-cap`` (2,200) silent connections, then 10 x /healthz and /readyz.
+
 bot-budget    one client alone calls /suggest ``--calls`` times at each budget_ms (100 …
               2000) on a server without a cap (GONGZHU_MAX_BUDGET_MS=2000): wall time
               per answer (median, max) and samples — how long a bot slot is held.
@@ -667,6 +669,26 @@ def invalid_arrays(args, _wrk) -> dict:
     return {"rounds": rounds, "worker_peak_kib": peaks}
 
 
+def idle_cap(args, _wrk) -> dict:
+    """``--idle-cap`` (2,200) connections that send nothing (past both workers' cap of 1,000), then
+    /healthz and /readyz probes on new connections: statuses and seconds."""
+    with _server.Server(workers=args.workers, log_dir=WORK) as srv:
+        socks = []
+        for _ in range(args.idle_cap):
+            try:
+                socks.append(socket.create_connection(("127.0.0.1", srv.port), timeout=5))
+            except OSError:
+                break
+        time.sleep(1.0)
+        probes = [(p, _drills.probe_once(srv.port, 5.0, p)) for _ in range(10) for p in (b"/healthz", b"/readyz")]
+        for s in socks:
+            s.close()
+    answered = [s for _, s in probes if s is not None]
+    print(f"idle-cap: {len(socks)} idle connections open; probes answered 200: {len(answered)}/{len(probes)}, "
+          f"slowest {max(answered) * 1000 if answered else float('nan'):.0f} ms", flush=True)
+    return {"idle": len(socks), "probes": probes}
+
+
 def bot_budget(args, _wrk) -> dict:
     state = json.loads(_server.bodies()["legal-moves-1deck"][1])
     out = {}
@@ -696,8 +718,8 @@ def bot_budget(args, _wrk) -> dict:
 
 SCENARIOS = {"kill-worker": kill_worker, "sigterm": sigterm, "bad-bodies": bad_bodies,
              "idle": idle, "slow-headers": slow_headers, "bot-flood": bot_flood,
-             "bot-budget": bot_budget, "claim-flood": claim_flood, "invalid-arrays": invalid_arrays,
-             "hostile-memory": hostile_memory,
+             "bot-budget": bot_budget, "claim-flood": claim_flood,
+             "invalid-arrays": invalid_arrays, "idle-cap": idle_cap, "hostile-memory": hostile_memory,
              **{name: hostile(name) for name in HOSTILE}, "slow-readers": slow_readers}
 
 
@@ -715,6 +737,7 @@ def main() -> None:
     ap.add_argument("--lm-connections", type=int, default=4,
                     help="serving drills: wrk connections on /legal-moves")
     ap.add_argument("--idle", type=int, default=64, help="idle: connections")
+    ap.add_argument("--idle-cap", type=int, default=2200, help="idle-cap: connections")
     ap.add_argument("--slow-headers", type=int, default=16, help="slow-headers: clients")
     ap.add_argument("--flood", type=int, default=8, help="bot-flood: /suggest clients")
     ap.add_argument("--budget", type=int, default=2000, help="bot-flood: budget_ms")
