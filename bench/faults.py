@@ -418,6 +418,25 @@ def slow_headers(args, wrk) -> dict:
                           start, finish)
 
 
+def _client_threads(make, count: int, join_s: float):
+    """(start, stopped) for a serving drill of ``count`` threads ``make(port, stop)``: ``start(srv)``
+    starts them, ``stopped(handle)`` stops and joins them and returns them."""
+    def start(srv):
+        stop = threading.Event()
+        clients = [make(srv.port, stop) for _ in range(count)]
+        for c in clients:
+            c.start()
+        return stop, clients
+
+    def stopped(handle):
+        stop, clients = handle
+        stop.set()
+        for c in clients:
+            c.join(timeout=join_s)
+        return clients
+    return start, stopped
+
+
 def bot_flood(args, wrk) -> dict:
     state = json.loads(_server.bodies()["legal-moves-1deck"][1])
     request = {"hands": state["hands"], "plays": state["plays"], "budget_ms": args.budget}
@@ -425,18 +444,11 @@ def bot_flood(args, wrk) -> dict:
         request["seed"] = args.seed
     body = json.dumps(request).encode()
 
-    def start(srv):
-        stop = threading.Event()
-        clients = [_drills.BotFlood(srv.port, body, stop) for _ in range(args.flood)]
-        for c in clients:
-            c.start()
-        return stop, clients
+    start, stopped = _client_threads(lambda port, stop: _drills.BotFlood(port, body, stop), args.flood,
+                                     4 * args.budget / 1000 + 10)
 
     def finish(handle):
-        stop, clients = handle
-        stop.set()
-        for c in clients:
-            c.join(timeout=4 * args.budget / 1000 + 10)
+        clients = stopped(handle)
         answers = [a for c in clients for a in c.answers]
         statuses = Counter(a[0] for a in answers)
         ok = sorted(a[1] for a in answers if a[0] == 200)
@@ -472,19 +484,11 @@ HARD_CLAIM = {
 def claim_flood(args, wrk) -> dict:
     body = json.dumps(HARD_CLAIM).encode()
     count = args.attackers or 2
-
-    def start(srv):
-        stop = threading.Event()
-        clients = [_drills.BotFlood(srv.port, body, stop, path="/claim") for _ in range(count)]
-        for c in clients:
-            c.start()
-        return stop, clients
+    start, stopped = _client_threads(lambda port, stop: _drills.BotFlood(port, body, stop, path="/claim"),
+                                     count, 10)
 
     def finish(handle):
-        stop, clients = handle
-        stop.set()
-        for c in clients:
-            c.join(timeout=10)
+        clients = stopped(handle)
         answers = [a for c in clients for a in c.answers]
         out = {"statuses": dict(Counter(a[0] for a in answers)),
                "busy_without_retry_after": sum(1 for a in answers if a[0] == 503 and not a[2])}
@@ -538,19 +542,10 @@ def hostile(name: str):
 
 def slow_readers(args, wrk) -> dict:
     count = args.attackers or 16
-
-    def start(srv):
-        stop = threading.Event()
-        readers = [_drills.SlowReader(srv.port, stop) for _ in range(count)]
-        for r in readers:
-            r.start()
-        return stop, readers
+    start, stopped = _client_threads(_drills.SlowReader, count, 5)
 
     def finish(handle):
-        stop, readers = handle
-        stop.set()
-        for r in readers:
-            r.join(timeout=5)
+        readers = stopped(handle)
         out = {"bytes_read": sum(r.read for r in readers), "connections": sum(r.connections for r in readers)}
         print(f"  slow readers: {out['connections']} connections, {out['bytes_read']} bytes read", flush=True)
         return out
