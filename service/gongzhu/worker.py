@@ -10,9 +10,10 @@ connections and watches kept-alive ones):
   blocking and fed to h11 (a maintained, sans-IO HTTP/1.1 parser), which decides where a
   request ends: its head, then a body of declared length or a chunked body to its last
   chunk. No regular expression of ours reads the framing. A request h11 refuses gets a
-  problem answer at once: 400 (bare LF, no ``Host`` in HTTP/1.1, malformed chunk line,
-  conflicting lengths, …), 413 (a declared length or a chunk past the body limit),
-  501 (a transfer coding other than chunked).
+  problem answer at once and its connection is closed: 400 (bare LF, no or an invalid
+  ``Host``, malformed chunk line, conflicting lengths, a length beside a transfer
+  coding, …), 413 (a declared length or a body past the body limit), 501 (a transfer
+  coding other than chunked, an ``Upgrade``). Every such refusal is counted in the metrics.
 - **A canonical request for the thread.** Once h11 has the whole request, a pool thread
   gets it rewritten as HTTP/1.1 with the body h11 de-framed and a plain
   ``Content-Length`` (no ``Transfer-Encoding``, no ``Expect``: ``100 Continue`` is sent
@@ -30,8 +31,14 @@ connections and watches kept-alive ones):
   worker, the one that grows past it gets a 503 problem (``busy``) and is closed.
 - **Probes** (``GET /healthz``, ``GET /readyz`` with no body and no ``Expect``) run in a
   separate small pool, so a probe never queues behind busy request threads.
-- **Connections past the cap** (``worker_connections``) are accepted and answered a
-  503 problem at once and closed, instead of waiting unaccepted in the backlog.
+- **Searches** (``/suggest``, ``/claim``) run in the worker's own child processes
+  (``gongzhu.api.searches``), so the event loop and the probe thread keep the GIL.
+- **A request not worth starting**: one whose deadline passed while it waited for a
+  thread gets a 503 problem; one whose client has gone is dropped. Its thread is free at once.
+- **Connections past the cap** (``worker_connections``): the connection idle longest
+  makes room; when none is idle, a probe may still come in (``PROBE_OVERFLOW``) and
+  anything else is answered a 503 problem at once and closed, instead of waiting
+  unaccepted in the backlog.
 - The server's own error answers are RFC 9457 problems (``application/problem+json``)
   with a stable code, logged at WARNING without a traceback.
 
