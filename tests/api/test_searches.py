@@ -44,3 +44,14 @@ def test_a_claim_past_its_bound_answers_null_with_the_positions_searched(client)
         searches.stop()
     assert (answer["holds"], answer["reason"], answer["tricks_left"]) == (None, "search_budget", 13)
     assert answer["positions"] > 0
+
+
+def test_a_claim_the_engine_refuses_is_its_rule_error_with_searches_in_child_processes(client):
+    state = _mid_deal(plays=52)
+    searches.start()
+    try:
+        answer = client.post("/claim", data=json.dumps({**state, "claim": {"seat": 2, "kind": "no_tricks"}}),
+                             content_type="application/json")
+    finally:
+        searches.stop()
+    assert (answer.status_code, answer.get_json()["code"]) == (422, "deal_finished")

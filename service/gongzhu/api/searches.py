@@ -194,6 +194,8 @@ def claim(call: s.Call) -> dict:
     data = call.data
     seat, kind = data["claim"]
     state = replay(data)
+    # the engine's checks of the claim with no position to search: a claim it refuses is a rule error here
+    engine.decide_claim(state, seat, kind, 0)
     with BOT.slot(CLAIM_SLOT_MS, on_busy=metrics.count_bot_shed, kind="claim"):
         holds, refutation, positions = _search("claim", call.body, CLAIM_SLOT_MS)
     rules, score = state.rules, None
