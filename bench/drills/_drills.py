@@ -22,15 +22,15 @@ import threading
 import time
 
 HOST = "127.0.0.1"
-PROBE = b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+PROBE = b"GET %s HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
 
 
-def probe_once(port: int, timeout: float) -> float | None:
-    """Seconds until a whole 200 answer to GET /healthz on a new connection, or None."""
+def probe_once(port: int, timeout: float, path: bytes = b"/healthz") -> float | None:
+    """Seconds until a whole 200 answer to GET ``path`` on a new connection, or None."""
     t0 = time.monotonic()
     try:
         with socket.create_connection((HOST, port), timeout=timeout) as s:
-            s.sendall(PROBE)
+            s.sendall(PROBE % path)
             data = b""
             while chunk := s.recv(4096):
                 data += chunk
@@ -51,15 +51,17 @@ def summary(latencies: list[float | None]) -> dict:
 
 
 class Prober(threading.Thread):
-    def __init__(self, port: int, interval: float = 0.1, timeout: float = 5.0, count: int = 0):
+    def __init__(self, port: int, interval: float = 0.1, timeout: float = 5.0, count: int = 0,
+                 path: bytes = b"/healthz"):
         super().__init__(daemon=True)
         self.port, self.interval, self.timeout, self.count = port, interval, timeout, count
+        self.path = path
         self.stop = threading.Event()
         self.latencies: list[float | None] = []
 
     def run(self) -> None:
         while not self.stop.is_set() and (not self.count or len(self.latencies) < self.count):
-            self.latencies.append(probe_once(self.port, self.timeout))
+            self.latencies.append(probe_once(self.port, self.timeout, self.path))
             self.stop.wait(self.interval)
 
 
@@ -121,12 +123,14 @@ class SlowHeaders(Attacker):
 
 
 class BotFlood(threading.Thread):
-    """Loops POST /suggest on a kept-alive connection: (status, seconds, Retry-After), and each
-    200 answer's (move, samples, budget_cut) in ``suggestions``."""
+    """Loops POST ``path`` (/suggest) on a kept-alive connection: (status, seconds, Retry-After),
+    and each /suggest 200 answer's (move, samples, budget_cut) in ``suggestions``."""
 
-    def __init__(self, port: int, body: bytes, stop: threading.Event, timeout: float = 30.0):
+    def __init__(self, port: int, body: bytes, stop: threading.Event, timeout: float = 30.0,
+                 path: str = "/suggest"):
         super().__init__(daemon=True)
         self.port, self.body, self.stop, self.timeout = port, body, stop, timeout
+        self.path = path
         self.answers: list[tuple[int, float, str | None]] = []
         self.suggestions: list[tuple[tuple[str, ...], int, bool]] = []
 
@@ -135,12 +139,12 @@ class BotFlood(threading.Thread):
         while not self.stop.is_set():
             t0 = time.monotonic()
             try:
-                conn.request("POST", "/suggest", body=self.body,
+                conn.request("POST", self.path, body=self.body,
                              headers={"Content-Type": "application/json"})
                 r = conn.getresponse()
                 data = r.read()
                 self.answers.append((r.status, time.monotonic() - t0, r.getheader("Retry-After")))
-                if r.status == 200:
+                if r.status == 200 and self.path == "/suggest":
                     answer = json.loads(data)
                     self.suggestions.append((tuple(answer["move"]), answer["samples"], answer["budget_cut"]))
                 if r.status == 503:  # as a client honouring Retry-After would, but briefly

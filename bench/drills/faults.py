@@ -55,6 +55,14 @@ slow-readers  16 clients pipelining 4 x /docs/swagger-ui-bundle.js, reading 512 
 Each reports its clients' answers (first line of each: 408 at the request deadline,
 100 Continue, …) beside the probes and /legal-moves figures.
 
+claim-flood   ``--attackers`` (2) clients looping a valid POST /claim whose search runs to its
+              wall-clock bound; also probes /readyz and reports the /claim answers.
+
+invalid-arrays  ``--attackers`` (8) concurrent POST /legal-moves of a 200 KB ``{"hands":[1,…]}``,
+              ``--pairs`` times: each refusal's time, then every worker's peak RSS (VmHWM).
+
+idle-cap      ``--idle-cap`` (2,200) silent connections, then 10 x /healthz and /readyz.
+
 bot-budget    one client alone calls /suggest ``--calls`` times at each budget_ms (100 …
               2000) on a server without a cap (GONGZHU_MAX_BUDGET_MS=2000): wall time
               per answer (median, max) and samples — how long a bot slot is held.
@@ -318,20 +326,24 @@ def bad_bodies(args, wrk) -> dict:
 
 def _round(srv, wrk, script, path, args) -> dict:
     """One round: wrk on /legal-moves (kept alive) and the /healthz prober, side by side."""
-    prober = _drills.Prober(srv.port, interval=0.1, timeout=5)
-    prober.start()
+    probers = {p: _drills.Prober(srv.port, interval=0.1, timeout=5, path=f"/{p}".encode())
+               for p in ("healthz", "readyz")}
+    for prober in probers.values():
+        prober.start()
     cmd, proc = _wrk_async(wrk, srv.base + path, script, args.seconds, 1, args.lm_connections)
     res = _wrk_result(cmd, proc, args.seconds)
-    prober.stop.set()
-    prober.join(timeout=10)
-    return {"legal_moves": res, "healthz": _drills.summary(prober.latencies)}
+    for prober in probers.values():
+        prober.stop.set()
+        prober.join(timeout=10)
+    return {"legal_moves": res, **{p: _drills.summary(prober.latencies) for p, prober in probers.items()}}
 
 
 def _print_round(label: str, r: dict) -> None:
-    h, lm = r["healthz"], r["legal_moves"]
-    print(f"  {label}: /healthz {h['answered']}/{h['probes']} answered, p50 {h['p50_ms']} ms, "
-          f"p99 {h['p99_ms']} ms, max {h['max_ms']} ms | /legal-moves {lm['rps']:.0f} req/s, "
-          f"errors {lm['errors']}", flush=True)
+    lm = r["legal_moves"]
+    probes = " | ".join(f"/{p} {h['answered']}/{h['probes']} answered, p50 {h['p50_ms']} ms, "
+                        f"p99 {h['p99_ms']} ms, max {h['max_ms']} ms"
+                        for p, h in ((p, r[p]) for p in ("healthz", "readyz")))
+    print(f"  {label}: {probes} | /legal-moves {lm['rps']:.0f} req/s, errors {lm['errors']}", flush=True)
 
 
 def _serving_drill(args, wrk, name: str, describe: str, start, finish) -> dict:
@@ -405,6 +417,25 @@ def slow_headers(args, wrk) -> dict:
                           start, finish)
 
 
+def _client_threads(make, count: int, join_s: float):
+    """(start, stopped) for a serving drill of ``count`` threads ``make(port, stop)``: ``start(srv)``
+    starts them, ``stopped(handle)`` stops and joins them and returns them."""
+    def start(srv):
+        stop = threading.Event()
+        clients = [make(srv.port, stop) for _ in range(count)]
+        for c in clients:
+            c.start()
+        return stop, clients
+
+    def stopped(handle):
+        stop, clients = handle
+        stop.set()
+        for c in clients:
+            c.join(timeout=join_s)
+        return clients
+    return start, stopped
+
+
 def bot_flood(args, wrk) -> dict:
     state = json.loads(_server.bodies()["legal-moves-1deck"][1])
     request = {"hands": state["hands"], "plays": state["plays"], "budget_ms": args.budget}
@@ -412,18 +443,11 @@ def bot_flood(args, wrk) -> dict:
         request["seed"] = args.seed
     body = json.dumps(request).encode()
 
-    def start(srv):
-        stop = threading.Event()
-        clients = [_drills.BotFlood(srv.port, body, stop) for _ in range(args.flood)]
-        for c in clients:
-            c.start()
-        return stop, clients
+    start, stopped = _client_threads(lambda port, stop: _drills.BotFlood(port, body, stop), args.flood,
+                                     4 * args.budget / 1000 + 10)
 
     def finish(handle):
-        stop, clients = handle
-        stop.set()
-        for c in clients:
-            c.join(timeout=4 * args.budget / 1000 + 10)
+        clients = stopped(handle)
         answers = [a for c in clients for a in c.answers]
         statuses = Counter(a[0] for a in answers)
         ok = sorted(a[1] for a in answers if a[0] == 200)
@@ -445,6 +469,33 @@ def bot_flood(args, wrk) -> dict:
                           f"{args.flood} clients looping /suggest at budget_ms {args.budget}"
                           + ("" if args.seed is None else f", seed {args.seed}"),
                           start, finish)
+
+
+# A valid claim whose search runs to its wall-clock bound (tests/faults/test_pod_safety.py).
+HARD_CLAIM = {
+    "hands": [["D4", "D5", "C2", "DJ", "CK", "H7", "C7", "DQ", "S8", "D8", "D3", "C3", "C8"],
+              ["HA", "S9", "HQ", "S6", "H10", "S3", "H4", "S10", "CJ", "H6", "DK", "C4", "DA"],
+              ["C9", "S2", "SK", "D2", "S5", "S7", "H5", "D7", "SA", "D6", "H3", "SJ", "H2"],
+              ["C5", "D9", "HJ", "SQ", "S4", "HK", "D10", "CQ", "C10", "H9", "C6", "H8", "CA"]],
+    "plays": [["C2"], ["CJ"], ["C9"]], "claim": {"seat": 2, "kind": "no_tricks"}}
+
+
+def claim_flood(args, wrk) -> dict:
+    body = json.dumps(HARD_CLAIM).encode()
+    count = args.attackers or 2
+    start, stopped = _client_threads(lambda port, stop: _drills.BotFlood(port, body, stop, path="/claim"),
+                                     count, 10)
+
+    def finish(handle):
+        clients = stopped(handle)
+        answers = [a for c in clients for a in c.answers]
+        out = {"statuses": dict(Counter(a[0] for a in answers)),
+               "busy_without_retry_after": sum(1 for a in answers if a[0] == 503 and not a[2])}
+        print(f"  /claim answers: {out['statuses']}, 503 without Retry-After {out['busy_without_retry_after']}",
+              flush=True)
+        return out
+    return _serving_drill(args, wrk, "claim-flood", f"{count} clients looping a /claim whose search runs "
+                          "to its bound", start, finish)
 
 
 JSON_HEAD = b"Host: 127.0.0.1\r\nContent-Type: application/json\r\n"
@@ -490,19 +541,10 @@ def hostile(name: str):
 
 def slow_readers(args, wrk) -> dict:
     count = args.attackers or 16
-
-    def start(srv):
-        stop = threading.Event()
-        readers = [_drills.SlowReader(srv.port, stop) for _ in range(count)]
-        for r in readers:
-            r.start()
-        return stop, readers
+    start, stopped = _client_threads(_drills.SlowReader, count, 5)
 
     def finish(handle):
-        stop, readers = handle
-        stop.set()
-        for r in readers:
-            r.join(timeout=5)
+        readers = stopped(handle)
         out = {"bytes_read": sum(r.read for r in readers), "connections": sum(r.connections for r in readers)}
         print(f"  slow readers: {out['connections']} connections, {out['bytes_read']} bytes read", flush=True)
         return out
@@ -582,6 +624,65 @@ def hostile_memory(args, _wrk) -> dict:
 BUDGETS_MS = (100, 250, 500, 1000, 2000)
 
 
+def _peak_kib(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1])
+    return 0
+
+
+def invalid_arrays(args, _wrk) -> dict:
+    """``--attackers`` (8) concurrent POST /legal-moves of ``{"hands":[1,…]}`` (200 KB), ``--pairs``
+    times on a fresh server: each answer's status and seconds, and every worker's peak RSS."""
+    body = b'{"hands":[' + b",".join([b"1"] * 100_000) + b"]}"
+    count = args.attackers or 8
+    with _server.Server(workers=args.workers, log_dir=WORK) as srv:
+        rounds = []
+        for _ in range(args.pairs):
+            answers: list[tuple[int, float]] = []
+
+            def send() -> None:
+                t0 = time.monotonic()
+                conn = http.client.HTTPConnection(srv.base.split("//")[1].split(":")[0], srv.port, timeout=60)
+                conn.request("POST", "/legal-moves", body=body, headers={"Content-Type": "application/json"})
+                r = conn.getresponse()
+                r.read()
+                answers.append((r.status, time.monotonic() - t0))
+                conn.close()
+            senders = [threading.Thread(target=send) for _ in range(count)]
+            for s in senders:
+                s.start()
+            for s in senders:
+                s.join(60)
+            rounds.append(answers)
+            print(f"  {count} x 200 KB invalid arrays: statuses {dict(Counter(a[0] for a in answers))}, "
+                  f"slowest {max(a[1] for a in answers) * 1000:.0f} ms", flush=True)
+        peaks = {pid: _peak_kib(pid) for pid in srv.worker_pids()}
+    print(f"invalid-arrays: every worker's peak RSS (VmHWM): "
+          f"{', '.join(f'{k / 1024:.0f} MiB' for k in peaks.values())}", flush=True)
+    return {"rounds": rounds, "worker_peak_kib": peaks}
+
+
+def idle_cap(args, _wrk) -> dict:
+    """``--idle-cap`` (2,200) connections that send nothing (past both workers' cap of 1,000), then
+    /healthz and /readyz probes on new connections: statuses and seconds."""
+    with _server.Server(workers=args.workers, log_dir=WORK) as srv:
+        socks = []
+        for _ in range(args.idle_cap):
+            try:
+                socks.append(socket.create_connection(("127.0.0.1", srv.port), timeout=5))
+            except OSError:
+                break
+        time.sleep(1.0)
+        probes = [(p, _drills.probe_once(srv.port, 5.0, p)) for _ in range(10) for p in (b"/healthz", b"/readyz")]
+        for s in socks:
+            s.close()
+    answered = [s for _, s in probes if s is not None]
+    print(f"idle-cap: {len(socks)} idle connections open; probes answered 200: {len(answered)}/{len(probes)}, "
+          f"slowest {max(answered) * 1000 if answered else float('nan'):.0f} ms", flush=True)
+    return {"idle": len(socks), "probes": probes}
+
+
 def bot_budget(args, _wrk) -> dict:
     state = json.loads(_server.bodies()["legal-moves-1deck"][1])
     out = {}
@@ -611,7 +712,8 @@ def bot_budget(args, _wrk) -> dict:
 
 SCENARIOS = {"kill-worker": kill_worker, "sigterm": sigterm, "bad-bodies": bad_bodies,
              "idle": idle, "slow-headers": slow_headers, "bot-flood": bot_flood,
-             "bot-budget": bot_budget, "hostile-memory": hostile_memory,
+             "bot-budget": bot_budget, "claim-flood": claim_flood,
+             "invalid-arrays": invalid_arrays, "idle-cap": idle_cap, "hostile-memory": hostile_memory,
              **{name: hostile(name) for name in HOSTILE}, "slow-readers": slow_readers}
 
 
@@ -629,6 +731,7 @@ def main() -> None:
     ap.add_argument("--lm-connections", type=int, default=4,
                     help="serving drills: wrk connections on /legal-moves")
     ap.add_argument("--idle", type=int, default=64, help="idle: connections")
+    ap.add_argument("--idle-cap", type=int, default=2200, help="idle-cap: connections")
     ap.add_argument("--slow-headers", type=int, default=16, help="slow-headers: clients")
     ap.add_argument("--flood", type=int, default=8, help="bot-flood: /suggest clients")
     ap.add_argument("--budget", type=int, default=2000, help="bot-flood: budget_ms")

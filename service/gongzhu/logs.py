@@ -64,6 +64,11 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(line, ensure_ascii=False, separators=(",", ":"), default=str)
 
 
+# What a client sent (a path, a header) is logged with its control characters escaped: a raw
+# newline would forge a line of its own, a raw ESC would drive the reader's terminal.
+CONTROL_ESCAPES = {code: f"\\x{code:02x}" for code in (*range(0x20), *range(0x7f, 0xa0))}
+
+
 class TextFormatter(logging.Formatter):
     """Plain text for a terminal: the usual prefix, then the access fields or the
     message, then the request id."""
@@ -75,7 +80,7 @@ class TextFormatter(logging.Formatter):
         fields = getattr(record, "fields", None)
         if fields:
             record.message = _TEXT_ACCESS.format(**fields)
-        text = super().formatMessage(record)
+        text = super().formatMessage(record).translate(CONTROL_ESCAPES)
         request_id = REQUEST_ID.get() or (fields or {}).get("request_id")
         return f"{text} request_id={request_id}" if request_id else text
 

@@ -10,9 +10,10 @@ connections and watches kept-alive ones):
   blocking and fed to h11 (a maintained, sans-IO HTTP/1.1 parser), which decides where a
   request ends: its head, then a body of declared length or a chunked body to its last
   chunk. No regular expression of ours reads the framing. A request h11 refuses gets a
-  problem answer at once: 400 (bare LF, no ``Host`` in HTTP/1.1, malformed chunk line,
-  conflicting lengths, …), 413 (a declared length or a chunk past the body limit),
-  501 (a transfer coding other than chunked).
+  problem answer at once and its connection is closed: 400 (bare LF, no or an invalid
+  ``Host``, malformed chunk line, conflicting lengths, a length beside a transfer
+  coding, …), 413 (a declared length or a body past the body limit), 501 (a transfer
+  coding other than chunked, an ``Upgrade``). Every such refusal is counted in the metrics.
 - **A canonical request for the thread.** Once h11 has the whole request, a pool thread
   gets it rewritten as HTTP/1.1 with the body h11 de-framed and a plain
   ``Content-Length`` (no ``Transfer-Encoding``, no ``Expect``: ``100 Continue`` is sent
@@ -30,8 +31,14 @@ connections and watches kept-alive ones):
   worker, the one that grows past it gets a 503 problem (``busy``) and is closed.
 - **Probes** (``GET /healthz``, ``GET /readyz`` with no body and no ``Expect``) run in a
   separate small pool, so a probe never queues behind busy request threads.
-- **Connections past the cap** (``worker_connections``) are accepted and answered a
-  503 problem at once and closed, instead of waiting unaccepted in the backlog.
+- **Searches** (``/suggest``, ``/claim``) run in the worker's own child processes
+  (``gongzhu.api.searches``), so the event loop and the probe thread keep the GIL.
+- **A request not worth starting**: one whose deadline passed while it waited for a
+  thread gets a 503 problem; one whose client has gone is dropped. Its thread is free at once.
+- **Connections past the cap** (``worker_connections``): the connection idle longest
+  makes room; when none is idle, a probe may still come in (``PROBE_OVERFLOW``) and
+  anything else is answered a 503 problem at once and closed, instead of waiting
+  unaccepted in the backlog.
 - The server's own error answers are RFC 9457 problems (``application/problem+json``)
   with a stable code, logged at WARNING without a traceback.
 
@@ -43,7 +50,9 @@ import ctypes
 import errno
 import json
 import os
+import re
 import selectors
+import socket
 import sys
 import time
 from concurrent import futures
@@ -54,11 +63,20 @@ import h11
 from gunicorn.http import errors as http_errors
 from gunicorn.workers.gthread import TConn, ThreadWorker
 
-from gongzhu.api import metrics
+from gongzhu.api import metrics, searches
 from gongzhu.logs import access_waiting, flush_access
 
 PROBE_PATHS = (b"/healthz", b"/readyz")
+# the operation label of a request refused before it reached the app
+UNMATCHED = "none"
+# The status logged and counted for a request whose client closed before it was served
+# (nginx's 499: no answer is sent).
+CLIENT_GONE = 499
 PROBE_THREADS = 1
+# Connections past worker_connections that may still send a probe, and how long they have.
+PROBE_OVERFLOW = 16
+PROBE_WAIT_S = 1.0
+CAP_DETAIL = "the server has too many open connections; retry"
 # request line + 32 header fields of at most 8 KiB (gunicorn_conf.py's limits): past it h11
 # refuses the head (431); within it gunicorn's parser applies the precise limits (414, 431).
 MAX_HEAD = 8190 + 32 * 8190 + 1024
@@ -74,9 +92,19 @@ M_MMAP_THRESHOLD, MMAP_THRESHOLD = -3, 64 * 1024
 M_ARENA_MAX, ARENA_MAX = -8, 2
 PROBLEM_JSON = "application/problem+json"
 TYPE_PREFIX = "urn:gongzhu:problem:"
-# h11's status hint for a request it refuses, and our code for it.
+# h11's status hint for a request it refuses, our code for it and what the client is told.
 H11_CODES = {400: "bad_request", 413: "payload_too_large", 431: "header_fields_too_large",
              501: "unsupported_transfer_coding"}
+DETAILS = {"bad_request": "the request is not valid HTTP/1.1",
+           "bad_framing": "the request body's framing is not valid HTTP/1.1",
+           "payload_too_large": "the request body is too large",
+           "header_fields_too_large": "the request head is too large",
+           "unsupported_transfer_coding": "the only transfer coding accepted is chunked",
+           "uri_too_long": "the request target is too long",
+           "expectation_failed": "the only expectation accepted is 100-continue",
+           "forbidden": "the request is not accepted from this address"}
+# RFC 3986 host, then an optional port: what a Host header may hold.
+HOST_VALUE = re.compile(rb"(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9\-._~!$&'()*+,;=%]+)(:[0-9]*)?")
 
 # What gunicorn's parser answers itself on the canonical request (its precise limits).
 SERVER_PROBLEMS: tuple[tuple[type[Exception], int, str], ...] = (
@@ -90,11 +118,29 @@ SERVER_PROBLEMS: tuple[tuple[type[Exception], int, str], ...] = (
 
 
 class Refused(Exception):
-    """A request answered by the event loop with a problem, before any thread sees it."""
+    """A request answered by the event loop with a problem, before any thread sees it;
+    ``reason``: the parser's own words, for the log only (they quote its internals)."""
 
-    def __init__(self, status: int, code: str, detail: str) -> None:
+    def __init__(self, status: int, code: str, detail: str, reason: str = "") -> None:
         super().__init__(detail)
-        self.status, self.code, self.detail = status, code, detail
+        self.status, self.code, self.detail, self.reason = status, code, detail, reason
+
+
+def count_refusal(status: int, code: str | None) -> None:
+    """A request the worker answered itself, in the same metrics as the app's answers."""
+    metrics.observe_request(UNMATCHED, status, 0.0)
+    if code is not None:
+        metrics.count_problem(code)
+
+
+def client_gone(sock) -> bool:
+    """Whether the client has closed its end (nothing more to read, ever)."""
+    try:
+        return sock.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT) == b""
+    except (BlockingIOError, InterruptedError):
+        return False
+    except OSError:
+        return True
 
 
 def env_seconds(name: str, default: float) -> float:
@@ -117,7 +163,7 @@ def server_problem(exc: Exception) -> tuple[int, str, str]:
     """(status, code, detail) for an error gunicorn's parser raised on a request, or 500."""
     for kind, status, code in SERVER_PROBLEMS:
         if isinstance(exc, kind):
-            return status, code, f"the request is not valid HTTP/1.1: {exc}"[:300]
+            return status, code, DETAILS[code]
     return 500, "internal_error", "the server failed to answer this request; it has been logged"
 
 
@@ -129,6 +175,15 @@ def bare_line_feed(head: bytes) -> bool:
         return True
     head = head[:end + 4]
     return head.count(b"\n") != head.count(b"\r\n")
+
+
+def keeps_alive(request: h11.Request) -> bool:
+    """Whether the client lets the connection stay open after this request."""
+    tokens = {token.strip().lower() for name, value in request.headers if name == b"connection"
+              for token in value.split(b",")}
+    if request.http_version == b"1.0":
+        return b"keep-alive" in tokens and b"close" not in tokens
+    return b"close" not in tokens
 
 
 class Reading:
@@ -155,7 +210,6 @@ class Reading:
             while True:
                 event = self.parser.next_event()
                 if event is h11.NEED_DATA:
-                    self._check_chunk()
                     return False
                 if isinstance(event, h11.Request):
                     self._accept_head(event)
@@ -171,8 +225,7 @@ class Reading:
             status = error.error_status_hint if error.error_status_hint in H11_CODES else 400
             # past the head, a 400 is the body's framing (a chunk line)
             code = "bad_framing" if status == 400 and self.request is not None else H11_CODES[status]
-            raise Refused(status, code,
-                          f"the request is not valid HTTP/1.1: {error}"[:300]) from None
+            raise Refused(status, code, DETAILS[code], str(error)) from None
 
     def _accept_head(self, request: h11.Request) -> None:
         self.request = request
@@ -182,16 +235,17 @@ class Reading:
             raise Refused(400, "bad_request", "the request is not HTTP/1.x")
         self.head = bytearray()
         length = self._header(b"content-length")
+        # RFC 9112 §6.1: a length beside a transfer coding is how requests are smuggled
+        if length is not None and self._header(b"transfer-encoding") is not None:
+            raise Refused(400, "bad_framing", "the request has both Content-Length and Transfer-Encoding")
         if length is not None and int(length) > self.limit:
             raise Refused(413, "payload_too_large", "the request body is too large")
-
-    def _check_chunk(self) -> None:
-        """A chunk announced larger than the body limit is refused at once, not read.
-        (h11 keeps the chunk's size to itself: ``_bytes_in_chunk`` of its chunked reader.)"""
-        reader = getattr(self.parser, "_reader", None)
-        pending = getattr(reader, "_bytes_in_chunk", 0)
-        if isinstance(pending, int) and len(self.body) + pending > self.limit:
-            raise Refused(413, "payload_too_large", "a chunk of the request body is too large")
+        host = self._header(b"host")
+        if host is not None and not HOST_VALUE.fullmatch(host):
+            raise Refused(400, "invalid_host", "the Host header is not a host name with an optional port")
+        # one protocol is spoken here: a request to switch is refused, not half-served
+        if self._header(b"upgrade") is not None:
+            raise Refused(501, "upgrade_not_supported", "this server speaks HTTP/1.1 only (no Upgrade)")
 
     def _header(self, name: bytes) -> bytes | None:
         assert self.request is not None
@@ -217,7 +271,9 @@ class Reading:
         version = b"1.0" if request.http_version == b"1.0" else b"1.1"
         lines = [b"%s %s HTTP/%s" % (request.method, request.target, version)]
         lines += [name + b": " + value for name, value in request.headers.raw_items()
-                  if name.lower() not in FRAMING_HEADERS]
+                  if name.lower() not in FRAMING_HEADERS and name.lower() != b"connection"]
+        # Connection is a list (RFC 9110 §7.6.1); gunicorn's parser compares it whole
+        lines.append(b"Connection: keep-alive" if keeps_alive(request) else b"Connection: close")
         if self.body or request.method not in (b"GET", b"HEAD"):
             lines.append(b"Content-Length: %d" % len(self.body))
         return b"\r\n".join(lines) + b"\r\n\r\n" + bytes(self.body)
@@ -273,9 +329,13 @@ class BufferedThreadWorker(ThreadWorker):
         self.sending = 0
         self.send_budget = int(env_seconds("GUNICORN_WRITE_BUFFER_MIB", 64) * 1024 * 1024)
         self.probe_pool: futures.ThreadPoolExecutor | None = None
+        # connections accepted past the cap (probes only)
+        self.overflow = 0
         self.flushed = 0.0
 
     def init_process(self):
+        # forked before this process has a thread
+        searches.start()
         self.probe_pool = futures.ThreadPoolExecutor(max_workers=PROBE_THREADS)
         bound_malloc()
         # How long a thread running Python keeps the GIL while another waits for it: the
@@ -299,18 +359,37 @@ class BufferedThreadWorker(ThreadWorker):
             if e.errno not in (errno.EAGAIN, errno.ECONNABORTED, errno.EWOULDBLOCK):
                 raise
             return
-        if self.nr_conns >= self.worker_connections:
+        overflow = self.nr_conns >= self.worker_connections and not self._evict_idle()
+        if overflow and self.overflow >= PROBE_OVERFLOW:
             client.setblocking(False)
             try:
-                client.send(problem_bytes(503, "busy", "the server has too many open connections; "
-                                          "retry", retry_after=1))
+                client.send(problem_bytes(503, "busy", CAP_DETAIL, retry_after=1))
             except OSError:
                 pass
             client.close()
+            count_refusal(503, "busy")
             return
         self.nr_conns += 1
         conn = TConn(self.cfg, client, addr, listener.getsockname())
-        self._start_reading(conn, b"")
+        # past the cap a connection may still ask a probe, promptly, and nothing else
+        conn.overflow = overflow
+        self.overflow += overflow
+        self._start_reading(conn, b"", PROBE_WAIT_S if overflow else self.cfg.keepalive)
+
+    def _evict_idle(self) -> bool:
+        """Close the connection idle longest (kept alive, or new and silent) to make room for
+        a new one: idle connections hold nothing but the cap. False when none is idle."""
+        if self.keepalived_conns:
+            conn = self.keepalived_conns.popleft()
+            self.poller.unregister(conn.sock)
+            self._drop(conn)
+            return True
+        for conn, reading in self.reading.items():
+            if not reading.started:
+                self._forget(conn)
+                self._drop(conn)
+                return True
+        return False
 
     # ------------------------------------------------------------------ reading
 
@@ -320,9 +399,9 @@ class BufferedThreadWorker(ThreadWorker):
         self.keepalived_conns.remove(conn)
         self._start_reading(conn, b"")
 
-    def _start_reading(self, conn, pending: bytes) -> None:
+    def _start_reading(self, conn, pending: bytes, wait_s: float | None = None) -> None:
         conn.sock.setblocking(False)
-        reading = Reading(time.monotonic() + self.cfg.keepalive, self.body_limit)
+        reading = Reading(time.monotonic() + (self.cfg.keepalive if wait_s is None else wait_s), self.body_limit)
         self.reading[conn] = reading
         self.poller.register(conn.sock, selectors.EVENT_READ, partial(self._read, conn))
         self._read(conn, conn.sock, pending)
@@ -370,9 +449,12 @@ class BufferedThreadWorker(ThreadWorker):
             complete = reading.feed(data)
         except Refused as refused:
             self._forget(conn)
-            self._refuse(conn, refused.status, refused.code, refused.detail)
+            self._refuse(conn, refused.status, refused.code, refused.detail, reason=refused.reason)
             return
-        if complete:
+        if complete and conn.overflow and not reading.probe():
+            self._forget(conn)
+            self._refuse(conn, 503, "busy", CAP_DETAIL, retry_after=1)
+        elif complete:
             self._forget(conn)
             self.enqueue_req(conn, reading)
         elif reading.waits_for_continue():
@@ -391,15 +473,19 @@ class BufferedThreadWorker(ThreadWorker):
             self.poller.unregister(conn.sock)
             self.buffered -= reading.held
 
-    def _refuse(self, conn, status: int, code: str, detail: str, retry_after: int | None = None) -> None:
+    def _refuse(self, conn, status: int, code: str, detail: str, retry_after: int | None = None,
+                reason: str = "") -> None:
         if status < 500 or status == 501:
-            self.log.info("Refused request from ip=%s: %d %s: %s",
-                          (conn.client or ("",))[0], status, code, detail)
+            self.log.info("Refused request from ip=%s: %d %s: %s", (conn.client or ("",))[0], status, code,
+                          reason or detail)
         self._send_quietly(conn, problem_bytes(status, code, detail, retry_after))
+        count_refusal(status, code)
         self._drop(conn)
 
     def _drop(self, conn) -> None:
         self.nr_conns -= 1
+        self.overflow -= conn.overflow
+        conn.overflow = False
         conn.close()
 
     def _cap_keepalive(self, deadline):
@@ -460,7 +546,16 @@ class BufferedThreadWorker(ThreadWorker):
         fs.add_done_callback(lambda fut: self.method_queue.defer(self._answered, conn, fut))
 
     def handle(self, conn):
-        """Serve the request read by the event loop (its canonical bytes go to the parser)."""
+        """Serve the request read by the event loop (its canonical bytes go to the parser),
+        unless it waited past its deadline or its client has gone: then its thread is free at once."""
+        if time.monotonic() > conn.deadline:
+            conn.answer = problem_bytes(503, "busy", "the request waited past its deadline; retry", retry_after=1)
+            count_refusal(503, "busy")
+            return False
+        if client_gone(conn.sock):
+            conn.answer = None
+            count_refusal(CLIENT_GONE, None)
+            return False
         conn.data_ready = True
         conn.sock.setblocking(True)
         conn.init()
@@ -526,6 +621,10 @@ class BufferedThreadWorker(ThreadWorker):
     def _after_answer(self, conn, fs) -> None:
         leftover = getattr(conn, "leftover", b"")
         conn.leftover = b""
+        if conn.overflow:
+            # a probe let in past the cap: its connection does not stay
+            self._drop(conn)
+            return
         self.finish_request(conn, fs)
         if leftover and conn in self.keepalived_conns:
             # a pipelined request had started arriving with the last one
@@ -542,6 +641,7 @@ class BufferedThreadWorker(ThreadWorker):
             self.log.warning("Invalid request from ip=%s: %s", ip, exc)
         else:
             self.log.exception("Error handling request")
+        count_refusal(status, code)
         try:
             client.sendall(problem_bytes(status, code, detail))
         except OSError:
@@ -555,3 +655,4 @@ class BufferedThreadWorker(ThreadWorker):
             metrics.flush()
             if self.probe_pool is not None:
                 self.probe_pool.shutdown(wait=False)
+            searches.stop()

@@ -11,6 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from gongzhu.api import create_app
 from gongzhu.rules import CARD_NAMES
 from tests.conftest import load_contract
 
@@ -130,3 +131,26 @@ def test_plays_on_real_deals_get_200_or_a_rule_problem(client, data):
     else:
         answer = response.get_json()
         assert answer["state"]["plays"] == body["plays"] + [body["move"]]
+
+
+def test_a_large_invalid_array_is_reported_by_its_first_violation_with_its_real_length():
+    client = create_app().test_client()
+    body = b'{"hands":[' + b",".join([b"1"] * 100_000) + b"]}"
+    answer = client.post("/legal-moves", data=body, content_type="application/json")
+    problem = answer.get_json()
+    assert answer.status_code == 422
+    assert problem["errors"] == [{"pointer": "/hands", "detail": "must have at most 4 items, not 100000",
+                                  "code": "schema_violation", "keyword": "maxItems"}]
+    assert problem["truncated"] is True
+
+
+def test_a_large_invalid_input_is_reported_by_its_first_violation_only():
+    client = create_app().test_client()
+    hands = [["SA"] * 13, ["SA"] * 13, ["SA"] * 13, ["SA"] * 12 + [7]]
+    body = {"hands": hands, "plays": [["C2"]] * 600, "claim": {"seat": 0, "kind": "all_tricks"}}
+    answer = client.post("/claim", json=body)
+    problem = answer.get_json()
+    assert answer.status_code == 422
+    assert problem["errors"] == [{"pointer": "/hands/3/12", "detail": "must be a string, not integer",
+                                  "code": "schema_violation", "keyword": "type"}]
+    assert problem["truncated"] is True

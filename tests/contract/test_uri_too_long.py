@@ -46,7 +46,5 @@ def test_a_request_line_over_the_limit_is_the_contracts_414(live_server, path):
     registry = Registry().with_resource("urn:contract", DRAFT202012.create_resource(CONTRACT))
     Draft202012Validator({"$ref": "urn:contract#/components/schemas/Problem"}, registry=registry).validate(problem)
     example = CONTRACT["components"]["responses"]["UriTooLong"]["content"]["application/problem+json"]
-    expected = dict(example["examples"]["uri_too_long"]["value"])
-    request_line = len(f"GET {target} HTTP/1.1")
-    expected["detail"] = expected["detail"].replace("9017", str(request_line))
-    assert problem == expected
+    # the detail is fixed: it quotes nothing of the parser's
+    assert problem == example["examples"]["uri_too_long"]["value"]

@@ -77,6 +77,14 @@ def others_answer(port: int, rounds: int = 3) -> None:
         time.sleep(0.2)
 
 
+def answer_200(port: int, targets: tuple[bytes, ...], within_s: float) -> None:
+    """GET each of ``targets`` on a new connection: 200 within ``within_s``."""
+    for target in targets:
+        answer, seconds = _exchange(port, b"GET %s HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n" % target)
+        assert answer.startswith(b"HTTP/1.1 200 OK\r\n"), answer[:200]
+        assert seconds < within_s, (target, seconds)
+
+
 class Attacker(threading.Thread):
     """Sends ``first``, then ``trickle`` a byte every ``period`` seconds until an answer
     comes; records every answer until the server closes, and when (from the first byte)."""
@@ -227,8 +235,8 @@ def test_slow_readers_of_large_answers_hold_no_thread(server):
     (b"GET /healthz HTTP/1.1\r\nHost: x\nX-A: b\r\n\r\n", 400, "bad_request"),
     (b"GET /healthz HTTP/1.1\r\n\r\n", 400, "bad_request"),
     (b"POST /score HTTP/1.1\r\n" + JSON_HEAD + b"Transfer-Encoding: chunked\r\n\r\nzz\r\n", 400, "bad_framing"),
-    (b"POST /score HTTP/1.1\r\n" + JSON_HEAD + b"Transfer-Encoding: chunked\r\n\r\nFFFFFFFFFFFFFFFFF\r\n{",
-     413, "payload_too_large"),
+    (b"POST /score HTTP/1.1\r\n" + JSON_HEAD + b"Transfer-Encoding: chunked\r\n\r\nFFFFFFFFFFFFFFFFF\r\n"
+     + b"{" * (256 * 1024 + 1), 413, "payload_too_large"),
     (b"POST /score HTTP/1.1\r\n" + JSON_HEAD + b"Transfer-Encoding: gzip, chunked\r\n\r\n", 501,
      "unsupported_transfer_coding"),
 ])
@@ -254,16 +262,20 @@ def test_refused_requests_leave_no_traceback_and_no_error_line(server):
     assert '"level":"error"' not in log and '"level":"critical"' not in log
 
 
-def test_a_connection_past_the_cap_is_answered_503_at_once(tmp_path_factory):
+def test_a_request_past_the_cap_is_answered_503_at_once_and_a_probe_200(tmp_path_factory):
     capped = _start(tmp_path_factory, 1, {"GUNICORN_WORKER_CONNECTIONS": "8", "GUNICORN_THREADS": "2"})
+    # requests begun and never finished hold the cap (idle connections would make room)
     idle = [socket.create_connection((HOST, capped.port), timeout=5) for _ in range(8)]
+    for s in idle:
+        s.sendall(b"POST /score HTTP/1.1\r\n")
     try:
         time.sleep(0.3)
-        answer, seconds = _exchange(capped.port, b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        answer, seconds = _exchange(capped.port, b"GET /version HTTP/1.1\r\nHost: x\r\n\r\n")
         head, _, body = answer.partition(b"\r\n\r\n")
         assert head.startswith(b"HTTP/1.1 503 Service Unavailable\r\n"), head
         assert b"\r\nRetry-After: 1" in head and json.loads(body)["code"] == "busy"
         assert seconds < PROMPT_S
+        answer_200(capped.port, (b"/healthz", b"/readyz"), PROMPT_S)
     finally:
         for s in idle:
             s.close()

@@ -17,6 +17,7 @@ import base64
 import gzip
 import hashlib
 import json
+import threading
 from importlib.metadata import version
 from pathlib import Path
 
@@ -99,6 +100,7 @@ class Static:
 
 
 _assets: dict[str, Static] = {}
+_building = threading.Lock()
 
 
 @meta.get("/openapi.yaml")
@@ -121,6 +123,11 @@ def docs():
 def docs_asset(asset: str):
     if asset not in ASSETS:
         abort(404)
-    if asset not in _assets:
-        _assets[asset] = Static((SWAGGER_DIST / asset).read_bytes(), ASSETS[asset], ASSET_CACHE)
-    return _assets[asset].response()
+    static = _assets.get(asset)
+    if static is None:
+        # built once: readers arriving together wait for the first one's copy
+        with _building:
+            static = _assets.get(asset)
+            if static is None:
+                static = _assets[asset] = Static((SWAGGER_DIST / asset).read_bytes(), ASSETS[asset], ASSET_CACHE)
+    return static.response()

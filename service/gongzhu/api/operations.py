@@ -5,20 +5,15 @@ read, validated and converted the input and answers any error raised here.
 """
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any
 
-from gongzhu import bot, solve
 from gongzhu import rules as engine
 
-from . import messages as text
-from . import metrics
 from . import schemas as s
 from .results import (
     card_lists,
-    cards,
     exposures_out,
     ingots_out,
     legal_moves_out,
@@ -32,15 +27,8 @@ from .results import (
     trick_out,
     view_out,
 )
-from .slots import BOT
-
-
-class Call(NamedTuple):
-    """One request's input: the converted body, the body as sent, the path parameters."""
-
-    data: Any
-    body: Any
-    params: dict[str, Any]
+from .schemas import Call
+from .searches import claim, suggest, suggest_exposures
 
 
 def legal_moves(call: Call) -> dict:
@@ -94,52 +82,6 @@ def deal(call: Call) -> dict:
     leader = engine.deal.first_leader(data["rules"], hands) if data["first_deal"] else None
     return {"rules": rules_out(data["rules"]), "first_deal": data["first_deal"],
             "seed": data.get("seed"), "leader": leader, "hands": card_lists(hands)}
-
-
-def suggest(call: Call) -> dict:
-    data = call.data
-    state = replay(data)
-    if state.finished:
-        raise engine.IllegalMove(text.NO_SEAT_TO_ACT(), code="deal_finished", path="/plays")
-    budget_ms = BOT.budget(data["budget_ms"])
-    with BOT.slot(budget_ms, on_busy=metrics.count_bot_shed, kind="suggest"):
-        started = time.perf_counter()
-        advice = bot.suggest(state, budget_ms=budget_ms, seed=data.get("seed"), plays=data["plays"])
-    metrics.observe_bot(advice.reason, advice.samples, time.perf_counter() - started, budget_ms)
-    return {"seat": state.seat, "move": cards(advice.move), "reason": advice.reason,
-            "samples": advice.samples, "budget_cut": advice.budget_cut}
-
-
-def suggest_exposures(call: Call) -> dict:
-    data = call.data
-    shown, reason = bot.suggest_exposures(data["rules"], data["hand"])
-    return {"rules": rules_out(data["rules"]), "expose": cards(shown), "reason": reason}
-
-
-# The claims search stops at whichever comes first and answers null: a number of
-# positions (by the number of decks: a two-deck position costs far more than a one-deck one),
-# or a second of wall-clock time (worst-case positions, or a pod short of CPU, would otherwise
-# take several; bench/perf/claims.py measures both).
-CLAIM_MAX_POSITIONS = {1: 200_000, 2: 10_000}
-CLAIM_SLOT_MS = 1000
-# (max_nodes, max_seconds) of decide_claim by decks
-CLAIM_LIMITS = {decks: (positions, CLAIM_SLOT_MS / 1000) for decks, positions in CLAIM_MAX_POSITIONS.items()}
-
-
-def claim(call: Call) -> dict:
-    data = call.data
-    seat, kind = data["claim"]
-    state = replay(data)
-    # a search of up to a second: it takes a bot slot like /suggest
-    with BOT.slot(CLAIM_SLOT_MS, on_busy=metrics.count_bot_shed, kind="claim"):
-        verdict = solve.decide_claim(state, seat, kind, *CLAIM_LIMITS[state.rules.decks])
-    rules, score = state.rules, None
-    if verdict.holds and kind == "all_tricks":
-        score = score_out(rules, engine.score_cards(rules, solve.claimed_captures(state, seat), state.exposed))
-    return {"claim": {"seat": seat, "kind": kind}, "holds": verdict.holds,
-            "reason": None if verdict.holds is not None else "search_budget",
-            "refutation": None if verdict.refutation is None else card_lists(verdict.refutation),
-            "score": score, "tricks_left": solve.tricks_left(state), "positions": verdict.nodes}
 
 
 def match(call: Call) -> dict:

@@ -25,7 +25,7 @@ import math
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, NamedTuple, cast
+from typing import Any, NamedTuple
 
 from . import json_text, keys
 from . import messages as text
@@ -86,24 +86,9 @@ def _finite(text: str) -> float:
 # (json_text.json_object): the parser calls it for every object of every body.
 DECODER = json.JSONDecoder(object_pairs_hook=json_text.json_object, parse_constant=_not_json,
                            parse_float=_finite)
-# what DECODER.decode calls: its C scanner, and json.decoder's WHITESPACE (which always matches)
-SCAN = cast(Callable[[str, int], tuple[Any, int]], vars(DECODER)["scan_once"])
-WHITESPACE = cast(Callable[[str, int], re.Match[str]],
-                  re.compile(r"[ \t\n\r]*", re.VERBOSE | re.MULTILINE | re.DOTALL).match)
 BOM = codecs.BOM_UTF8
-
-
-def decode(body: str) -> Any:
-    """``DECODER.decode(body)``: the same value or the same error, its scanner called directly."""
-    end = WHITESPACE(body, 0).end()
-    try:
-        value, end = SCAN(body, end)
-    except StopIteration as error:
-        raise json.JSONDecodeError("Expecting value", body, error.value) from None
-    end = WHITESPACE(body, end).end()
-    if end != len(body):
-        raise json.JSONDecodeError("Extra data", body, end)
-    return value
+# the decoder's public entry (its C scanner, whitespace skipped at both ends)
+decode = DECODER.decode
 
 
 def parse_json(data: bytes) -> Any:
@@ -331,7 +316,7 @@ class Pipeline:
         assert handler is not None
         params = {}
         for parameter in route.parameters:
-            value = path_value(raw_params[parameter.name], parameter.schema)
+            value = path_value(raw_params[parameter.name], parameter.schema, parameter.name)
             parameter.compiled.check(value, location="path", prefix=(parameter.name,))
             params[parameter.name] = value
         data: Any = None

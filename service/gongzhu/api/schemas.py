@@ -11,7 +11,7 @@ schemas (a test checks it).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 from marshmallow import Schema, fields, missing
 
@@ -21,6 +21,14 @@ from gongzhu.rules.match import MATCH_TARGET, PIG_TAKER, DealRecord
 from gongzhu.rules.state import NO_EXPOSURE
 
 from .json_text import card_rows_in, cards_in, convert_fields
+
+
+class Call(NamedTuple):
+    """One request's input: the converted body, the body as sent, the path parameters."""
+
+    data: Any
+    body: Any
+    params: dict[str, Any]
 
 
 class Field(fields.Field):

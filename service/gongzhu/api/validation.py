@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import functools
 import json
+import math
 import re
 from dataclasses import dataclass
 from itertools import islice
@@ -31,10 +32,16 @@ from . import messages as text
 
 MAX_ERRORS = 50
 MAX_ECHO = 100
+# An invalid input of more JSON values than this gets its first violation only: the full
+# report costs memory and time in proportion to its violations, which can be one a value.
+MAX_WALKED_VALUES = 1000
 SCHEMA_VIOLATION = "schema_violation"
 # A path segment is read as a JSON number when its schema asks for one.
 NUMBER = re.compile(r"-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?")
 NUMERIC_TYPES = {"integer", "number"}
+# A number written longer than this is past every bound of the contract (and Python's
+# limit on the digits of an int it reads).
+MAX_NUMBER_TEXT = 100
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +79,47 @@ class SchemaViolation(Exception):
         self.detail = detail
 
 
+def _values_past(instance: Any, limit: int) -> bool:
+    """Whether ``instance`` holds more than ``limit`` JSON values (counting stops there)."""
+    stack, seen = [instance], 0
+    while stack:
+        item = stack.pop()
+        seen += 1
+        if seen > limit:
+            return True
+        if isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, dict):
+            stack.extend(item.values())
+    return False
+
+
+def _cut(instance: Any, length: int) -> Any:
+    """``instance`` with every array cut to its first ``length`` items."""
+    if isinstance(instance, list):
+        return [_cut(item, length) for item in instance[:length]]
+    if isinstance(instance, dict):
+        return {key: _cut(value, length) for key, value in instance.items()}
+    return instance
+
+
+def _at(instance: Any, path) -> Any:
+    for token in path:
+        instance = instance[token]
+    return instance
+
+
+def _keyword_values(schema: Any, keyword: str) -> list[int]:
+    """Every integer value of ``keyword`` in ``schema``."""
+    if isinstance(schema, list):
+        return [v for item in schema for v in _keyword_values(item, keyword)]
+    if not isinstance(schema, dict):
+        return []
+    found = [schema[keyword]] if isinstance(schema.get(keyword), int) else []
+    return found + [v for key, item in schema.items() if key not in INSTANCE_KEYWORDS
+                    for v in _keyword_values(item, keyword)]
+
+
 def _escape(token: object) -> str:
     return str(token).replace("~", "~0").replace("/", "~1")
 
@@ -83,10 +131,13 @@ def pointer(path) -> str:
 def echo(value: Any) -> str:
     """What the client sent, as JSON, cut to ``MAX_ECHO`` characters."""
     try:
-        text = json.dumps(value, ensure_ascii=False)
+        return echo_text(json.dumps(value, ensure_ascii=False))
     except (TypeError, ValueError):
-        text = repr(value)
-    return text if len(text) <= MAX_ECHO else text[:MAX_ECHO] + "…"
+        return echo_text(repr(value))
+
+
+def echo_text(sent: str) -> str:
+    return sent if len(sent) <= MAX_ECHO else sent[:MAX_ECHO] + "…"
 
 
 def json_type(value: Any) -> str:
@@ -139,14 +190,26 @@ class Compiled:
         root.update({"$ref": ref} if ref else (schema or {}))
         self.document = document
         self.validator = jsonschema_rs.Draft202012Validator(root)
+        self.longest = max(_keyword_values(document, "maxItems"), default=0)
         # whether the instance matches: the same schema, its finite patterns as enums (fast_form)
         self.is_valid = jsonschema_rs.Draft202012Validator(fast_form(root, root)).is_valid
 
     def check(self, instance: Any, location: str = "body", prefix: tuple = ()) -> None:
         """Raise ``SchemaViolation`` unless ``instance`` matches."""
-        if not self.validator.is_valid(instance):
-            found = self.violations(instance, location, prefix)
-            raise SchemaViolation(found[:MAX_ERRORS], truncated=len(found) > MAX_ERRORS)
+        if self.validator.is_valid(instance):
+            return
+        if _values_past(instance, MAX_WALKED_VALUES):
+            # jsonschema-rs builds every error (and copies what it points at) before the first
+            # is read: a large invalid input is reported by its first violation alone, found in
+            # a copy whose arrays past every maxItems of the contract are cut (still too long)
+            for candidate in (_cut(instance, self.longest + 1), instance):
+                try:
+                    self.validator.validate(candidate)
+                except jsonschema_rs.ValidationError as error:
+                    found = self._violations(error, location, prefix, _at(instance, error.instance_path))
+                    raise SchemaViolation(found[:1], truncated=True) from None
+        found = self.violations(instance, location, prefix)
+        raise SchemaViolation(found[:MAX_ERRORS], truncated=len(found) > MAX_ERRORS)
 
     def violations(self, instance: Any, location: str = "body", prefix: tuple = ()) -> list[Violation]:
         """Up to ``MAX_ERRORS + 1`` violations (one more tells that the list was cut)."""
@@ -157,18 +220,20 @@ class Compiled:
                 break
         return out[:MAX_ERRORS + 1]
 
-    def _violations(self, error, location: str, prefix: tuple) -> list[Violation]:
+    def _violations(self, error, location: str, prefix: tuple, value: Any = None) -> list[Violation]:
+        """``error`` as violations; ``value``: what the error points at when not ``error.instance``."""
         kind = error.kind
+        instance = error.instance if value is None else value
         path = (*prefix, *error.instance_path)
         if kind.name == "additionalProperties":
             return [_unknown(path, key, location) for key in islice(kind.unexpected, MAX_ERRORS + 1)]
         if kind.name == "required":
             return [Violation(pointer((*path, kind.property)), "required",
-                              _detail(kind, error.instance, {}), location)]
+                              _detail(kind, instance, {}), location)]
         subschema = self._subschema(error.schema_path)
         alternatives = [resolve(self.document, option).get("description", "").split("\n")[0].rstrip(".")
                         for option in subschema.get(kind.name, ())] if kind.name in ("oneOf", "anyOf") else None
-        return [Violation(pointer(path), kind.name, _detail(kind, error.instance, subschema, alternatives),
+        return [Violation(pointer(path), kind.name, _detail(kind, instance, subschema, alternatives),
                           location)]
 
     def _subschema(self, schema_path) -> dict[str, Any]:
@@ -334,8 +399,15 @@ def resolve(document: dict[str, Any], schema: dict[str, Any]) -> dict[str, Any]:
     return schema
 
 
-def path_value(text: str, schema: dict[str, Any]) -> Any:
-    """A path segment as the JSON value its schema reads: a number where one is asked."""
-    if schema.get("type") in NUMERIC_TYPES and NUMBER.fullmatch(text):
-        return json.loads(text)
-    return text
+def path_value(segment: str, schema: dict[str, Any], name: str) -> Any:
+    """A path segment as the JSON value its schema reads: a number where one is asked
+    (beyond every bound, at any length: a ``minimum``/``maximum`` violation)."""
+    if schema.get("type") in NUMERIC_TYPES and NUMBER.fullmatch(segment):
+        value = json.loads(segment) if len(segment) <= MAX_NUMBER_TEXT else math.inf
+        if isinstance(value, float) and not math.isfinite(value):
+            keyword, relation = ("minimum", "≥") if segment.startswith("-") else ("maximum", "≤")
+            detail = text.BOUND(relation=relation, limit=schema.get(keyword), got=echo_text(segment)) \
+                if keyword in schema else text.KEYWORD(keyword=keyword)
+            raise SchemaViolation([Violation(pointer((name,)), keyword, detail, "path")], truncated=False)
+        return value
+    return segment

@@ -1,0 +1,213 @@
+"""The operations that search — ``/suggest``, ``/claim`` — and ``/suggest-exposures``,
+and where their searches run: the one module of the API that calls the engine's searches.
+
+A search is CPU-bound and compiled: it holds the interpreter's lock for its whole run,
+so a search in a request thread stops the worker's event loop, its probe thread and
+every other request of the process until it ends. Under gunicorn each worker therefore
+runs its searches in child processes of its own (``start``: one per bot slot, forked when
+the worker starts, before it has threads), at a lower scheduling priority than serving;
+the request thread waits on a pipe without the lock. A child gets the request body as
+sent (already validated and replayed once here, so it cannot fail on the input) and
+sends back plain engine values; the answer is built here. Without ``start`` (tests, an
+app embedded in another server) a search runs in the calling thread: the same function,
+so the same answers, seeded or not.
+
+``/suggest-exposures`` is a rule of thumb over one hand, not a search: it runs in the
+request thread, and takes no slot.
+"""
+from __future__ import annotations
+
+import logging
+import multiprocessing
+import os
+import queue
+import signal
+import time
+from collections.abc import Callable
+from multiprocessing.connection import Connection
+from typing import Any
+
+from gongzhu import bot, solve
+from gongzhu import rules as engine
+
+from . import messages as text
+from . import metrics
+from . import schemas as s
+from .results import card_lists, cards, replay, rules_out, score_out
+from .slots import BOT
+
+LOG = logging.getLogger("gongzhu.api")
+
+# The claims search stops at whichever comes first and answers null: a number of
+# positions (about a second of one core on typical positions; a two-deck position costs
+# ten to twenty times a one-deck one), or a second of wall-clock time (worst-case
+# positions, or a pod short of CPU, would otherwise take several).
+CLAIM_MAX_POSITIONS = {1: 200_000, 2: 10_000}
+CLAIM_SLOT_MS = 1000
+# A child that has not answered this long after its search's own bound is stuck: it is
+# killed and replaced, and the request gets a 500.
+STUCK_GRACE_S = 5.0
+# Serving (event loop, probes, short requests) comes first when the cores are busy:
+# a search only slows down by it.
+SEARCH_NICENESS = 10
+# Signals gunicorn's master and worker handle: a child leaves them to its worker.
+PARENT_SIGNALS = ("SIGINT", "SIGQUIT", "SIGHUP", "SIGUSR1", "SIGUSR2", "SIGWINCH", "SIGTTIN", "SIGTTOU")
+
+
+def _suggest(body: dict, budget_ms: int) -> tuple:
+    data = s.SUGGEST.convert(body)
+    state = _state(data)
+    advice = bot.suggest(state, budget_ms=budget_ms, seed=data.get("seed"), plays=data["plays"])
+    return advice.move, advice.reason, advice.samples, advice.budget_cut
+
+
+def _claim(body: dict, _budget_ms: int) -> tuple:
+    data = s.CLAIM.convert(body)
+    state = _state(data)
+    seat, kind = data["claim"]
+    verdict = solve.decide_claim(state, seat, kind, CLAIM_MAX_POSITIONS[state.rules.decks], CLAIM_SLOT_MS / 1000)
+    return verdict.holds, verdict.refutation, verdict.nodes
+
+
+def _state(data: dict) -> engine.DealState:
+    return engine.replay(data["rules"], hands=data["hands"], exposed=data["exposed"], plays=data["plays"],
+                         first_deal=data["first_deal"], leader=data.get("leader"))
+
+
+SEARCHES: dict[str, Callable[[dict, int], tuple]] = {"suggest": _suggest, "claim": _claim}
+
+
+class Child:
+    """One search process and the parent's end of its pipe."""
+
+    def __init__(self, context: Any) -> None:
+        self.pipe, theirs = context.Pipe()
+        self.process = context.Process(target=_serve, args=(theirs, self.pipe), daemon=True,
+                                       name="gongzhu-search")
+        self.process.start()
+        theirs.close()
+
+    def run(self, kind: str, body: dict, budget_ms: int, bound_s: float) -> tuple:
+        self.pipe.send((kind, body, budget_ms))
+        if not self.pipe.poll(bound_s + STUCK_GRACE_S):
+            raise TimeoutError(f"a {kind} search did not end within its bound")
+        outcome, value = self.pipe.recv()
+        if outcome != "ok":
+            raise RuntimeError(f"the {kind} search failed: {value}")
+        return value
+
+    def stop(self) -> None:
+        self.pipe.close()
+        if self.process.is_alive():
+            self.process.kill()
+        self.process.join(1)
+
+
+def _serve(pipe: Connection, parents: Connection) -> None:
+    """A search process: one search at a time, until its worker closes the pipe."""
+    parents.close()
+    for name in PARENT_SIGNALS:
+        signal.signal(getattr(signal, name), signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    os.nice(SEARCH_NICENESS)
+    while True:
+        try:
+            kind, body, budget_ms = pipe.recv()
+        except (EOFError, OSError):
+            return
+        try:
+            reply: tuple = ("ok", SEARCHES[kind](body, budget_ms))
+        except Exception as error:  # noqa: BLE001 — the worker logs it and answers a 500
+            reply = ("error", f"{type(error).__name__}: {error}")
+        pipe.send(reply)
+
+
+class Processes:
+    """The worker's search processes; a bot slot (``slots.BOT``) is held while one is used."""
+
+    def __init__(self, count: int) -> None:
+        self.context = multiprocessing.get_context("fork")
+        self.free: queue.SimpleQueue[Child] = queue.SimpleQueue()
+        self.children = [Child(self.context) for _ in range(count)]
+        for child in self.children:
+            self.free.put(child)
+
+    def run(self, kind: str, body: dict, budget_ms: int, bound_s: float) -> tuple:
+        child = self.free.get()
+        try:
+            return child.run(kind, body, budget_ms, bound_s)
+        except (TimeoutError, EOFError, OSError):
+            # stuck or gone: a fresh process takes its place
+            child.stop()
+            self.children.remove(child)
+            child = Child(self.context)
+            self.children.append(child)
+            raise
+        finally:
+            self.free.put(child)
+
+    def stop(self) -> None:
+        for child in self.children:
+            child.stop()
+
+
+_processes: list[Processes] = []
+
+
+def start() -> None:
+    """Run this process's searches in child processes (one per bot slot): called by the
+    gunicorn worker before it starts any thread."""
+    if not _processes:
+        _processes.append(Processes(BOT.slots))
+
+
+def running() -> bool:
+    return bool(_processes)
+
+
+def stop() -> None:
+    while _processes:
+        _processes.pop().stop()
+
+
+def _search(kind: str, body: dict, budget_ms: int) -> tuple:
+    if _processes:
+        return _processes[0].run(kind, body, budget_ms, budget_ms / 1000)
+    return SEARCHES[kind](body, budget_ms)
+
+
+def suggest(call: s.Call) -> dict:
+    data = call.data
+    state = replay(data)
+    if state.finished:
+        raise engine.IllegalMove(text.NO_SEAT_TO_ACT(), code="deal_finished", path="/plays")
+    budget_ms = BOT.budget(data["budget_ms"])
+    with BOT.slot(budget_ms, on_busy=metrics.count_bot_shed, kind="suggest"):
+        started = time.perf_counter()
+        move, reason, samples, budget_cut = _search("suggest", call.body, budget_ms)
+    metrics.observe_bot(reason, samples, time.perf_counter() - started, budget_ms)
+    return {"seat": state.seat, "move": cards(move), "reason": reason,
+            "samples": samples, "budget_cut": budget_cut}
+
+
+def claim(call: s.Call) -> dict:
+    data = call.data
+    seat, kind = data["claim"]
+    state = replay(data)
+    # the engine's checks of the claim with no position to search: a claim it refuses is a rule error here
+    solve.decide_claim(state, seat, kind, 0)
+    with BOT.slot(CLAIM_SLOT_MS, on_busy=metrics.count_bot_shed, kind="claim"):
+        holds, refutation, positions = _search("claim", call.body, CLAIM_SLOT_MS)
+    rules, score = state.rules, None
+    if holds and kind == "all_tricks":
+        score = score_out(rules, engine.score_cards(rules, solve.claimed_captures(state, seat), state.exposed))
+    return {"claim": {"seat": seat, "kind": kind}, "holds": holds,
+            "reason": None if holds is not None else "search_budget",
+            "refutation": None if refutation is None else card_lists(refutation),
+            "score": score, "tricks_left": solve.tricks_left(state), "positions": positions}
+
+
+def suggest_exposures(call: s.Call) -> dict:
+    data = call.data
+    shown, reason = bot.suggest_exposures(data["rules"], data["hand"])
+    return {"rules": rules_out(data["rules"]), "expose": cards(shown), "reason": reason}

@@ -1,0 +1,251 @@
+"""Requests a normal client could send, which once took a pod down, against a live gunicorn
+started as ``make run`` does: a hard claims search, a large invalid array, clients gone
+before their request started, a full connection cap, request smuggling. Each drill
+checks the service's promise (probes answer, the attacker is refused at once, memory stays
+within the chart's limit), with bounds generous enough for a shared machine; the figures
+come from ``bench/faults.py`` (docs/deployment.md)."""
+from __future__ import annotations
+
+import http.client
+import json
+import socket
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.faults.test_hostile import HOST, JSON_HEAD, LEGAL_MOVES, _exchange, _start, answer_200
+from tests.servers import workers_of
+
+pytestmark = pytest.mark.faults
+
+# A valid claim whose search runs to its wall-clock bound: no seat is void yet.
+HARD_CLAIM = json.dumps({
+    "hands": [["D4", "D5", "C2", "DJ", "CK", "H7", "C7", "DQ", "S8", "D8", "D3", "C3", "C8"],
+              ["HA", "S9", "HQ", "S6", "H10", "S3", "H4", "S10", "CJ", "H6", "DK", "C4", "DA"],
+              ["C9", "S2", "SK", "D2", "S5", "S7", "H5", "D7", "SA", "D6", "H3", "SJ", "H2"],
+              ["C5", "D9", "HJ", "SQ", "S4", "HK", "D10", "CQ", "C10", "H9", "C6", "H8", "CA"]],
+    "plays": [["C2"], ["CJ"], ["C9"]], "claim": {"seat": 2, "kind": "no_tricks"}}).encode()
+# A probe slower than this would fail a kubelet's default one-second timeout soon.
+PROBE_BOUND_S = 0.5
+# The chart's memory limit is 192 Mi for the whole pod.
+WORKER_PEAK_KIB = 160 * 1024
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    started = _start(tmp_path_factory, 2, {"GUNICORN_REQUEST_TIMEOUT": "3"})
+    yield started
+    started.stop()
+
+
+def _post(port: int, path: str, body: bytes, timeout: float = 30) -> tuple[int, dict, bytes]:
+    conn = http.client.HTTPConnection(HOST, port, timeout=timeout)
+    try:
+        conn.request("POST", path, body=body, headers={"Content-Type": "application/json"})
+        answer = conn.getresponse()
+        return answer.status, dict(answer.getheaders()), answer.read()
+    finally:
+        conn.close()
+
+
+def _probe(port: int, path: str) -> tuple[bytes, float]:
+    return _exchange(port, b"GET %s HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n" % path.encode(), timeout=5)
+
+
+def test_hard_claims_in_a_loop_leave_the_probes_and_other_requests_prompt(server):
+    stop = threading.Event()
+    answers: list[tuple[int, dict]] = []
+
+    def loop() -> None:
+        while not stop.is_set():
+            status, headers, _ = _post(server.port, "/claim", HARD_CLAIM)
+            answers.append((status, headers))
+
+    clients = [threading.Thread(target=loop, daemon=True) for _ in range(2)]
+    for client in clients:
+        client.start()
+    time.sleep(0.5)
+    slowest: dict[str, float] = {}
+    try:
+        deadline = time.monotonic() + 4
+        while time.monotonic() < deadline:
+            for path in ("/healthz", "/readyz"):
+                answer, seconds = _probe(server.port, path)
+                assert answer.startswith(b"HTTP/1.1 200 "), answer[:200]
+                slowest[path] = max(slowest.get(path, 0), seconds)
+            status, _, _ = _post(server.port, "/legal-moves", LEGAL_MOVES, timeout=5)
+            assert status == 200
+            time.sleep(0.1)
+    finally:
+        stop.set()
+        for client in clients:
+            client.join(10)
+    assert max(slowest.values()) < PROBE_BOUND_S, slowest
+    assert answers and {status for status, _ in answers} <= {200, 503}
+    assert all(int(headers["Retry-After"]) >= 1 for status, headers in answers if status == 503)
+
+
+def _peak_kib(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1])
+    raise AssertionError(f"no VmHWM for {pid}")
+
+
+def test_large_invalid_arrays_are_refused_at_once_within_the_memory_limit(server):
+    body = b'{"hands":[' + b",".join([b"1"] * 100_000) + b"]}"
+    took: list[float] = []
+    answers: list[tuple[int, dict]] = []
+
+    def send() -> None:
+        started = time.monotonic()
+        status, _, data = _post(server.port, "/legal-moves", body)
+        took.append(time.monotonic() - started)
+        answers.append((status, json.loads(data)))
+
+    senders = [threading.Thread(target=send) for _ in range(8)]
+    for sender in senders:
+        sender.start()
+    for sender in senders:
+        sender.join(30)
+    assert [status for status, _ in answers] == [422] * 8
+    for _, problem in answers:
+        assert problem["code"] == "schema_violation"
+        assert problem["errors"][0]["pointer"] == "/hands"
+        assert len(problem["errors"]) <= 50
+    assert max(took) < 1.0, took
+    peaks = {pid: _peak_kib(pid) for pid in workers_of(server.proc.pid)}
+    assert all(peak <= WORKER_PEAK_KIB for peak in peaks.values()), peaks
+
+
+def test_a_body_with_both_length_and_chunked_is_refused_and_the_connection_closed(server):
+    smuggled = b"GET /ranks/-300000 HTTP/1.1\r\nHost: x\r\n\r\n"
+    for framing in (b"Transfer-Encoding: chunked\r\n", b"Transfer-Encoding:\r\n chunked\r\n"):
+        answer, _ = _exchange(server.port, b"POST /score HTTP/1.1\r\n" + JSON_HEAD + b"Content-Length: 5\r\n"
+                              + framing + b"\r\n0\r\n\r\n" + smuggled)
+        assert answer.startswith(b"HTTP/1.1 400 "), answer[:200]
+        assert answer.count(b"HTTP/1.1 ") == 1, answer
+        assert b"Connection: close\r\n" in answer
+
+
+def _socket(port: int) -> socket.socket:
+    return socket.create_connection((HOST, port), timeout=5)
+
+
+def test_idle_connections_past_the_cap_make_room_and_probes_answer(tmp_path_factory):
+    capped = _start(tmp_path_factory, 1, {"GUNICORN_WORKER_CONNECTIONS": "8"})
+    idle = [_socket(capped.port) for _ in range(40)]
+    try:
+        time.sleep(0.3)
+        answer_200(capped.port, (b"/healthz", b"/readyz", b"/version"), PROBE_BOUND_S)
+    finally:
+        for s in idle:
+            s.close()
+        capped.stop()
+
+
+def test_requests_of_clients_gone_or_past_their_deadline_are_not_started(tmp_path_factory):
+    # one request thread, a deadline of 2 s: each hard claim holds the thread about a second
+    lone = _start(tmp_path_factory, 1, {"GUNICORN_THREADS": "1", "GUNICORN_REQUEST_TIMEOUT": "2"})
+    try:
+        gone = []
+        for _ in range(6):
+            s = _socket(lone.port)
+            s.sendall(b"POST /claim HTTP/1.1\r\n" + JSON_HEAD + b"Content-Length: %d\r\n\r\n" % len(HARD_CLAIM)
+                      + HARD_CLAIM)
+            gone.append(s)
+        time.sleep(0.2)
+        for s in gone:
+            s.close()
+        started = time.monotonic()
+        status, _, _ = _post(lone.port, "/legal-moves", LEGAL_MOVES, timeout=10)
+        assert status == 200
+        assert time.monotonic() - started < 2.5
+        metrics = _get(lone.port, "/metrics")
+        assert 'status="499"' in metrics
+    finally:
+        lone.stop()
+
+
+def _get(port: int, path: str) -> str:
+    conn = http.client.HTTPConnection(HOST, port, timeout=10)
+    try:
+        conn.request("GET", path)
+        return conn.getresponse().read().decode()
+    finally:
+        conn.close()
+
+
+@pytest.mark.parametrize("connection", [b"keep-alive, close", b"close, keep-alive", b"Keep-Alive , CLOSE"])
+def test_a_connection_list_naming_close_closes(server, connection):
+    answer, _ = _exchange(server.port, b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: %s\r\n\r\n"
+                          b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n" % connection)
+    assert answer.startswith(b"HTTP/1.1 200 OK\r\n"), answer[:200]
+    assert answer.count(b"HTTP/1.1 200") == 1 and b"Connection: close\r\n" in answer
+
+
+@pytest.mark.parametrize("upgrade", [b"h2c", b"websocket"])
+def test_a_request_to_upgrade_is_refused_and_closed(server, upgrade):
+    answer, _ = _exchange(server.port, b"POST /score HTTP/1.1\r\n" + JSON_HEAD + b"Connection: Upgrade, close\r\n"
+                          b"Upgrade: %s\r\nContent-Length: 2\r\n\r\n{}" % upgrade)
+    head, _, body = answer.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 501 "), head
+    assert json.loads(body)["code"] == "upgrade_not_supported"
+
+
+@pytest.mark.parametrize("host", [b"a b", b"", b"x\x01y", b"[::1", b"x:8o"])
+def test_an_invalid_host_is_400(server, host):
+    answer, _ = _exchange(server.port, b"GET /healthz HTTP/1.1\r\nHost: %s\r\n\r\n" % host)
+    head, _, body = answer.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 400 "), head
+    assert json.loads(body)["code"] == "invalid_host"
+
+
+def test_worker_refusals_are_counted_and_quote_no_python_internals(server):
+    before = _get(server.port, "/metrics")
+    answer, _ = _exchange(server.port, b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-A b\r\n\r\n")
+    head, _, body = answer.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 400 ")
+    assert json.loads(body)["detail"] == "the request is not valid HTTP/1.1"
+    time.sleep(0.3)
+
+    def count(text: str, line: str) -> float:
+        return sum(float(row.rsplit(" ", 1)[1]) for row in text.splitlines() if row.startswith(line))
+    # either worker may answer the scrape: the counters are summed across them
+    after = _get(server.port, "/metrics")
+    problems = 'gongzhu_problems_total{code="bad_request"}'
+    assert count(after, problems) == count(before, problems) + 1
+
+
+def test_a_path_integer_of_any_length_is_422_with_a_neutral_detail(server):
+    for points in ("9" * 4301, "-" + "9" * 5000, "1e400"):
+        status, problem = _get_json(server.port, f"/ranks/{points}")
+        assert status == 422
+        assert problem["errors"][0]["pointer"] == "/points"
+        assert problem["errors"][0]["keyword"] in ("maximum", "minimum")
+        assert "sys." not in problem["detail"] and len(problem["detail"]) < 200
+
+
+def _get_json(port: int, path: str) -> tuple[int, dict]:
+    conn = http.client.HTTPConnection(HOST, port, timeout=10)
+    try:
+        conn.request("GET", path)
+        answer = conn.getresponse()
+        return answer.status, json.loads(answer.read())
+    finally:
+        conn.close()
+
+
+def test_text_logs_escape_control_characters_from_the_path(tmp_path_factory):
+    texted = _start(tmp_path_factory, 1, {"GONGZHU_LOG_FORMAT": "text"})
+    try:
+        _exchange(texted.port, b"GET /x%0ACRITICAL%20forged%1B[31m HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        time.sleep(0.5)
+    finally:
+        texted.stop()
+    log = texted.log.read_text()
+    assert "\x1b" not in log
+    assert not any(line.startswith("CRITICAL forged") for line in log.splitlines())
+    assert "\\x0aCRITICAL forged\\x1b[31m" in log
