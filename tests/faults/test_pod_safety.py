@@ -3,7 +3,7 @@ started as ``make run`` does: a hard claims search, a large invalid array, clien
 before their request started, a full connection cap, request smuggling. Each drill
 checks the service's promise (probes answer, the attacker is refused at once, memory stays
 within the chart's limit), with bounds generous enough for a shared machine; the figures
-come from ``bench/faults.py`` (docs/deployment.md)."""
+come from ``bench/drills/faults.py`` (docs/deployment.md)."""
 from __future__ import annotations
 
 import http.client
