@@ -135,8 +135,10 @@ def sender(options: argparse.Namespace) -> tuple[Callable[[Request], Answer], st
     return in_process(create_app()), DEFAULT_BASE_URL
 
 
-def run(options: argparse.Namespace, out: TextIO = sys.stdout) -> int:
-    """Runs the selected cases; the exit status (0: all passed, 1: a failure, 2: nothing selected)."""
+def run(options: argparse.Namespace, out: TextIO | None = None) -> int:
+    """Runs the selected cases, reporting to ``out`` (standard output); the exit status (0: all passed,
+    1: a failure, 2: nothing selected)."""
+    out = out or sys.stdout
     chosen = list(case_files.select(case_files.load(), ids=options.ids, tags=words(options.tags),
                                     skip_tags=words(options.skip_tags)))
     if options.list:
