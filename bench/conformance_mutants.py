@@ -203,15 +203,29 @@ def fresh_app():
     return in_process(create_app())
 
 
-def comparable(body: bytes) -> object:
-    """An answer's body without what changes from request to request (a problem's request id)."""
+# What a rule decides in each answer: a field outside these (a claim's refutation or positions count, a
+# problem's wording) may differ between correct implementations, so a difference there shows nothing.
+RULE_FIELDS = {
+    "/legal-moves": ("seat", "moves", "finished", "trick_number", "winning", "taken", "points", "exposed"),
+    "/play": ("state", "trick", "score", "next"),
+    "/view": ("hand", "to_act", "moves", "winning", "taken", "points", "voids", "exposed"),
+    "/claim": ("holds", "tricks_left", "score"),
+    "/match": ("deals", "totals", "ledger", "finished", "winners", "standings", "next"),
+}
+
+
+def comparable(path: str, body: bytes) -> object:
+    """The part of an answer the rules decide: a problem's code and faults, else the rule fields."""
     try:
         value = json.loads(body)
     except ValueError:
         return body.decode("utf-8", "replace")
-    if isinstance(value, dict):
-        value.pop("request_id", None)
-    return value
+    if not isinstance(value, dict):
+        return value
+    if "code" in value and "status" in value:
+        return [value["code"], [(e["pointer"], e["code"]) for e in value.get("errors", [])]]
+    fields = RULE_FIELDS.get(path)
+    return {k: v for k, v in value.items() if fields is None or k in fields}
 
 
 def run_cases(corpus: list[tuple[dict, int, object]]) -> dict[str, object]:
@@ -227,7 +241,7 @@ def run_cases(corpus: list[tuple[dict, int, object]]) -> dict[str, object]:
             return {"killed": True, "by": case["id"], "fault": faults[0][:200]}
     for request, status, body in corpus:
         answer = send(request)
-        if answer.status != status or comparable(answer.body) != body:
+        if answer.status != status or comparable(request["path"], answer.body) != body:
             return {"killed": False, "by": None, "differs": request}
     return {"killed": False, "by": None, "differs": None}
 
@@ -324,7 +338,7 @@ def record_corpus() -> list[tuple[dict, int, object]]:
     recorded = []
     for request in requests:
         answer = send(request)
-        recorded.append((request, answer.status, comparable(answer.body)))
+        recorded.append((request, answer.status, comparable(request["path"], answer.body)))
     return recorded
 
 
@@ -369,6 +383,8 @@ def main() -> int:
     parser.add_argument("--module", action="append", default=[], help="only this rules module (repeatable)")
     parser.add_argument("--timeout", type=float, default=60.0, help="seconds a mutant may run (default 60)")
     parser.add_argument("--list", action="store_true", help="list the mutants and exit")
+    parser.add_argument("--survivors", metavar="FILE",
+                        help="run only the mutants that survived in FILE (a results.jsonl of an earlier run)")
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     options = parser.parse_args()
     if options.worker:
@@ -381,8 +397,13 @@ def main() -> int:
             print(mutant.name)
         print(f"{len(mutants)} mutants")
         return 0
-    chosen = sorted(random.Random(options.seed).sample(mutants, options.sample), key=lambda m: (m.module, m.start)) \
+    # a sample runs in its random order: a run cut short is still a random sample
+    chosen = random.Random(options.seed).sample(mutants, options.sample) \
         if options.sample and options.sample < len(mutants) else mutants
+    if options.survivors:
+        earlier = [json.loads(line) for line in Path(options.survivors).read_text(encoding="utf-8").splitlines()]
+        chosen = [Mutant(**{k: r[k] for k in ("module", "line", "start", "end", "old", "new")})
+                  for r in earlier if not r["killed"]]
     return run(root, mutants, chosen, options.timeout)
 
 
@@ -392,7 +413,7 @@ def run(root: Path, mutants: list[Mutant], chosen: list[Mutant], timeout: float)
     worker_process = Worker(root)
     corpus = worker_process.ready(600)
     differing = []
-    with (OUT / "results.jsonl").open("w", encoding="utf-8") as log:
+    with (OUT / f"results-{time.strftime('%H%M%S')}.jsonl").open("w", encoding="utf-8") as log:
         for i, mutant in enumerate(chosen, 1):
             verdict = worker_process.judge(mutant, timeout)
             if verdict is None:

@@ -2732,6 +2732,46 @@ def deal_end_cases() -> None:
             )
 
 
+FOUND = Path(__file__).with_name("conformance_mutation_requests.json")
+# The fields pinned for a request found by the mutation run, by path (bench/conformance_mutants.py).
+FOUND_PINS = {
+    "/legal-moves": (("/seat", "/finished", "/trick_number", "/winning", "/points"), ("/moves",)),
+    "/play": (("/trick", "/score/raw", "/score/final", "/next/seat", "/next/points"), ("/next/moves",)),
+    "/view": (("/to_act", "/winning", "/points"), ("/hand",)),
+    "/claim": (("/holds", "/tricks_left", "/score/raw"), ()),
+    "/match": (("/totals", "/ledger", "/finished", "/standings"), ()),
+    "/score": (("/raw", "/final"), ()),
+    "/trick": (("/winner", "/ranking"), ()),
+    "/exposures": (("/exposed", "/automatic", "/values"), ()),
+}
+
+
+def mutation_cases() -> None:
+    """Requests on which a mutant that passed every other case answered differently (docs/conformance.md)."""
+    if not FOUND.exists():
+        return
+    f = "mutation-found.json"
+    new_file(f, "Requests found by the mutation run: each told apart a changed engine that every other case missed.")
+    for i, found in enumerate(json.loads(FOUND.read_text(encoding="utf-8"))):
+        request = found["request"]
+        answer = SEND(request)
+        body = json.loads(answer.body)
+        equal, unordered = FOUND_PINS.get(request["path"], ((), ()))
+        if answer.status >= 400:
+            equal, unordered = (), ()
+        equal = tuple(p for p in equal if resolve(body, p) is not MISSING)
+        unordered = tuple(p for p in unordered if isinstance(resolve(body, p), list))
+        rules = (request.get("body") or {}).get("rules") or {}
+        decks = rules.get("decks", 1)
+        section = {"/claim": "rules.md §8 Claims", "/match": "rules.md §10 Matches", "/score": "rules.md §5 Raw score",
+                   "/trick": "rules.md §4 Play", "/exposures": "rules.md §3 Exposure"}.get(request["path"],
+                                                                                       "rules.md §4 Play")
+        add(f, f"mutation-{i}-{request['path'].strip('/').replace('/', '-')}",
+            f"Found by the mutation run: {found['mutant']} passed every other case but answered this request "
+            "differently. Pinned from the unchanged engine.", section, [deck_tag(decks), "mutation"], request, answer,
+            equal=equal, unordered=unordered)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--check", action="store_true", help="check the scenarios only; write nothing")
@@ -2757,6 +2797,7 @@ def main() -> int:
     match_cases()
     http_cases()
     deal_end_cases()
+    mutation_cases()
     total = sum(len(v["cases"]) for v in FILES.values())
     two = sum("two-decks" in c["tags"] for v in FILES.values() for c in v["cases"])
     print(f"{total} cases, {two} two-deck, in {len(FILES)} files")
