@@ -13,7 +13,8 @@ sends it the conformance cases in process, stopping at the first case that fails
 *killed* by that case. A mutant whose import or app fails, or which runs past --timeout seconds, is
 killed too (counted apart). A mutant that passes every case *survived*.
 
-Output: one JSON line per mutant in build/mutants/results.jsonl, the survivors with their diff in
+Output: one JSON line per mutant in build/mutants/results-<time>.jsonl (--survivors FILE runs again only
+the survivors of such a file), the survivors with their diff in
 build/mutants/survivors.txt, and a summary on standard output.
 """
 from __future__ import annotations
