@@ -7,6 +7,8 @@
   It needs the ``server`` extra; without it, it says what to install.
 - ``gongzhu-service --version``: the service and contract versions, the engine
   build and the commit (``gongzhu.about``); works with the engine alone.
+- ``gongzhu-service conformance --base-url URL`` runs the conformance cases against a server
+  (``--in-process``: against this package's app), docs/conformance.md.
 - ``gongzhu-service --help``, ``gongzhu-service serve --help``: this command's help.
 """
 from __future__ import annotations
@@ -16,6 +18,7 @@ import sys
 from collections.abc import Sequence
 
 from gongzhu import about
+from gongzhu.conformance import runner as conformance_runner
 from gongzhu.server_extra import ServerExtraMissing, require_server
 
 PROG = "gongzhu-service"
@@ -41,10 +44,14 @@ def parser() -> argparse.ArgumentParser:
         epilog=f"`python -m gongzhu` is the same command. `{PROG} serve --help` for serving.")
     top.add_argument("--version", action="store_true",
                      help="print the service and contract versions, the engine build and the commit")
-    commands = top.add_subparsers(dest="command", metavar="{serve}")
+    commands = top.add_subparsers(dest="command", metavar="{serve,conformance}")
     commands.add_parser("serve", help="serve the API with gunicorn (what `make run` does)",
                         usage=f"{PROG} serve [-h] [gunicorn options ...]", description=SERVE_HELP,
                         formatter_class=argparse.RawDescriptionHelpFormatter)
+    conformance = commands.add_parser("conformance", help="check a server against the conformance cases",
+                                      description=conformance_runner.__doc__,
+                                      formatter_class=argparse.RawDescriptionHelpFormatter)
+    conformance_runner.add_arguments(conformance)
     return top
 
 
@@ -73,6 +80,8 @@ def main(args: Sequence[str] | None = None) -> int:
     if chosen.version:
         print(about.version_text())
         return 0
+    if chosen.command == "conformance":
+        return conformance_runner.run(chosen)
     if chosen.command == "serve":  # only with -h, which argparse has answered
         return 0
     parser().print_help(sys.stderr)

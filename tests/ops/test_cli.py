@@ -50,7 +50,7 @@ def test_help_is_ours_and_lists_serve(capsys):
         cli.main(["--help"])
     assert done.value.code == 0
     text = capsys.readouterr().out
-    assert text.startswith("usage: gongzhu-service [-h] [--version] {serve} ...")
+    assert text.startswith("usage: gongzhu-service [-h] [--version] {serve,conformance} ...")
     assert "gunicorn" not in text.split("\n")[0]
     with pytest.raises(SystemExit):
         cli.main(["serve", "--help"])

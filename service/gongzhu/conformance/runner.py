@@ -1,0 +1,174 @@
+"""``gongzhu-service conformance``: runs the cases against a server, or against our own app in process.
+
+Each failure is printed with its request as a curl line to paste, what was expected and what
+came back; the last line is ``N passed, M failed``. The exit status is 1 when a case failed.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import shlex
+import sys
+import time
+import urllib.parse
+import xml.etree.ElementTree as ElementTree
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, TextIO
+
+from gongzhu.conformance import cases as case_files
+from gongzhu.conformance.expect import mismatches
+from gongzhu.conformance.transport import Answer, Request, Wire, in_process, over_http, wire
+
+DEFAULT_BASE_URL = "http://127.0.0.1:8080"
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    case: dict[str, Any]
+    faults: list[str]
+    seconds: float
+
+    @property
+    def passed(self) -> bool:
+        return not self.faults
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--base-url", default=DEFAULT_BASE_URL,
+                       help=f"the server to check (default {DEFAULT_BASE_URL})")
+    where.add_argument("--in-process", action="store_true",
+                       help="check this package's own app (create_app()) without a server; needs the server extra")
+    parser.add_argument("--tags", default="", help="only the cases with one of these tags (comma-separated)")
+    parser.add_argument("--skip-tags", default="", help="leave out the cases with any of these tags (comma-separated)")
+    parser.add_argument("--id", action="append", default=[], dest="ids", metavar="ID",
+                        help="only this case (repeatable)")
+    parser.add_argument("--junit", metavar="FILE", help="also write a JUnit XML report to FILE")
+    parser.add_argument("--list", action="store_true", help="list the selected cases (id, tags) and exit")
+
+
+def words(text: str) -> list[str]:
+    return [word.strip() for word in text.split(",") if word.strip()]
+
+
+def curl_line(base_url: str, request: Request) -> str:
+    """The request as a command line to paste; a padded or non-UTF-8 body is written by a python3 one-liner
+    piped into curl, a padded path by one inside the URL."""
+    sent = wire(request)
+    if any(name.lower() == "transfer-encoding" for name, _ in sent.headers):
+        return raw_http_line(base_url, sent)
+    pad = request.get("pad") or {}
+    url = shlex.quote(base_url.rstrip("/") + request["path"])
+    if pad.get("where") == "path":
+        url += f'"$(python3 -c \'print({json.dumps(pad["text"])} * {pad["times"]}, end="")\')"'
+    parts = ["curl", "-s", "-i", "-X", sent.method, url]
+    for name, value in sent.headers:
+        parts += ["-H", shlex.quote(f"{name}: {value}")]
+    if sent.body is None:
+        return " ".join(parts)
+    encoding = request.get("raw_encoding", "utf-8")
+    if pad.get("where") != "body" and encoding == "utf-8":
+        return " ".join([*parts, "--data-binary", shlex.quote(sent.body.decode("utf-8"))])
+    text = repr(request["raw_body"]) + (f" + {pad['text']!r} * {pad['times']}" if pad.get("where") == "body" else "")
+    script = f"import sys; sys.stdout.buffer.write(({text}).encode({encoding!r}))"
+    return f"python3 -c {shlex.quote(script)} | " + " ".join([*parts, "--data-binary", "@-"])
+
+
+def raw_http_line(base_url: str, sent: Wire) -> str:
+    """A request whose framing is the point (curl would frame the body itself) as a python3 one-liner that
+    writes its bytes to a socket and prints the answer."""
+    base = urllib.parse.urlsplit(base_url)
+    head = f"{sent.method} {base.path.rstrip('/')}{sent.path} HTTP/1.1\r\nHost: {base.netloc}\r\n"
+    head += "".join(f"{name}: {value}\r\n" for name, value in sent.headers) + "Connection: close\r\n\r\n"
+    data = head.encode("latin-1") + (sent.body or b"")
+    script = (f"import socket; s = socket.create_connection(({base.hostname!r}, {base.port or 80})); "
+              f"s.sendall({data!r}); print(s.makefile('rb').read().decode('utf-8', 'replace'))")
+    return f"python3 -c {shlex.quote(script)}"
+
+
+def run_case(send: Callable[[Request], Answer], case: dict[str, Any]) -> Outcome:
+    start = time.perf_counter()
+    try:
+        answer = send(case["request"])
+    except OSError as error:
+        return Outcome(case, [f"no answer: {error}"], time.perf_counter() - start)
+    return Outcome(case, mismatches(case["expect"], answer), time.perf_counter() - start)
+
+
+def report_failure(outcome: Outcome, base_url: str, out: TextIO) -> None:
+    case = outcome.case
+    print(f"FAIL {case['id']} ({case['file']}; {case['source']['section']})", file=out)
+    print(f"  {case['description'].splitlines()[0]}", file=out)
+    print(f"  {curl_line(base_url, case['request'])}", file=out)
+    for fault in outcome.faults:
+        print(f"  {fault}", file=out)
+
+
+def write_junit(path: str, outcomes: Sequence[Outcome], skipped: Sequence[dict[str, Any]]) -> None:
+    failures = sum(not o.passed for o in outcomes)
+    suite = ElementTree.Element("testsuite", name="gongzhu-conformance", tests=str(len(outcomes) + len(skipped)),
+                                failures=str(failures), errors="0", skipped=str(len(skipped)),
+                                time=f"{sum(o.seconds for o in outcomes):.3f}")
+    for outcome in outcomes:
+        element = ElementTree.SubElement(suite, "testcase", classname=outcome.case["file"].removesuffix(".json"),
+                                         name=outcome.case["id"], time=f"{outcome.seconds:.3f}")
+        if not outcome.passed:
+            failure = ElementTree.SubElement(element, "failure", message=outcome.faults[0])
+            failure.text = "\n".join(outcome.faults)
+    for case in skipped:
+        element = ElementTree.SubElement(suite, "testcase", classname=case["file"].removesuffix(".json"),
+                                         name=case["id"])
+        ElementTree.SubElement(element, "skipped", message="needs a real HTTP server (tag transport)")
+    ElementTree.ElementTree(suite).write(path, encoding="utf-8", xml_declaration=True)
+
+
+def sender(options: argparse.Namespace) -> tuple[Callable[[Request], Answer], str]:
+    """The transport the options ask for, and the base URL the curl lines use."""
+    if not options.in_process:
+        return over_http(options.base_url), options.base_url
+    from gongzhu.server_extra import require_server
+
+    require_server()
+    from gongzhu.api import create_app
+
+    return in_process(create_app()), DEFAULT_BASE_URL
+
+
+def run(options: argparse.Namespace, out: TextIO | None = None) -> int:
+    """Runs the selected cases, reporting to ``out`` (standard output); the exit status (0: all passed,
+    1: a failure, 2: nothing selected)."""
+    out = out or sys.stdout
+    chosen = list(case_files.select(case_files.load(), ids=options.ids, tags=words(options.tags),
+                                    skip_tags=words(options.skip_tags)))
+    if options.list:
+        for case in chosen:
+            print(f"{case['id']}\t{','.join(case['tags'])}", file=out)
+        return 0
+    if not chosen:
+        print("no case selected", file=out)
+        return 2
+    skipped = [c for c in chosen if options.in_process and case_files.TRANSPORT_TAG in c["tags"]]
+    send, base_url = sender(options)
+    outcomes = [run_case(send, case) for case in chosen if case not in skipped]
+    for outcome in outcomes:
+        if not outcome.passed:
+            report_failure(outcome, base_url, out)
+    if options.junit:
+        write_junit(options.junit, outcomes, skipped)
+    passed = sum(o.passed for o in outcomes)
+    if skipped:
+        print(f"{len(skipped)} skipped (tag {case_files.TRANSPORT_TAG}: they need a real HTTP server)", file=out)
+    print(f"{passed} passed, {len(outcomes) - passed} failed", file=out)
+    return 0 if passed == len(outcomes) else 1
+
+
+def main(args: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="gongzhu-service conformance", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    add_arguments(parser)
+    return run(parser.parse_args(args))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
