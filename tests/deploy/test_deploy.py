@@ -224,6 +224,9 @@ def test_deployment_probes_resources_and_writable_tmp(tools: Tools) -> None:
     pod = deployment["spec"]["template"]["spec"]
     (container,) = pod["containers"]
     assert container["livenessProbe"]["httpGet"] == {"path": "/healthz", "port": "http"}
+    # liveness waits for the first answer: up to periodSeconds x failureThreshold = 60 s to start
+    assert container["startupProbe"] == {"httpGet": {"path": "/healthz", "port": "http"}, "periodSeconds": 2,
+                                         "timeoutSeconds": 2, "failureThreshold": 30}
     assert container["readinessProbe"]["httpGet"] == {"path": "/readyz", "port": "http"}
     assert container["ports"] == [{"name": "http", "containerPort": 8080, "protocol": "TCP"}]
     env = {item["name"]: item["value"] for item in container["env"]}
