@@ -468,7 +468,8 @@ def test_lang_in_the_query_or_the_fragment_chooses_the_pages_language(browser, l
     browser.get("about:blank")
     browser.get(f"{live_server}{address}")
     settle(browser)
-    words = {"zh": ("拱猪牌桌", "zh-Hans", "发牌", "载入牌局"), "en": ("Gong Zhu deal table", "en", "Deal", "Load a deal")}
+    words = {"zh": ("拱猪牌桌", "zh-Hans", "发牌", "载入牌局"),
+             "en": ("Gong Zhu deal table", "en", "Deal", "Load a deal")}
     title, html_lang, deal, load = words[lang]
     assert browser.title == title
     assert browser.find_element(By.TAG_NAME, "html").get_attribute("lang") == html_lang

@@ -217,7 +217,8 @@ def test_get_examples_equal_the_answers(openapi, client, path):
     assert [e["value"] for e in examples.values()] == [response.get_json()]
 
 
-@pytest.mark.parametrize("path, media", [("/openapi.yaml", "application/yaml"), ("/docs", "text/html"), ("/", "application/json"),
+@pytest.mark.parametrize("path, media", [("/openapi.yaml", "application/yaml"), ("/docs", "text/html"),
+                                         ("/", "application/json"),
                                          ("/docs/swagger-ui-bundle.js", None), ("/docs/swagger-ui.css", "text/css"),
                                          ("/docs/favicon-32x32.png", "image/png"), ("/table", "text/html"),
                                          ("/table/table.js", "text/javascript"), ("/table/table.css", "text/css")])

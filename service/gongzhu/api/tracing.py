@@ -69,9 +69,11 @@ class Tracing:
             return None
         from opentelemetry.trace import SpanKind
 
-        carrier = {"traceparent": environ.get("HTTP_TRACEPARENT", ""), "tracestate": environ.get("HTTP_TRACESTATE", "")}
+        carrier = {"traceparent": environ.get("HTTP_TRACEPARENT", ""),
+                   "tracestate": environ.get("HTTP_TRACESTATE", "")}
         parent = self._propagator.extract(carrier) if carrier["traceparent"] else None
-        attributes = {"http.request.method": environ.get("REQUEST_METHOD", ""), "url.path": environ.get("PATH_INFO", "")}
+        attributes = {"http.request.method": environ.get("REQUEST_METHOD", ""),
+                      "url.path": environ.get("PATH_INFO", "")}
         route = route_of(environ)
         if route is not None:
             attributes["http.route"] = route
