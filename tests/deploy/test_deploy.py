@@ -239,7 +239,8 @@ def test_deployment_probes_resources_and_writable_tmp(tools: Tools) -> None:
     assert pod["volumes"] == [{"name": "tmp", "emptyDir": {"medium": "Memory", "sizeLimit": "16Mi"}}]
     assert container["lifecycle"] == {"preStop": {"sleep": {"seconds": 5}}}
     assert pod["terminationGracePeriodSeconds"] > 5
-    assert container["image"] == "gongzhu-service:0.1.0"
+    # the registry the release workflow pushes each release's image to, at the chart's appVersion
+    assert container["image"] == "ghcr.io/gongzhu-service/gongzhu-service:0.1.0"
 
 
 def test_a_digest_pins_the_image_for_the_pods_and_the_test(tools: Tools) -> None:
