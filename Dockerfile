@@ -74,9 +74,11 @@ RUN groupadd --system --gid "${APP_UID}" app \
         --home-dir /nonexistent --shell /usr/sbin/nologin app
 COPY --from=build /opt/venv /opt/venv
 # Bytecode was compiled at install time; the root filesystem is read-only in Kubernetes.
+# HOST: every interface of the container (the server alone listens on loopback by default).
 ENV PATH=/opt/venv/bin:$PATH \
     PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
+    HOST=0.0.0.0 \
     PORT=8080
 USER ${APP_UID}:${APP_UID}
 EXPOSE 8080

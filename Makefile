@@ -30,6 +30,7 @@ help:
 	@echo "make test-fast   the inner loop: no live server, drill, deployment check or long property run"
 	@echo "make lint   ruff over service/, tests/, bench/, sdk/, mk/ and mypy over service/ (settings in pyproject.toml)"
 	@echo "make sdk    build the Python and TypeScript SDKs from the contract into build/sdk (sdk/README.md)"
+	@echo "make dist   every release artefact into dist/: sdist, compiled and pure wheels, SDKs, chart (mk/dist.mk)"
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -120,6 +121,7 @@ test-pure: $(VENV)/.stamp-test
 lint: $(VENV)/.stamp-test
 	$(BIN)/ruff check service tests bench sdk mk setup.py
 	$(BIN)/mypy
+	$(BIN)/actionlint .github/workflows/*.yml
 
 # The inner loop: no server, no drill, no long property run.
 test-fast: $(VENV)/.stamp-test $(NODE_TOOLS)/node_modules/.stamp

@@ -46,6 +46,29 @@ COMPILED_TOP = {"log_lines.py"}
 PURE_ENV = "GONGZHU_PURE"
 
 COMMIT = re.compile(r"[0-9a-f]{7,64}")
+# The classifiers every build shares; the operating system and implementation are the build's (classifiers()).
+CLASSIFIERS = [
+    "Development Status :: 3 - Alpha",
+    "Environment :: Web Environment",
+    "Framework :: Flask",
+    "Intended Audience :: Developers",
+    "Natural Language :: Chinese (Simplified)",
+    "Natural Language :: English",
+    "Programming Language :: Python :: 3",
+    "Programming Language :: Python :: 3 :: Only",
+    "Programming Language :: Python :: 3.11",
+    "Programming Language :: Python :: 3.12",
+    "Programming Language :: Python :: 3.13",
+    "Topic :: Games/Entertainment",
+    "Topic :: Internet :: WWW/HTTP :: WSGI :: Application",
+    "Topic :: Software Development :: Libraries :: Python Modules",
+    "Typing :: Typed",
+]
+PLATFORMS = {"linux": "Operating System :: POSIX :: Linux", "darwin": "Operating System :: MacOS",
+             "win32": "Operating System :: Microsoft :: Windows"}
+# Commands that build no extension: the sdist carries the source (never the generated C), egg_info only
+# tells the requirements. mypyc's type check and C generation are skipped for them.
+SOURCE_ONLY = {"sdist", "egg_info"}
 
 
 def source_commit() -> str | None:
@@ -80,7 +103,10 @@ def compiled_paths() -> list[str]:
 
 def compile_side_by_side(compiler) -> None:
     """``compiler`` compiles an extension's C files (mypyc writes one a module) on every core at once,
-    not one after another: most of the build's time is the C compiler's."""
+    not one after another: most of the build's time is the C compiler's. Only where the compiler has a
+    per-file step (``_compile``: gcc, clang); MSVC's compiles as distutils does."""
+    if not hasattr(compiler, "_compile"):
+        return
     def compile(sources, output_dir=None, macros=None, include_dirs=None, debug=False, extra_preargs=None,
                 extra_postargs=None, depends=None):
         macros, objects, extra_postargs, pp_opts, build = compiler._setup_compile(
@@ -127,7 +153,7 @@ def remove_stale_builds() -> None:
 
 def extensions() -> list:
     remove_stale_builds()
-    if os.environ.get(PURE_ENV, "") not in ("", "0"):
+    if os.environ.get(PURE_ENV, "") not in ("", "0") or sys.argv[1:2] and sys.argv[1] in SOURCE_ONLY:
         return []
     try:
         from mypyc.build import mypycify
@@ -144,4 +170,14 @@ def extensions() -> list:
                     group_name="gongzhu_rules", multi_file=True)
 
 
-setup(ext_modules=extensions(), cmdclass={"build_py": BuildWithCommit, "build_ext": OptionalBuildExt})
+def classifiers(compiled: bool) -> list[str]:
+    """A compiled build is CPython's on this platform (mypyc's extension modules); a pure one runs anywhere."""
+    if not compiled:
+        return sorted([*CLASSIFIERS, "Operating System :: OS Independent"])
+    system = PLATFORMS.get(sys.platform, "Operating System :: POSIX")
+    return sorted([*CLASSIFIERS, system, "Programming Language :: Python :: Implementation :: CPython"])
+
+
+EXTENSIONS = extensions()
+setup(ext_modules=EXTENSIONS, classifiers=classifiers(bool(EXTENSIONS)),
+      cmdclass={"build_py": BuildWithCommit, "build_ext": OptionalBuildExt})

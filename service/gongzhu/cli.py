@@ -1,10 +1,11 @@
 """The ``gongzhu-service`` command (also ``python -m gongzhu``).
 
-- ``gongzhu-service serve [gunicorn options]`` runs what ``make run`` runs,
-  ``gunicorn -c python:gongzhu.gunicorn_conf gongzhu.wsgi:app``, in this process
-  (``PORT``, ``WEB_CONCURRENCY`` and every other setting as for ``make run``);
-  every option after ``serve`` goes to gunicorn, e.g. ``serve --workers 4``.
-  It needs the ``server`` extra; without it, it says what to install.
+- ``gongzhu-service serve [gunicorn options]`` runs
+  ``gunicorn -c python:gongzhu.gunicorn_conf gongzhu.wsgi:app`` in this process
+  (``HOST``, ``PORT``, ``WEB_CONCURRENCY``, ...: ``gongzhu.gunicorn_conf``; ``make run``
+  runs it too); every option after ``serve`` goes to gunicorn, e.g. ``serve --workers 4``.
+  It needs the ``server`` extra; without it, it says what to install. An address
+  already in use is one line that says to set ``PORT``, not gunicorn's five retries.
 - ``gongzhu-service --version``: the service and contract versions, the engine
   build and the commit (``gongzhu.about``); works with the engine alone.
 - ``gongzhu-service conformance --base-url URL`` runs the conformance cases against a server
@@ -14,6 +15,8 @@
 from __future__ import annotations
 
 import argparse
+import errno
+import socket
 import sys
 from collections.abc import Sequence
 
@@ -24,11 +27,18 @@ from gongzhu.server_extra import ServerExtraMissing, require_server
 PROG = "gongzhu-service"
 CONFIG = "python:gongzhu.gunicorn_conf"
 APP = "gongzhu.wsgi:app"
-SERVE_HELP = f"""Serve the API with gunicorn, as `make run` does:
+SERVE_HELP = f"""Serve the API with gunicorn:
   gunicorn -c {CONFIG} [options] {APP}
-Settings come from the environment: PORT (8080), HOST (0.0.0.0), WEB_CONCURRENCY
-(gunicorn workers, 2 x cores + 1), GONGZHU_MAX_BODY, GONGZHU_LOG_FORMAT, ...
-(docs/operations.md). Every option after `serve` goes to gunicorn, e.g.
+Settings come from the environment:
+  HOST              127.0.0.1 (loopback); 0.0.0.0 offers the server to the network
+  PORT              8080
+  WEB_CONCURRENCY   gunicorn workers (2 x cores + 1)
+  GONGZHU_MAX_BODY  the request body limit in bytes (262144)
+  GONGZHU_LOG_FORMAT  json, or text for a terminal
+  OTEL_EXPORTER_OTLP_ENDPOINT  traces over OTLP/HTTP (the otel extra)
+and the rest are in the docstring of gongzhu.gunicorn_conf (`python -m pydoc
+gongzhu.gunicorn_conf`). Once serving: /docs (the API), /table (a deal drawn),
+/openapi.yaml (the contract). Every option after `serve` goes to gunicorn, e.g.
   {PROG} serve --workers 4 --bind 127.0.0.1:9000
 and `{PROG} serve --gunicorn-help` prints gunicorn's own options."""
 
@@ -45,7 +55,7 @@ def parser() -> argparse.ArgumentParser:
     top.add_argument("--version", action="store_true",
                      help="print the service and contract versions, the engine build and the commit")
     commands = top.add_subparsers(dest="command", metavar="{serve,conformance}")
-    commands.add_parser("serve", help="serve the API with gunicorn (what `make run` does)",
+    commands.add_parser("serve", help="serve the API with gunicorn (HOST, PORT, ...: serve --help)",
                         usage=f"{PROG} serve [-h] [gunicorn options ...]", description=SERVE_HELP,
                         formatter_class=argparse.RawDescriptionHelpFormatter)
     conformance = commands.add_parser("conformance", help="check a server against the conformance cases",
@@ -62,13 +72,33 @@ def serve(options: Sequence[str]) -> int:
     except ServerExtraMissing as missing:
         print(f"{PROG}: {missing}", file=sys.stderr)
         return 1
-    from gunicorn.app.wsgiapp import run
+    from gunicorn.app.wsgiapp import WSGIApplication
 
     if list(options) == ["--gunicorn-help"]:
         options = ["--help"]
     sys.argv = argv(options)
-    run()
+    server = WSGIApplication("%(prog)s [OPTIONS] [APP_MODULE]")
+    for address in server.cfg.address:
+        if in_use(address):
+            host, port = address
+            print(f"{PROG}: {host}:{port} is in use (another server listens there); set PORT to a free port, "
+                  f"e.g. PORT={port + 1} {PROG} serve", file=sys.stderr)
+            return 1
+    server.run()
     return 0
+
+
+def in_use(address: object) -> bool:
+    """Whether a TCP ``(host, port)`` gunicorn is to bind is taken: asked before gunicorn binds it,
+    which would retry five times a second apart and end without a word on what to do."""
+    if not isinstance(address, tuple):  # a Unix socket or an inherited descriptor
+        return False
+    host, port = address
+    try:
+        socket.create_server((host, port), family=socket.AF_INET6 if ":" in host else socket.AF_INET).close()
+    except OSError as error:
+        return error.errno == errno.EADDRINUSE
+    return False
 
 
 def main(args: Sequence[str] | None = None) -> int:

@@ -1,6 +1,6 @@
 """gunicorn settings, read from the environment (12-factor).
 
-``PORT`` (default 8080) and ``WEB_CONCURRENCY`` (workers; default 2 × cores + 1)
+``HOST`` (default 127.0.0.1), ``PORT`` (default 8080) and ``WEB_CONCURRENCY`` (workers; default 2 × cores + 1)
 are the platform conventions; every log line (access lines included, written by
 the app) goes to stdout as JSON, or text with ``GONGZHU_LOG_FORMAT=text``
 (service/gongzhu/logs.py). Metrics are summed across workers (service/gongzhu/gunicorn_hooks.py).
@@ -23,7 +23,9 @@ def _env_int(name: str, default: int) -> int:
     return int(os.environ.get(name, default))
 
 
-bind = f"{os.environ.get('HOST', '0.0.0.0')}:{_env_int('PORT', 8080)}"
+# Loopback unless HOST says otherwise: the answers include all four hands, so a server started
+# on a laptop is not offered to the whole network (the image sets HOST=0.0.0.0).
+bind = f"{os.environ.get('HOST', '127.0.0.1')}:{_env_int('PORT', 8080)}"
 workers = _env_int("WEB_CONCURRENCY", multiprocessing.cpu_count() * 2 + 1)
 worker_class = os.environ.get("GUNICORN_WORKER_CLASS", "gongzhu.worker.BufferedThreadWorker")
 # Request threads per worker. Requests are CPU-bound Python: one process runs one at a

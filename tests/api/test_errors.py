@@ -104,7 +104,7 @@ def test_body_limit_from_environment(monkeypatch):
 
 # ---- 404, 405, 500 --------------------------------------------------------------------
 
-@pytest.mark.parametrize("path", ["/", "/nope", "/legal-moves/", "/ranks/", "/ranks/1/2",
+@pytest.mark.parametrize("path", ["/nope", "/legal-moves/", "/ranks/", "/ranks/1/2",
                                   "/docs/", "/docs/missing.js", "/openapi.json", "/static/x"])
 def test_unknown_path_is_404(client, path):
     assert_problem(client.get(path), 404, "not_found")

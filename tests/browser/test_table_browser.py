@@ -453,3 +453,28 @@ def test_a_finished_partnership_deal_with_exposures_scores_as_score_does(browser
     assert verdict.get_attribute("data-holds") == "true"
     assert ", ".join(f"{v:+d}".replace("-", "−") if v else "0" for v in verdicts[taker]["score"]["raw"]) in verdict.text
     check_console_and_network(browser, live_server)
+
+
+# ---- the page's language from its address ----------------------------------------------------
+
+@pytest.mark.parametrize("address, lang", [
+    ("/table?lang=zh", "zh"),
+    ("/table#lang=zh", "zh"),
+    ("/table?lang=zh#seed=1", "zh"),
+    ("/table?lang=zh#lang=en", "en"),  # the fragment's choice wins
+    ("/table?lang=en", "en"),
+])
+def test_lang_in_the_query_or_the_fragment_chooses_the_pages_language(browser, live_server, address, lang):
+    browser.get("about:blank")
+    browser.get(f"{live_server}{address}")
+    settle(browser)
+    words = {"zh": ("拱猪牌桌", "zh-Hans", "发牌", "载入牌局"),
+             "en": ("Gong Zhu deal table", "en", "Deal", "Load a deal")}
+    title, html_lang, deal, load = words[lang]
+    assert browser.title == title
+    assert browser.find_element(By.TAG_NAME, "html").get_attribute("lang") == html_lang
+    assert browser.find_element(By.CSS_SELECTOR, "[data-action=deal]").get_attribute("textContent") == deal
+    assert browser.find_element(By.CSS_SELECTOR, "[data-i18n=load]").get_attribute("textContent") == load
+    pressed = browser.find_elements(By.CSS_SELECTOR, "[data-action=lang][aria-pressed=true]")
+    assert [b.get_attribute("data-lang") for b in pressed] == [lang]
+    check_console_and_network(browser, live_server)

@@ -209,7 +209,7 @@ def test_parameter_example_round_trip(openapi, client, path, method, name, url):
         assert response.status_code == 200
 
 
-@pytest.mark.parametrize("path", ["/ranks", "/healthz", "/readyz"])
+@pytest.mark.parametrize("path", ["/", "/ranks", "/healthz", "/readyz"])
 def test_get_examples_equal_the_answers(openapi, client, path):
     response = call(client, "get", path)
     validate_exchange(openapi, response)
@@ -218,6 +218,7 @@ def test_get_examples_equal_the_answers(openapi, client, path):
 
 
 @pytest.mark.parametrize("path, media", [("/openapi.yaml", "application/yaml"), ("/docs", "text/html"),
+                                         ("/", "application/json"),
                                          ("/docs/swagger-ui-bundle.js", None), ("/docs/swagger-ui.css", "text/css"),
                                          ("/docs/favicon-32x32.png", "image/png"), ("/table", "text/html"),
                                          ("/table/table.js", "text/javascript"), ("/table/table.css", "text/css")])

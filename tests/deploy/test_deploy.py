@@ -224,6 +224,9 @@ def test_deployment_probes_resources_and_writable_tmp(tools: Tools) -> None:
     pod = deployment["spec"]["template"]["spec"]
     (container,) = pod["containers"]
     assert container["livenessProbe"]["httpGet"] == {"path": "/healthz", "port": "http"}
+    # liveness waits for the first answer: up to periodSeconds x failureThreshold = 60 s to start
+    assert container["startupProbe"] == {"httpGet": {"path": "/healthz", "port": "http"}, "periodSeconds": 2,
+                                         "timeoutSeconds": 2, "failureThreshold": 30}
     assert container["readinessProbe"]["httpGet"] == {"path": "/readyz", "port": "http"}
     assert container["ports"] == [{"name": "http", "containerPort": 8080, "protocol": "TCP"}]
     env = {item["name"]: item["value"] for item in container["env"]}
@@ -236,7 +239,8 @@ def test_deployment_probes_resources_and_writable_tmp(tools: Tools) -> None:
     assert pod["volumes"] == [{"name": "tmp", "emptyDir": {"medium": "Memory", "sizeLimit": "16Mi"}}]
     assert container["lifecycle"] == {"preStop": {"sleep": {"seconds": 5}}}
     assert pod["terminationGracePeriodSeconds"] > 5
-    assert container["image"] == "gongzhu-service:0.1.0"
+    # the registry the release workflow pushes each release's image to, at the chart's appVersion
+    assert container["image"] == "ghcr.io/gongzhu-service/gongzhu-service:0.1.0"
 
 
 def test_a_digest_pins_the_image_for_the_pods_and_the_test(tools: Tools) -> None:

@@ -4,7 +4,9 @@ commit, ``--help`` is ours; ``python -m gongzhu`` is the same command. (Without 
 server extra, ``serve`` says what to install: test_packaging.py.)"""
 from __future__ import annotations
 
+import os
 import re
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -24,9 +26,22 @@ def test_make_run_is_gongzhu_service_serve_which_is_gunicorn_with_our_config():
     assert cli.argv(["--workers", "3"])[-3:] == ["--workers", "3", "gongzhu.wsgi:app"]
 
 
+class FakeGunicorn:
+    """gunicorn's application: what it was run with, bound to nothing."""
+
+    ran: list[list[str]] = []
+
+    def __init__(self, usage: str) -> None:
+        self.argv = list(sys.argv)
+        self.cfg = type("Config", (), {"address": []})()
+
+    def run(self) -> None:
+        self.ran.append(self.argv)
+
+
 def test_every_option_after_serve_goes_to_gunicorn(monkeypatch):
-    ran = []
-    monkeypatch.setattr("gunicorn.app.wsgiapp.run", lambda: ran.append(list(sys.argv)))
+    ran = FakeGunicorn.ran = []
+    monkeypatch.setattr("gunicorn.app.wsgiapp.WSGIApplication", FakeGunicorn)
     monkeypatch.setattr(sys, "argv", ["gongzhu-service"])
     assert cli.main(["serve", "--workers", "4", "--bind", "127.0.0.1:9000", "--version"]) == 0
     assert cli.main(["serve", "--gunicorn-help"]) == 0
@@ -57,6 +72,9 @@ def test_help_is_ours_and_lists_serve(capsys):
     serve_help = capsys.readouterr().out
     assert serve_help.startswith("usage: gongzhu-service serve [-h] [gunicorn options ...]")
     assert "gunicorn -c python:gongzhu.gunicorn_conf [options] gongzhu.wsgi:app" in serve_help
+    # it names what ships in the wheel: no file of the repository, no make target
+    assert "HOST              127.0.0.1" in serve_help and "pydoc" in serve_help
+    assert "docs/" not in serve_help.replace("/docs (", "") and "make " not in serve_help + text
 
 
 def test_without_a_command_it_shows_the_usage_and_fails(capsys):
@@ -91,3 +109,29 @@ def test_the_console_script_serves(tmp_path):
     assert '"logger":"gunicorn.error"' in log
     # --workers 1 reached gunicorn over WEB_CONCURRENCY=3: one "Booting worker" line
     assert log.count("Booting worker") == 1
+
+
+def test_the_server_listens_on_loopback_unless_host_says_otherwise():
+    def bind(**env: str) -> str:
+        environ = {k: v for k, v in os.environ.items() if k != "HOST"} | {"PORT": "8123", **env}
+        return subprocess.run([sys.executable, "-c", "import gongzhu.gunicorn_conf as c; print(c.bind)"],
+                              capture_output=True, text=True, check=True, env=environ).stdout.strip()
+
+    assert bind() == "127.0.0.1:8123"
+    assert bind(HOST="0.0.0.0") == "0.0.0.0:8123"
+    # the image serves its network (docker run -p, a pod's IP)
+    runtime = (ROOT / "Dockerfile").read_text().split("FROM ${BASE_IMAGE} AS runtime")[1]
+    assert "    HOST=0.0.0.0 \\\n" in runtime
+
+
+def test_a_port_in_use_says_to_set_port(tmp_path):
+    """One line naming the address and PORT, at once: not gunicorn's five retries a second apart."""
+    script = Path(sys.executable).parent / "gongzhu-service"
+    with socket.create_server(("127.0.0.1", 0)) as taken:
+        port = taken.getsockname()[1]
+        done = subprocess.run([str(script), "serve"], capture_output=True, text=True, timeout=20,
+                              env={**os.environ, "PORT": str(port), "HOST": "127.0.0.1"})
+    assert done.returncode == 1
+    assert done.stderr == (f"gongzhu-service: 127.0.0.1:{port} is in use (another server listens there); "
+                           f"set PORT to a free port, e.g. PORT={port + 1} gongzhu-service serve\n")
+    assert "Connection in use" not in done.stdout + done.stderr

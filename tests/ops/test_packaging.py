@@ -80,6 +80,26 @@ def test_the_wheel_carries_the_licence_py_typed_the_contract_and_the_commit(whee
         assert archive.read("gongzhu/COMMIT").decode().strip() == git_head()
 
 
+def test_the_pure_wheel_is_for_any_platform_and_says_so(wheel):
+    assert wheel.name.endswith("-py3-none-any.whl")
+    meta = metadata(wheel)
+    classifiers = meta.get_all("Classifier")
+    assert "Operating System :: OS Independent" in classifiers
+    assert "Programming Language :: Python :: Implementation :: CPython" not in classifiers
+    urls = dict(u.split(", ", 1) for u in meta.get_all("Project-URL"))
+    assert urls["Source"] == "https://github.com/gongzhu-service/gongzhu-service"
+    assert {"Homepage", "Documentation", "Issues", "Changelog"} <= set(urls)
+
+
+def test_the_pure_wheel_installs_without_a_compiler(wheel, tmp_path):
+    """A fresh venv whose PATH has no C compiler, pip from no index (bench/install.py, which also times it)."""
+    from bench.install import install_without_compiler
+
+    _, version = install_without_compiler(wheel, tmp_path / "venv")
+    assert version[2] == "engine pure"
+    assert version[0] == f"gongzhu-service {wheel.name.split('-')[1]}"
+
+
 def test_the_base_distribution_has_no_runtime_dependency(wheel):
     meta = metadata(wheel)
     requires = meta.get_all("Requires-Dist") or []

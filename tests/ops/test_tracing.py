@@ -76,6 +76,25 @@ def test_a_span_per_request_named_after_the_operation(spans):
     assert second.attributes["http.response.status_code"] == 400
 
 
+def test_the_span_keeps_the_tracestate_and_names_the_route(spans):
+    """W3C Trace Context: the vendors' tracestate travels with the traceparent; http.route is the
+    contract's template (low cardinality), url.path the path as sent, and a path of no operation has none."""
+    provider, exporter = spans
+    app = create_app({"TRACER_PROVIDER": provider})
+    app.test_client_class = ClosingClient
+    client = app.test_client()
+    state = "vendor1=opaque1,vendor2=opaque2"
+    ranked = client.get("/ranks/-300000", headers={"traceparent": f"00-{TRACE_ID}-{PARENT_ID}-01",
+                                                   "tracestate": state})
+    missing = client.get("/nowhere")
+    assert (ranked.status_code, missing.status_code) == (200, 404)
+    first, second = exporter.get_finished_spans()
+    assert first.parent.trace_state.to_header() == state
+    assert first.context.trace_state.to_header() == state
+    assert (first.attributes["http.route"], first.attributes["url.path"]) == ("/ranks/{points}", "/ranks/-300000")
+    assert "http.route" not in second.attributes and second.attributes["url.path"] == "/nowhere"
+
+
 class Collector(BaseHTTPRequestHandler):
     """An OTLP/HTTP receiver on loopback: keeps each request's path, type and body."""
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
 import pkgutil
 import re
 import subprocess
@@ -55,8 +56,8 @@ def built(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def python_sdk(built, tmp_path_factory):
-    """The Python SDK imported from its wheel, installed alone into an empty folder."""
+def sdk_site(built, tmp_path_factory):
+    """An empty folder with the Python SDK's wheel installed alone into it."""
     version = contract()["info"]["version"]
     target = tmp_path_factory.mktemp("site")
     wheel = built / "dist" / f"{PACKAGE}-{version}-py3-none-any.whl"
@@ -64,6 +65,13 @@ def python_sdk(built, tmp_path_factory):
                              "--no-deps", "--target", str(target), str(wheel)],
                             capture_output=True, text=True, timeout=TIMEOUT)
     assert result.returncode == 0, result.stdout + result.stderr
+    return target
+
+
+@pytest.fixture(scope="module")
+def python_sdk(sdk_site):
+    """The Python SDK imported from its wheel."""
+    target = sdk_site
     sys.path.insert(0, str(target))
     try:
         yield importlib.import_module(PACKAGE)
@@ -271,3 +279,29 @@ def test_readme_examples_play_the_same_deal(python_sdk, built, live_server, caps
                          timeout=TIMEOUT)
     assert ran.returncode == 0, ran.stdout + ran.stderr
     assert printed_numbers(ran.stdout) == expected
+
+
+def test_the_python_readme_example_passes_mypy_strict(sdk_site, tmp_path):
+    """A typed team's check: the example, against the installed wheel's annotations (py.typed), with no
+    error; answer() narrows each operation's ``Model | Problem | None`` to the model."""
+    example = tmp_path / "example.py"
+    example.write_text(readme_code(ROOT / "sdk" / "python" / "README.md", "python"), encoding="utf-8")
+    checked = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--no-incremental", str(example)],
+                             cwd=tmp_path, capture_output=True, text=True, timeout=TIMEOUT,
+                             env={**os.environ, "PYTHONPATH": str(sdk_site)})
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert checked.stdout.startswith("Success: no issues found in 1 source file")
+
+
+def test_answer_raises_a_problem_as_an_exception(python_sdk, live_server):
+    from gongzhu_client import ApiProblem, Client, answer
+    from gongzhu_client.api.play import play
+    from gongzhu_client.models import PlayRequest
+
+    hands = requests.post(f"{live_server}/deal", json={"seed": SEED}, timeout=10).json()["hands"]
+    holder = next(s for s in range(4) if "C2" in hands[s])
+    with pytest.raises(ApiProblem) as raised:
+        answer(play.sync(client=Client(base_url=live_server), body=PlayRequest(
+            hands=hands, plays=[], move=[hands[(holder + 1) % 4][0]])))
+    assert (raised.value.code, raised.value.problem.status) == ("card_not_in_hand", 422)
+    assert str(raised.value).startswith("422 card_not_in_hand: ")

@@ -2,7 +2,7 @@
 
 The contract (``openapi.yaml``) is read once (and checked when ``GONGZHU_CHECK_CONTRACT=1``); the request
 pipeline (``pipeline.py``) serves its operations with validators compiled
-from it, and Flask serves the operational routes (``meta.py``) and the deal table
+from it, and Flask serves the index (``home.py``), the operational routes (``meta.py``) and the deal table
 page (``table_page.py``).
 """
 from __future__ import annotations
@@ -24,6 +24,7 @@ from gongzhu import about  # noqa: E402
 
 from . import cors, metrics, problems  # noqa: E402
 from .contract import Contract, ContractError, read_contract  # noqa: E402
+from .home import home as home_routes  # noqa: E402
 from .meta import CONTRACT_KEY  # noqa: E402
 from .meta import meta as meta_routes  # noqa: E402
 from .ops import ops as ops_routes  # noqa: E402
@@ -67,6 +68,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.json.ensure_ascii = False
     app.json.compact = True
     problems.register(app)
+    app.register_blueprint(home_routes)
     app.register_blueprint(meta_routes)
     app.register_blueprint(ops_routes)
     app.register_blueprint(table_routes)

@@ -5,7 +5,8 @@ installed (``pip install 'gongzhu-service[otel]'``); spans are exported with OTL
 over HTTP, in batches, to that endpoint (the exporter reads the standard ``OTEL_*``
 variables; the service name defaults to ``gongzhu-service``). Off, nothing of
 OpenTelemetry is imported and a request costs one attribute test. A W3C
-``traceparent`` from the client parents the span.
+``traceparent`` from the client parents the span, with its ``tracestate`` kept; the
+span's ``http.route`` is the contract's path template the request matched.
 
 The exporter's thread is started in each worker on its first request, never in
 gunicorn's master before it forks (a thread does not survive ``fork``).
@@ -16,6 +17,8 @@ import logging
 import os
 import threading
 from typing import Any
+
+from . import keys
 
 ENDPOINT_ENV = "OTEL_EXPORTER_OTLP_ENDPOINT"
 SERVICE_NAME_ENV = "OTEL_SERVICE_NAME"
@@ -66,12 +69,15 @@ class Tracing:
             return None
         from opentelemetry.trace import SpanKind
 
-        carrier = {"traceparent": environ.get("HTTP_TRACEPARENT", "")}
+        carrier = {"traceparent": environ.get("HTTP_TRACEPARENT", ""),
+                   "tracestate": environ.get("HTTP_TRACESTATE", "")}
         parent = self._propagator.extract(carrier) if carrier["traceparent"] else None
-        return self._tracer.start_span(operation, context=parent, kind=SpanKind.SERVER, attributes={
-            "http.request.method": environ.get("REQUEST_METHOD", ""),
-            "url.path": environ.get("PATH_INFO", ""),
-        })
+        attributes = {"http.request.method": environ.get("REQUEST_METHOD", ""),
+                      "url.path": environ.get("PATH_INFO", "")}
+        route = route_of(environ)
+        if route is not None:
+            attributes["http.route"] = route
+        return self._tracer.start_span(operation, context=parent, kind=SpanKind.SERVER, attributes=attributes)
 
     @staticmethod
     def finish(span, status: int, request_id: str) -> None:
@@ -82,6 +88,15 @@ class Tracing:
 
             span.set_status(Status(StatusCode.ERROR))
         span.end()
+
+
+def route_of(environ) -> str | None:
+    """The contract's path template the request matched (``/ranks/{points}``), as the pipeline left it in
+    the environ; None for a path of no operation, which has no route to name."""
+    found = environ.get(keys.MATCH)
+    if not found:
+        return None
+    return next(iter(found.methods.values())).operation.path
 
 
 def _otlp_provider():

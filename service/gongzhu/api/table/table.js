@@ -819,6 +819,9 @@
   function start() {
     const wanted = (navigator.languages || [navigator.language || 'en']).find((l) => /^(zh|en)\b/i.test(l)) || 'en';
     setLanguage(wanted.toLowerCase().startsWith('zh') ? 'zh' : 'en', false);
+    // ?lang= in the address (a link typed or sent as a query) as #lang= does; the fragment's, if any, wins
+    const asked = new URLSearchParams(location.search).get('lang');
+    if (asked in TEXT) setLanguage(asked, false);
     if (location.hash.length > 1) $('[data-role=load]').removeAttribute('open');
     track(fromFragment);
   }
