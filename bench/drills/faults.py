@@ -396,22 +396,7 @@ def idle(args, wrk) -> dict:
 
 
 def slow_headers(args, wrk) -> dict:
-    def start(srv):
-        stop = threading.Event()
-        clients = [_drills.SlowHeaders(srv.port, stop) for _ in range(args.slow_headers)]
-        for c in clients:
-            c.start()
-        return stop, clients
-
-    def finish(handle):
-        stop, clients = handle
-        stop.set()
-        answers: Counter = Counter()
-        for c in clients:
-            c.join(timeout=5)
-            answers.update(c.answers)
-        print(f"  slow-header clients' answers: {dict(answers) or 'none yet'}", flush=True)
-        return {"answers": dict(answers)}
+    start, finish = _answering_clients(_drills.SlowHeaders, args.slow_headers, "slow-header")
     return _serving_drill(args, wrk, "slow-headers",
                           f"{args.slow_headers} clients sending a request head a byte a second",
                           start, finish)
@@ -434,6 +419,20 @@ def _client_threads(make, count: int, join_s: float):
             c.join(timeout=join_s)
         return clients
     return start, stopped
+
+
+def _answering_clients(make, count: int, name: str):
+    """(start, finish) for a serving drill of ``count`` clients ``make(port, stop)`` that record the
+    answers they got: ``finish`` prints and returns their sum."""
+    start, stopped = _client_threads(make, count, 5)
+
+    def finish(handle):
+        answers: Counter = Counter()
+        for c in stopped(handle):
+            answers.update(c.answers)
+        print(f"  {name} clients' answers: {dict(answers) or 'none yet'}", flush=True)
+        return {"answers": dict(answers)}
+    return start, finish
 
 
 def bot_flood(args, wrk) -> dict:
@@ -518,23 +517,7 @@ def hostile(name: str):
 
     def scenario(args, wrk) -> dict:
         count = args.attackers or clients
-
-        def start(srv):
-            stop = threading.Event()
-            attackers = [_drills.Trickler(srv.port, stop, first) for _ in range(count)]
-            for a in attackers:
-                a.start()
-            return stop, attackers
-
-        def finish(handle):
-            stop, attackers = handle
-            stop.set()
-            answers: Counter = Counter()
-            for a in attackers:
-                a.join(timeout=5)
-                answers.update(a.answers)
-            print(f"  {name} clients' answers: {dict(answers) or 'none yet'}", flush=True)
-            return {"answers": dict(answers)}
+        start, finish = _answering_clients(lambda port, stop: _drills.Trickler(port, stop, first), count, name)
         return _serving_drill(args, wrk, name, f"{count} clients: {describe}", start, finish)
     return scenario
 
