@@ -10,7 +10,7 @@ connections and watches kept-alive ones):
   blocking and fed to h11 (a maintained, sans-IO HTTP/1.1 parser), which decides where a
   request ends: its head, then a body of declared length or a chunked body to its last
   chunk. No regular expression of ours reads the framing. A request h11 refuses gets a
-  problem answer at once and its connection is closed: 400 (bare LF, no or an invalid
+  problem answer at once and its connection is closed in stages (``_linger``): 400 (bare LF, no or an invalid
   ``Host``, malformed chunk line, conflicting lengths, a length beside a transfer
   coding, …), 413 (a declared length or a body past the body limit), 501 (a transfer
   coding other than chunked, an ``Upgrade``). Every such refusal is counted in the metrics.
@@ -85,6 +85,11 @@ READ_SIZE = 65536
 # writes and counts them.
 ACCESS_FLUSH_S = 0.05
 CONTINUE = b"HTTP/1.1 100 Continue\r\n\r\n"
+# After a refusal the connection is closed in stages (RFC 9112 §9.6): our side first, then
+# what the client still sends is read and dropped for at most LINGER_S, so the client reads
+# the answer instead of a reset. At most LINGER_MAX connections linger at once per worker.
+LINGER_S = 2.0
+LINGER_MAX = 64
 # Headers that describe the framing h11 has already undone.
 FRAMING_HEADERS = frozenset({b"content-length", b"transfer-encoding", b"expect"})
 SUPPORTED_VERSIONS = (b"1.0", b"1.1")
@@ -328,6 +333,7 @@ class BufferedThreadWorker(ThreadWorker):
         # Bytes of answers waiting for slow readers, and their ceiling.
         self.sending = 0
         self.send_budget = int(env_seconds("GUNICORN_WRITE_BUFFER_MIB", 64) * 1024 * 1024)
+        self.lingering: dict[TConn, float] = {}
         self.probe_pool: futures.ThreadPoolExecutor | None = None
         # connections accepted past the cap (probes only)
         self.overflow = 0
@@ -480,7 +486,36 @@ class BufferedThreadWorker(ThreadWorker):
                           reason or detail)
         self._send_quietly(conn, problem_bytes(status, code, detail, retry_after))
         count_refusal(status, code)
-        self._drop(conn)
+        self._linger(conn)
+
+    def _linger(self, conn) -> None:
+        """Close our side and drop what the client still sends until it closes too (or
+        ``LINGER_S``): closing a socket with unread bytes resets the connection, and a
+        client still sending its body would lose the answer we sent before it."""
+        try:
+            if len(self.lingering) >= LINGER_MAX:
+                raise OSError("too many lingering connections")
+            conn.sock.shutdown(socket.SHUT_WR)
+        except OSError:
+            self._drop(conn)
+            return
+        self.lingering[conn] = time.monotonic() + LINGER_S
+        self.poller.register(conn.sock, selectors.EVENT_READ, partial(self._drain, conn))
+
+    def _drain(self, conn, _client) -> None:
+        try:
+            if conn.sock.recv(READ_SIZE):
+                return
+        except (BlockingIOError, InterruptedError):
+            return
+        except OSError:
+            pass
+        self._stop_lingering(conn)
+
+    def _stop_lingering(self, conn) -> None:
+        if self.lingering.pop(conn, None) is not None:
+            self.poller.unregister(conn.sock)
+            self._drop(conn)
 
     def _drop(self, conn) -> None:
         self.nr_conns -= 1
@@ -520,6 +555,8 @@ class BufferedThreadWorker(ThreadWorker):
                              f"the request did not arrive within {self.request_timeout:g} s")
             else:
                 self._drop(conn)
+        for conn in [c for c, deadline in self.lingering.items() if deadline <= now]:
+            self._stop_lingering(conn)
         for conn in [c for c, deadline in self.writing.items() if deadline <= now]:
             self._stop_writing(conn)
             self.log.info("Dropped an answer not read within %g s", self.request_timeout)

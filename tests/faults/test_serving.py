@@ -218,3 +218,21 @@ def test_unfinished_requests_past_the_read_buffer_are_shed_with_503(gunicorn, mo
     finally:
         for s in socks:
             s.close()
+
+
+def test_a_client_still_sending_its_refused_body_reads_the_413(gunicorn):  # noqa: F811
+    """RFC 9112 §9.6: the worker refuses an oversized body from its head, then closes in stages
+    and drops what still arrives. Closed at once, the bytes it had not read would reset the
+    connection and the client (curl sending its body) would never see the answer."""
+    server = gunicorn(2)
+    body = b" " * (300 * 1024)
+    with socket.create_connection(("127.0.0.1", server.port), timeout=10) as s:
+        s.sendall(b"POST /score HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                  b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        time.sleep(0.3)  # the refusal has come, and unread body bytes were at the server
+        answer = b""
+        while chunk := s.recv(65536):
+            answer += chunk
+    head, _, problem = answer.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 413 "), answer[:200]
+    assert json.loads(problem)["code"] == "payload_too_large"
