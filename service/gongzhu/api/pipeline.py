@@ -27,7 +27,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from . import json_text, keys
+import orjson
+
+from . import keys
 from . import messages as text
 from .contract import Contract, Operation
 from .operations import HANDLERS, Call, Handler
@@ -82,9 +84,29 @@ def _finite(text: str) -> float:
     return value
 
 
-# Built once: json.loads with options builds a new decoder per call. Its object hook is compiled
-# (json_text.json_object): the parser calls it for every object of every body.
-DECODER = json.JSONDecoder(object_pairs_hook=json_text.json_object, parse_constant=_not_json,
+# No object of the contract has more than a dozen fields: a body with thousands of keys is refused
+# as it is parsed, before it costs memory and a report (a server limit, like the body size).
+MAX_OBJECT_KEYS = 64
+
+
+def json_object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A request's JSON object from its (key, value) pairs, as the parser finds them: 422
+    ``too_many_fields`` past ``MAX_OBJECT_KEYS``, ``ValueError`` naming a key written twice."""
+    if len(pairs) > MAX_OBJECT_KEYS:
+        raise ApiProblem(422, "too_many_fields", text.TOO_MANY_FIELDS(count=len(pairs), limit=MAX_OBJECT_KEYS))
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise ValueError(f"duplicate object key {key[:100]!r}")
+            seen.add(key)
+    return obj
+
+
+# Built once: json.loads with options builds a new decoder per call. orjson reads no duplicate key
+# and counts no keys: the stdlib's C scanner reads the body, this module's hook builds its objects.
+DECODER = json.JSONDecoder(object_pairs_hook=json_object, parse_constant=_not_json,
                            parse_float=_finite)
 BOM = codecs.BOM_UTF8
 # the decoder's public entry (its C scanner, whitespace skipped at both ends)
@@ -180,8 +202,10 @@ def _too_large() -> ApiProblem:
     return ApiProblem(413, "payload_too_large", text.TOO_LARGE())
 
 
-# an answer as UTF-8 JSON text (json_text.encode itself, no wrapper)
-encode = json_text.encode
+def encode(value: Any) -> bytes:
+    """An answer as one line of UTF-8 JSON text (compact, as ``json.dumps`` with
+    ``ensure_ascii=False`` would write it: the wire corpus test holds it byte for byte)."""
+    return orjson.dumps(value, option=orjson.OPT_APPEND_NEWLINE)
 
 
 # Call(data, body, params), built by tuple.__new__ directly (a NamedTuple's __new__ is Python)

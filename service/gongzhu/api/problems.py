@@ -14,11 +14,11 @@ happened.
 """
 from __future__ import annotations
 
-import json
 import logging
 from dataclasses import dataclass
 from http import HTTPStatus
 
+import orjson
 from flask import Flask, Response, has_request_context, request
 from werkzeug.exceptions import HTTPException
 
@@ -108,9 +108,8 @@ def render(status: int, code: str, detail: str, errors: list[dict] | None = None
         environ[PROBLEM_KEY] = code
         if REQUEST_ID_KEY in environ:
             body["request_id"] = environ[REQUEST_ID_KEY]
-    encoded = json.dumps(body, ensure_ascii=False, separators=(",", ":")) + "\n"
     headers = (*headers, ("Content-Language", CONTENT_LANGUAGE[language]), ("Vary", "Accept-Language"))
-    return Answer(status, headers, encoded.encode())
+    return Answer(status, headers, orjson.dumps(body, option=orjson.OPT_APPEND_NEWLINE))
 
 
 def _rule_problem(error: RuleError, environ: Environ) -> Answer:
