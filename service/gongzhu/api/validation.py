@@ -215,10 +215,11 @@ class Compiled:
         typed: set[str] = set()
         for error in islice(self.validator.iter_errors(instance), 2 * MAX_ERRORS + 2):
             found = self._violations(error, location, prefix)
-            name = error.kind.name
-            if name == "type":
+            kind = error.kind
+            if isinstance(kind, jsonschema_rs.ValidationErrorKind.Type):
                 typed.add(found[0].pointer)
-            elif name == "enum" and len(error.kind.options) > MAX_LISTED_OPTIONS and found[0].pointer in typed:
+            elif isinstance(kind, jsonschema_rs.ValidationErrorKind.Enum) and len(kind.options) > MAX_LISTED_OPTIONS \
+                    and found[0].pointer in typed:
                 continue
             out.extend(found)
             if len(out) > MAX_ERRORS:
