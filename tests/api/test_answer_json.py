@@ -42,3 +42,18 @@ def test_card_names_in_rows_are_the_engines_cards():
     rows = [[name] for name in CARD_NAMES] + [list(CARD_NAMES), [], ["C10", "C10"], ["HA", "H10", "SQ"]]
     assert card_rows_in(rows) == tuple(tuple(CARD_BY_NAME[n] for n in row) for row in rows)
     assert cards_in(list(CARD_NAMES)) == tuple(range(len(CARD_NAMES)))
+
+
+def test_a_pile_is_written_as_the_names_of_its_cards():
+    import random
+
+    from gongzhu.api.results import pile
+    from gongzhu.rules.cards import PLANE, bits_cards, hand_bits
+
+    rng = random.Random(7)
+    deck = list(range(52))
+    for decks in (1, 2, 2):
+        for _ in range(300):
+            taken = rng.sample(deck * decks, rng.randrange(0, 52 * decks + 1))
+            for bits in (hand_bits(taken), 0, rng.getrandbits(2 * PLANE) & hand_bits(deck * 2)):
+                assert pile(bits) == cards(bits_cards(bits))

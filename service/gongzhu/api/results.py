@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
+from collections.abc import Iterable
 
 from gongzhu.rules import (
     TRANSFORMER,
@@ -23,7 +24,7 @@ from gongzhu.rules import (
 from gongzhu.rules import (
     replay as replay_history,
 )
-from gongzhu.rules.cards import CARD_NAMES, bits_cards, format_card
+from gongzhu.rules.cards import CARD_NAMES, ONE_PLANE, PLANE, bits_cards, format_card, mask_cards
 from gongzhu.rules.match import MatchDeal, deal_leader
 from gongzhu.rules.running import hand_sizes, score_state, seated_plays, void_suits, winning_seat
 from gongzhu.rules.scoring import exposure_values
@@ -35,16 +36,28 @@ from . import metrics
 STATE_FIELDS = ("rules", "first_deal", "leader", "hands", "exposed")
 
 
-def cards(row) -> list[str]:
+def cards(row: Iterable[int]) -> list[str]:
     """The names of a row of cards (a hand, a play)."""
-    names = CARD_NAMES
+    names: tuple[str, ...] = CARD_NAMES
     return [names[card] for card in row]
 
 
-def card_lists(rows) -> list[list[str]]:
+def card_lists(rows: Iterable[Iterable[int]]) -> list[list[str]]:
     """The names of rows of cards (moves, a trick's plays, hands)."""
-    names = CARD_NAMES
-    return [[names[card] for card in row] for row in rows]
+    return [cards(row) for row in rows]
+
+
+def pile(bits: int) -> list[str]:
+    """The names of the cards of two-plane ``bits`` (a pile taken), as ``bits_cards`` orders them (ascending,
+    a card taken twice twice), without its tuple between: two-deck piles are most of an answer's cards."""
+    names: tuple[str, ...] = CARD_NAMES
+    twice = bits >> PLANE
+    out: list[str] = []
+    for card in mask_cards(bits & ONE_PLANE):
+        out.append(names[card])
+        if twice >> card & 1:
+            out.append(names[card])
+    return out
 
 
 def rules_out(rules: Rules) -> dict:
@@ -88,7 +101,7 @@ def table_out(state: DealState, out: dict) -> dict:
     out["trick_leader"] = state.leader
     out["trick"] = card_lists(state.trick)
     out["winning"] = winning_seat(state)
-    out["taken"] = [cards(bits_cards(bits)) for bits in state.captured_bits]
+    out["taken"] = [pile(bits) for bits in state.captured_bits]
     out["points"] = list(state.raw_scores())
     out["hand_sizes"] = list(hand_sizes(state))
     out["exposed"] = card_lists(state.exposed)

@@ -17,9 +17,10 @@ from marshmallow import Schema, fields, missing
 
 from gongzhu.bot.advice import DEFAULT_BUDGET_MS
 from gongzhu.rules import DEFAULT_RULES, Rules
-from gongzhu.rules.cards import CARD_BY_NAME
 from gongzhu.rules.match import MATCH_TARGET, PIG_TAKER, DealRecord
 from gongzhu.rules.state import NO_EXPOSURE
+
+from .engine_values import card_rows_in, cards_in, convert_fields
 
 
 class Call(NamedTuple):
@@ -39,17 +40,6 @@ class Field(fields.Field):
     def _deserialize(self, value, attr, data, **kwargs):
         convert = self.to_engine
         return value if convert is None else convert(value)
-
-
-def cards_in(row: list[str]) -> tuple[int, ...]:
-    """The engine's cards of a row of card names (the contract's, validated)."""
-    return tuple(map(CARD_BY_NAME.__getitem__, row))
-
-
-def card_rows_in(rows: list[list[str]]) -> tuple[tuple[int, ...], ...]:
-    """The engine's cards of rows of card names (hands, exposures, plays)."""
-    card = CARD_BY_NAME.__getitem__
-    return tuple([tuple(map(card, row)) for row in rows])
 
 
 def _integers(value) -> tuple[int, ...]:
@@ -123,12 +113,7 @@ class ConvertingSchema(Schema):
         self._finishes = type(self).finish is not ConvertingSchema.finish
 
     def convert(self, data: dict[str, Any]) -> Any:
-        converters = self._converters
-        out = {key: value if (convert := converters[key]) is None else convert(value)
-               for key, value in data.items()}
-        for name, default, call in self._defaults:
-            if name not in out:
-                out[name] = default() if call else default
+        out = convert_fields(data, self._converters, self._defaults)
         return self.finish(out) if self._finishes else out
 
     def finish(self, data: dict[str, Any]) -> Any:

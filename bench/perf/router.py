@@ -1,0 +1,117 @@
+"""The two ways to have one router, in process CPU a request, in one run: the pipeline matching every
+operation and page (the app as ``make run`` serves it) against Flask's URL map routing every operation
+(each operation a Flask view that reads, validates, converts and answers as the pipeline does, and
+telemetry's operation read from the URL map's match), alternating ABBA rounds.
+
+    .venv/bin/python bench/perf/router.py                   # 6 rounds, 2,000 calls a body and side
+    .venv/bin/python bench/perf/router.py --rounds 4 --calls 1000
+
+Printed: each side's median over the rounds in µs a request (``/healthz`` and each body of
+``bench/perf/http.py``), and flask/pipeline, the median of each round's ratio.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import statistics
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != HERE]
+
+
+def _load(name: str, file: str):
+    spec = importlib.util.spec_from_file_location(name, HERE / file)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+_server = _load("_server", "../_server.py")
+_server.bootstrap()
+
+
+def flask_routed_app():
+    """The service with Flask's URL map as its one router: every operation of the contract a Flask rule."""
+    from flask import Response, request
+    from werkzeug.exceptions import HTTPException
+
+    from gongzhu.api import PIPELINE_KEY, cors, create_app, pipeline, problems, telemetry
+
+    app = create_app()
+    served = app.extensions[PIPELINE_KEY]
+    routes = [route for methods in [*served.static.values(), *(m for _, m in served.templated)]
+              for route in methods.values()]
+
+    def view_of(route):
+        def view(**params):
+            if route.page is not None:
+                return route.page(**params)
+            body = pipeline.encode(served.serve(route, request.environ, params))
+            return Response(body, content_type=pipeline.JSON)
+        return view
+
+    for route in routes:
+        rule = route.operation.path.replace("{", "<").replace("}", ">")
+        app.add_url_rule(rule, route.operation.operation_id, view_of(route), methods=[route.operation.method])
+
+    def handle(error):
+        found = problems.answer(error, request.environ)
+        return Response(found.body, found.status, headers=list(found.headers), mimetype=problems.PROBLEM_JSON)
+
+    app.register_error_handler(HTTPException, handle)
+    app.register_error_handler(Exception, handle)
+    urls = app.url_map
+
+    def operation_of(environ: dict) -> str:
+        try:
+            endpoint, _ = urls.bind_to_environ(environ).match()
+        except HTTPException:
+            return "none"
+        return endpoint
+
+    flask_wsgi = type(app).wsgi_app.__get__(app)
+    app.wsgi_app = telemetry.Telemetry(cors.wrap(flask_wsgi, lambda environ: None, frozenset()),
+                                       operation_of=operation_of)
+    return app
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--rounds", type=int, default=6)
+    ap.add_argument("--calls", type=int, default=2000)
+    args = ap.parse_args()
+    if not 1 <= args.rounds <= 50 or not 100 <= args.calls <= 100_000:
+        sys.exit("rounds 1..50, calls 100..100000")
+    bench_http = _load("bench_http", "http.py")
+    from gongzhu.api import create_app
+
+    bench_http._log_access_lines_in_memory()
+    apps = {"pipeline": create_app(), "flask": flask_routed_app()}
+    requests = {"healthz": ("GET", "/healthz", None),
+                **{name: ("POST", path, raw) for name, (path, raw) in _server.bodies().items()}}
+    for method, path, raw in requests.values():
+        pipeline, flask = (apps[side].test_client().open(path, method=method, data=raw,
+                                                         content_type="application/json") for side in apps)
+        assert (pipeline.status_code, pipeline.data) == (flask.status_code, flask.data), path
+    print(f"# {_server.machine_notes()}", flush=True)
+    rows: dict[str, list[dict[str, float]]] = {side: [] for side in apps}
+    for round_ in range(args.rounds):
+        for side in (list(apps) if round_ % 2 == 0 else list(apps)[::-1]):
+            rows[side].append({name: bench_http._cpu_us(bench_http._wsgi_call(apps[side], *request), args.calls)
+                               for name, request in requests.items()})
+    print(f"# in-process CPU µs a request, median of {args.rounds} rounds (each: best of 3 passes of "
+          f"{args.calls} calls)", flush=True)
+    for side in apps:
+        print(f"{side:8s} " + ", ".join(f"{name} {statistics.median(r[name] for r in rows[side]):.1f}"
+                                        for name in requests), flush=True)
+    print("flask/pipeline " + ", ".join(
+        f"{name} ×{statistics.median(f[name] / p[name] for f, p in zip(rows['flask'], rows['pipeline'])):.2f}"
+        for name in requests), flush=True)
+
+
+if __name__ == "__main__":
+    main()
