@@ -1,13 +1,17 @@
-"""The two ways to have one router, in process CPU a request, in one run: the pipeline matching every
-operation and page (the app as ``make run`` serves it) against Flask's URL map routing every operation
-(each operation a Flask view that reads, validates, converts and answers as the pipeline does, and
-telemetry's operation read from the URL map's match), alternating ABBA rounds.
+"""The request path's choices, in process CPU, in one run (docs/deployment.md, "The request path: decisions").
 
-    .venv/bin/python bench/perf/router.py                   # 6 rounds, 2,000 calls a body and side
-    .venv/bin/python bench/perf/router.py --rounds 4 --calls 1000
+    .venv/bin/python bench/perf/request_path.py                   # 6 rounds, 2,000 calls a body and side
+    .venv/bin/python bench/perf/request_path.py --rounds 4 --calls 1000
 
-Printed: each side's median over the rounds in µs a request (``/healthz`` and each body of
-``bench/perf/http.py``), and flask/pipeline, the median of each round's ratio.
+The router: the pipeline matching every operation and page (the app as ``make run`` serves it) against
+Flask's URL map routing every operation (each operation a Flask view that reads, validates, converts and
+answers as the pipeline does, telemetry's operation read from the URL map's match), whole WSGI calls in
+alternating ABBA rounds. Printed: each side's median over the rounds in µs a request (``/healthz`` and
+each body of ``bench/perf/http.py``), and flask/pipeline, the median of each round's ratio.
+
+The conversion: each body's request schema (``gongzhu.api.schemas``) converting a contract-valid body
+with its own ``convert`` (a function per field) against marshmallow's ``load`` of the same schema
+(the fields' ``_deserialize``, ``load_default``), in µs a body.
 """
 from __future__ import annotations
 
@@ -111,6 +115,24 @@ def main() -> None:
     print("flask/pipeline " + ", ".join(
         f"{name} ×{statistics.median(f[name] / p[name] for f, p in zip(rows['flask'], rows['pipeline'])):.2f}"
         for name in requests), flush=True)
+
+    conversion(args.calls)
+
+
+def conversion(calls: int) -> None:
+    from gongzhu.api import PIPELINE_KEY, create_app, pipeline
+
+    bench_http = sys.modules["bench_http"]
+    routes = create_app().extensions[PIPELINE_KEY].routes()
+    print("# conversion of a contract-valid body, µs (best of 3 passes): the schema's convert, marshmallow load",
+          flush=True)
+    for name, (path, raw) in _server.bodies().items():
+        body = pipeline.parse_json(raw)
+        schema = routes[path]["POST"].handler.convert.__self__
+        loaded, converted = schema.load(body), schema.convert(body)
+        assert loaded.keys() == converted.keys(), name
+        print(f"{name}: convert {bench_http._cpu_us(lambda: schema.convert(body), calls):.1f}, "
+              f"marshmallow load {bench_http._cpu_us(lambda: schema.load(body), calls):.1f}", flush=True)
 
 
 if __name__ == "__main__":
