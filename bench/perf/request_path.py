@@ -21,21 +21,12 @@ import statistics
 import sys
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != HERE]
-
-
-def _load(name: str, file: str):
-    spec = importlib.util.spec_from_file_location(name, HERE / file)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-_server = _load("_server", "../_server.py")
-_server.bootstrap()
+# request_cpu.py's loader, and the helpers it loads (bench/_server.py: the venv, the bodies)
+_spec = importlib.util.spec_from_file_location("request_cpu", Path(__file__).with_name("request_cpu.py"))
+assert _spec is not None and _spec.loader is not None
+request_cpu = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(request_cpu)
+_load, _server = request_cpu._load, request_cpu._server
 
 
 def flask_routed_app():
