@@ -38,9 +38,9 @@ TOP = Path("service") / "gongzhu"
 INTERPRETED = {"messages.py", "build.py"}
 # the bot's modules on the search's path (the others, advice and exposures, call them a few times a request)
 COMPILED_BOT = {"heuristic.py", "search.py", "knowledge.py", "equivalence.py", "policy.py"}
-# the HTTP layer's request path: the pipeline every operation takes, telemetry, the cards on the wire and the
+# the HTTP layer's request path: the pipeline every operation takes, telemetry, the request's engine values and the
 # answers (the rest of it is glue around Flask, marshmallow, ...)
-COMPILED_API = {"pipeline.py", "telemetry.py", "json_text.py", "results.py"}
+COMPILED_API = {"pipeline.py", "telemetry.py", "results.py", "engine_values.py"}
 # the access line's text (the rest of gongzhu.logs is logging's and gunicorn's classes)
 COMPILED_TOP = {"log_lines.py"}
 PURE_ENV = "GONGZHU_PURE"

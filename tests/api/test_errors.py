@@ -7,6 +7,7 @@ import logging
 
 import pytest
 
+from gongzhu import api
 from gongzhu.api import create_app
 from tests.conftest import load_contract
 
@@ -130,15 +131,13 @@ def test_wrong_method_on_get_operation_is_405_with_allow(client, path, method):
     assert body["detail"] == "this resource allows GET, HEAD only"
 
 
-def test_unexpected_exception_is_500_logged_and_leaks_nothing(caplog):
-    app = create_app()
-
-    @app.get("/boom")
+def test_unexpected_exception_is_500_logged_and_leaks_nothing(caplog, monkeypatch):
     def boom():
         raise RuntimeError("secret internals /etc/passwd")
 
+    monkeypatch.setitem(api.PAGES, "version", boom)
     with caplog.at_level(logging.ERROR):
-        response = app.test_client().get("/boom")
+        response = create_app().test_client().get("/version")
     body = assert_problem(response, 500, "internal_error")
     assert "secret" not in response.get_data(as_text=True)
     assert body["detail"] == "the server failed to answer this request; it has been logged"
@@ -193,13 +192,13 @@ def test_unknown_field_on_every_operation(client, path):
 
 
 @pytest.mark.parametrize("bad, keyword, detail", [
-    ("sq", "pattern", '"sq" does not match'),
-    ("10C", "pattern", '"10C" does not match'),
-    ("S1", "pattern", '"S1" does not match'),
-    ("S11", "pattern", '"S11" does not match'),
-    ("SQ ", "pattern", '"SQ " does not match'),
-    ("♠Q", "pattern", '"♠Q" does not match'),
-    ("ST", "pattern", '"ST" does not match'),
+    ("sq", "enum", '"sq" is none of the 52 values allowed: Suit letter'),
+    ("10C", "enum", '"10C" is none of the 52 values allowed: Suit letter'),
+    ("S1", "enum", '"S1" is none of the 52 values allowed: Suit letter'),
+    ("S11", "enum", '"S11" is none of the 52 values allowed: Suit letter'),
+    ("SQ ", "enum", '"SQ " is none of the 52 values allowed: Suit letter'),
+    ("♠Q", "enum", '"♠Q" is none of the 52 values allowed: Suit letter'),
+    ("ST", "enum", '"ST" is none of the 52 values allowed: Suit letter'),
     (10, "type", "must be a string, not integer"),
     (None, "type", "must be a string, not null"),
     (["SQ"], "type", "must be a string, not array"),
@@ -219,7 +218,7 @@ def test_every_bad_card_is_reported(client):
     response = post(client, "/legal-moves", {"hands": hands, "plays": plays})
     body = assert_problem(response, 422, "schema_violation",
                           [(p, "schema_violation") for p in ("/hands/0/0", "/hands/3/12", "/plays/1/1")])
-    assert body["detail"].startswith('/hands/0/0: "XX" does not match ^[SHDC]([2-9]|10|[JQKA])$')
+    assert body["detail"].startswith('/hands/0/0: "XX" is none of the 52 values allowed: Suit letter')
     assert body["detail"].endswith("(and 2 more)")
 
 
@@ -269,7 +268,7 @@ def test_several_faults_are_all_listed(client):
     ({"hands": SEED1, "move": []}, [("/move", "minItems")]),
     ({"hands": SEED1, "move": ["C2", "C2", "C2"]}, [("/move", "maxItems")]),
     ({"hands": SEED1, "move": "C2"}, [("/move", "type")]),
-    ({"hands": SEED1, "move": ["c2"]}, [("/move/0", "pattern")]),
+    ({"hands": SEED1, "move": ["c2"]}, [("/move/0", "enum")]),
     ({"hands": SEED1}, [("/move", "required")]),
     ({"hands": SEED1, "move": ["C2"], "seat": 7}, [("/seat", "maximum")]),
 ])
@@ -307,7 +306,7 @@ def test_deal_request_shape(client, body, violations):
     ({"plays": [["S5"]] * 4}, [("/leader", "required")]),
     ({"leader": 0, "plays": [["S5"]] * 3}, [("/plays", "minItems")]),
     ({"leader": 0, "plays": [["S5"], ["S6"], [], ["S7"]]}, [("/plays/2", "minItems")]),
-    ({"leader": 0, "plays": [["S5"], ["S6"], ["S7"], ["s8"]]}, [("/plays/3/0", "pattern")]),
+    ({"leader": 0, "plays": [["S5"], ["S6"], ["S7"], ["s8"]]}, [("/plays/3/0", "enum")]),
 ])
 def test_trick_request_shape(client, body, violations):
     assert_violations(post(client, "/trick", body), violations)
@@ -317,7 +316,7 @@ def test_trick_request_shape(client, body, violations):
     ({}, [("/captured", "required")]),
     ({"captured": [[], [], []]}, [("/captured", "minItems")]),
     ({"captured": [[], ["SQ"] * 105, [], []]}, [("/captured/1", "maxItems")]),
-    ({"captured": [[], [], [], ["Q♠"]]}, [("/captured/3/0", "pattern")]),
+    ({"captured": [[], [], [], ["Q♠"]]}, [("/captured/3/0", "enum")]),
 ])
 def test_score_request_shape(client, body, violations):
     assert_violations(post(client, "/score", body), violations)

@@ -115,19 +115,3 @@ def test_the_access_line_of_a_request_is_the_json_formatters():
     line = json.loads(handler.stream.getvalue())
     assert line["duration_ms"] == 1.5 and line["request_id"] == "id" and line["logger"] == logs.ACCESS_LOGGER
 
-
-def test_piles_written_from_their_bits_are_the_cards_written():
-    import random
-
-    from gongzhu.api import json_text
-    from gongzhu.rules.cards import PLANE, bits_cards, hand_bits
-
-    rng = random.Random(7)
-    deck = list(range(52))
-    for decks in (1, 2, 2):
-        for _ in range(300):
-            pile = rng.sample(deck * decks, rng.randrange(0, 52 * decks + 1))
-            rows = [hand_bits(pile), 0, rng.getrandbits(2 * PLANE), hand_bits(pile[: len(pile) // 2])]
-            expected = json_text.card_rows_text(tuple(bits_cards(bits) for bits in rows))
-            assert json_text.bits_rows_text(rows) == expected
-            assert json_text.bits_rows_text(rows) == expected  # again, from the suits' texts kept

@@ -17,7 +17,7 @@ from collections import Counter
 import pytest
 
 import gongzhu.rules as R
-from gongzhu.api import json_text
+from gongzhu.api.pipeline import encode
 from gongzhu.api.results import view_out
 from tests.rules import oracle as O
 from tests.rules.invariants import random_spec
@@ -180,6 +180,6 @@ def test_view_never_shows_a_hidden_card(client, random_states):
                 assert not set(cards_in(view)) & set(hidden), (body, seat)
             # the view is the same whatever the hidden cards are
             assert view_out(redealt(state, seat, rng), seat) == view_out(state, seat)
-            assert json.loads(json_text.encode(view_out(state, seat))) == view
+            assert json.loads(encode(view_out(state, seat))) == view
             views += 1
     assert views >= 4 * 1000

@@ -1,22 +1,12 @@
-"""The card enum the contract's generators draw from (cards.py) is the contract's card pattern."""
-import re
-
+"""The contract's cards are the engine's: the ``Card`` schema's enum is the 52 card names in card order
+(docs/rules.md: S2 … SA, H2 … HA, D2 … DA, C2 … CA), so generated clients get that typed union."""
+from gongzhu.rules import CARD_NAMES
 from tests.conftest import load_contract
-from tests.contract.cards import CARD_PATTERN, CARD_STRINGS, with_card_enum
 
 
-def test_the_card_enum_is_the_card_pattern():
-    assert load_contract()["components"]["schemas"]["Card"]["pattern"] == CARD_PATTERN
-    pattern = re.compile(CARD_PATTERN)
-    assert len(set(CARD_STRINGS)) == 52 and all(pattern.fullmatch(c) for c in CARD_STRINGS)
-    # every string the pattern matches: a suit letter and one of 13 ranks, nothing else
-    candidates = {s + r for s in "SHDCX" for r in [*map(str, range(12)), "J", "Q", "K", "A", "1", "B"]}
-    assert {c for c in candidates if pattern.fullmatch(c)} == set(CARD_STRINGS)
-
-
-def test_only_the_card_schema_changes():
-    original, changed = load_contract(), with_card_enum(load_contract())
-    card = changed["components"]["schemas"].pop("Card")
-    assert card == {**{k: v for k, v in original["components"]["schemas"].pop("Card").items() if k != "pattern"},
-                    "enum": CARD_STRINGS}
-    assert changed == original
+def test_the_card_enum_is_the_engines_card_names_in_order():
+    card = load_contract()["components"]["schemas"]["Card"]
+    assert card["enum"] == list(CARD_NAMES)
+    assert CARD_NAMES[:13] == ("S2", "S3", "S4", "S5", "S6", "S7", "S8", "S9", "S10", "SJ", "SQ", "SK", "SA")
+    assert [name[0] for name in CARD_NAMES[::13]] == ["S", "H", "D", "C"]
+    assert "pattern" not in card and card["type"] == "string"

@@ -109,7 +109,7 @@ def test_the_base_distribution_has_no_runtime_dependency(wheel):
     server = sorted(r.split("<")[0].split(">")[0].split(";")[0].strip().lower() for r in requires
                     if 'extra == "server"' in r)
     assert server == ["flask", "flask-swagger-ui", "gunicorn", "h11", "jsonschema-rs", "marshmallow",
-                      "openapi-spec-validator", "prometheus-client", "pyyaml"]
+                      "openapi-spec-validator", "orjson", "prometheus-client", "pyyaml"]
     assert meta["License-Expression"] == "MIT"
     assert "Typing :: Typed" in meta.get_all("Classifier")
 

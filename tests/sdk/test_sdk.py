@@ -209,11 +209,13 @@ def test_python_sdk_plays_a_seeded_two_deal_match(python_sdk, live_server):
 def test_python_sdk_parses_a_problem(python_sdk, live_server):
     from gongzhu_client import Client
     from gongzhu_client.api.play import play
-    from gongzhu_client.models import PlayRequest, Problem
+    from gongzhu_client.models import Card, PlayRequest, Problem
 
     client = Client(base_url=live_server)
-    hands = requests.post(f"{live_server}/deal", json={"seed": SEED}, timeout=10).json()["hands"]
-    holder = next(s for s in range(4) if "C2" in hands[s])
+    sent = requests.post(f"{live_server}/deal", json={"seed": SEED}, timeout=10).json()["hands"]
+    # the contract's cards are an enum: the generated models take and give Card members
+    hands = [[Card(name) for name in hand] for hand in sent]
+    holder = next(s for s in range(4) if Card.C2 in hands[s])
     other = hands[(holder + 1) % 4][0]
     problem = play.sync(client=client, body=PlayRequest(hands=hands, plays=[], move=[other]))
     assert isinstance(problem, Problem)
@@ -296,10 +298,11 @@ def test_the_python_readme_example_passes_mypy_strict(sdk_site, tmp_path):
 def test_answer_raises_a_problem_as_an_exception(python_sdk, live_server):
     from gongzhu_client import ApiProblem, Client, answer
     from gongzhu_client.api.play import play
-    from gongzhu_client.models import PlayRequest
+    from gongzhu_client.models import Card, PlayRequest
 
-    hands = requests.post(f"{live_server}/deal", json={"seed": SEED}, timeout=10).json()["hands"]
-    holder = next(s for s in range(4) if "C2" in hands[s])
+    sent = requests.post(f"{live_server}/deal", json={"seed": SEED}, timeout=10).json()["hands"]
+    hands = [[Card(name) for name in hand] for hand in sent]
+    holder = next(s for s in range(4) if Card.C2 in hands[s])
     with pytest.raises(ApiProblem) as raised:
         answer(play.sync(client=Client(base_url=live_server), body=PlayRequest(
             hands=hands, plays=[], move=[hands[(holder + 1) % 4][0]])))

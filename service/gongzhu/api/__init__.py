@@ -1,9 +1,10 @@
 """The HTTP layer of gongzhu-service: ``create_app()``.
 
 The contract (``openapi.yaml``) is read once (and checked when ``GONGZHU_CHECK_CONTRACT=1``); the request
-pipeline (``pipeline.py``) serves its operations with validators compiled
-from it, and Flask serves the index (``home.py``), the operational routes (``meta.py``) and the deal table
-page (``table_page.py``).
+pipeline (``pipeline.py``), the one router, serves its operations with validators compiled from it and
+its pages (``PAGES``: the index ``home.py``, the contract and its UI ``meta.py``, ``status.py``, the deal
+page ``deal_page.py``) in Flask's request context. Flask holds the configuration and runs those views;
+its URL map is empty.
 """
 from __future__ import annotations
 
@@ -22,30 +23,20 @@ from flask import Flask  # noqa: E402
 
 from gongzhu import about  # noqa: E402
 
-from . import cors, metrics, problems  # noqa: E402
+from . import cors, deal_page, home, meta, metrics, status  # noqa: E402
 from .contract import Contract, ContractError, read_contract  # noqa: E402
-from .home import home as home_routes  # noqa: E402
 from .meta import CONTRACT_KEY  # noqa: E402
-from .meta import meta as meta_routes  # noqa: E402
-from .ops import ops as ops_routes  # noqa: E402
-from .pipeline import Pipeline  # noqa: E402
-from .table_page import table as table_routes  # noqa: E402
+from .pipeline import Page, Pipeline  # noqa: E402
 from .telemetry import Telemetry  # noqa: E402
 
 DEFAULT_MAX_BODY = 256 * 1024
 MAX_BODY_ENV = "GONGZHU_MAX_BODY"
 LOG = logging.getLogger("gongzhu.api")
 PIPELINE_KEY = "gongzhu.pipeline"
-
-
-class ApiFlask(Flask):
-    """Flask without automatic OPTIONS answers: OPTIONS is no operation of the
-    contract, so it gets a documented 405 problem like any other method."""
-
-    def add_url_rule(self, rule, endpoint=None, view_func=None,
-                     provide_automatic_options=None, **options):
-        super().add_url_rule(rule, endpoint, view_func, provide_automatic_options=False,
-                             **options)
+# The contract's pages by operationId: views run in Flask's request context.
+PAGES: dict[str, Page] = {"index": home.index, "contract": meta.openapi, "docs": meta.docs,
+                          "docs_asset": meta.docs_asset, "table": deal_page.page, "table_asset": deal_page.page_asset,
+                          "version": status.version, "metrics": status.metrics}
 
 
 def _contract() -> Contract | None:
@@ -61,23 +52,18 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     (the body limit in bytes: default 256 KiB, or env ``GONGZHU_MAX_BODY``),
     ``CORS_ORIGINS`` (default: env ``GONGZHU_CORS_ORIGINS``) or
     ``TRACER_PROVIDER`` (an OpenTelemetry provider; default: from the environment)."""
-    app = ApiFlask(__name__, static_folder=None)
+    app = Flask(__name__, static_folder=None)
     app.config["MAX_CONTENT_LENGTH"] = int(os.environ.get(MAX_BODY_ENV, DEFAULT_MAX_BODY))
     app.config.update(config or {})
     app.json.sort_keys = False
     app.json.ensure_ascii = False
     app.json.compact = True
-    problems.register(app)
-    app.register_blueprint(home_routes)
-    app.register_blueprint(meta_routes)
-    app.register_blueprint(ops_routes)
-    app.register_blueprint(table_routes)
     contract = _contract()
     if contract is not None:
         app.extensions[CONTRACT_KEY] = contract
     # the body limit as configured when a request comes (read from the config, no function of ours)
     limit = cast(Callable[[], "int | None"], functools.partial(operator.getitem, app.config, "MAX_CONTENT_LENGTH"))
-    pipeline = Pipeline(app.wsgi_app, contract, limit)
+    pipeline = Pipeline(app, contract, limit, PAGES)
     app.extensions[PIPELINE_KEY] = pipeline
     # Outermost: every request gets an id, a count, an access line and the standard headers,
     # whatever answers it. The pipeline matches each request to the contract once; telemetry

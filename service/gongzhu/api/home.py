@@ -9,9 +9,7 @@ from __future__ import annotations
 
 import html
 
-from flask import Blueprint, Response, current_app, request
-
-home = Blueprint("home", __name__)
+from flask import Response, current_app, request
 
 JSON = "application/json"
 HTML = "text/html"
@@ -30,7 +28,6 @@ PAGE = "".join([
 ])
 
 
-@home.get("/")
 def index():
     headers = {"Vary": "Accept"}
     if request.accept_mimetypes.best_match([JSON, HTML]) == HTML:

@@ -46,6 +46,8 @@ AT_LEAST_CHARS: Text = Text("must have at least {limit} characters, not {got}",
 AT_MOST_CHARS: Text = Text("must have at most {limit} characters, not {got}", "最多 {limit} 个字符，实际 {got} 个")
 BOUND: Text = Text("must be {relation} {limit}, not {got}", "应 {relation} {limit}，而不是 {got}")
 ONE_OF_VALUES: Text = Text("must be one of {options}, not {got}", "必须是 {options} 之一，而不是 {got}")
+NONE_OF_MANY: Text = Text("{got} is none of the {count} values allowed: {hint}",
+                          "{got} 不是允许的 {count} 个值之一：{hint}")
 NO_MATCH: Text = Text("{got} does not match {pattern}{hint}", "{got} 不符合格式 {pattern}{hint}")
 HINT: Text = Text(": {hint}", "：{hint}")
 REQUIRED: Text = Text("required field is missing", "缺少必填字段")

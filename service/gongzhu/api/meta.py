@@ -1,5 +1,4 @@
-"""Operational endpoints: the contract and its browsable UI (the probes, ``/healthz``
-and ``/readyz``, are answered by the request pipeline, without Flask).
+"""The contract and its browsable UI, pages the request pipeline serves in Flask's request context.
 
 The UI is Swagger UI as shipped inside the flask-swagger-ui package, served
 from local files: the page loads nothing from a CDN and validates nothing
@@ -22,12 +21,10 @@ from importlib.metadata import version
 from pathlib import Path
 
 import flask_swagger_ui
-from flask import Blueprint, Response, abort, current_app, request
+from flask import Response, abort, current_app, request
 
 from . import messages as text
-from .problems import problem
-
-meta = Blueprint("meta", __name__)
+from .problems import ApiProblem
 
 YAML = "application/yaml"
 CONTRACT_KEY = "gongzhu.contract"
@@ -103,24 +100,21 @@ _assets: dict[str, Static] = {}
 _building = threading.Lock()
 
 
-@meta.get("/openapi.yaml")
-def openapi():
+def openapi() -> Response:
     contract = current_app.extensions.get(CONTRACT_KEY)
     if contract is None:
-        return problem(500, "internal_error", text.NOT_LOADED())
+        raise ApiProblem(500, "internal_error", text.NOT_LOADED())
     static = current_app.extensions.get(DOCUMENT_KEY)
     if static is None:
         static = current_app.extensions[DOCUMENT_KEY] = Static(contract.raw, YAML, CONTRACT_CACHE)
     return static.response()
 
 
-@meta.get("/docs")
-def docs():
+def docs() -> Response:
     return Response(DOCS_HTML, mimetype="text/html", headers={"Content-Security-Policy": DOCS_CSP})
 
 
-@meta.get("/docs/<asset>")
-def docs_asset(asset: str):
+def docs_asset(asset: str) -> Response:
     if asset not in ASSETS:
         abort(404)
     static = _assets.get(asset)

@@ -11,9 +11,11 @@ path parameters against the schemas compiled from ``openapi.yaml``
 (422 ``schema_violation``), convert them to engine values (``schemas.py``),
 call the operation (``operations.py``) and write the JSON answer. Any
 exception on the way becomes a problem answer in one place,
-``problems.answer``. Flask serves only what the pipeline does not: the
-operational routes (health, the contract, its UI) and 404s; ``/healthz`` and
-``/readyz``, the probes, are answered here with fixed bytes.
+``problems.answer``. The pipeline is the one router: the contract's pages (the index, the
+contract, its UI, the deal page, ``/version``, ``/metrics``) are matched here too and their views
+(``Page``) run in Flask's request context, Flask being the application's container (its
+configuration, request and response objects), not a second router. ``/healthz`` and ``/readyz``,
+the probes, are answered here with fixed bytes.
 """
 from __future__ import annotations
 
@@ -27,12 +29,14 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from . import json_text, keys
+import orjson
+
+from . import keys
 from . import messages as text
 from .contract import Contract, Operation
 from .operations import HANDLERS, Call, Handler
 from .problems import ApiProblem, answer
-from .validation import Compiled, path_value, resolve
+from .validation import MAX_WALKED_VALUES, Compiled, SchemaViolation, path_value, resolve
 from .wire import FRAMING_ERRORS, check_declared_charset, check_encoding, framing_problem
 
 JSON = "application/json"
@@ -48,12 +52,17 @@ class Parameter:
     compiled: Compiled
 
 
+# A page of the contract: a view run in Flask's request context, given the path's parameters.
+Page = Callable[..., Any]
+
+
 @dataclass(frozen=True, slots=True)
 class Route:
     operation: Operation
-    handler: Handler | None         # None: Flask serves it (the operational routes)
+    handler: Handler | None         # None: a page (``page``)
     body: Compiled | None
     parameters: tuple[Parameter, ...]
+    page: Page | None = None
 
 
 class Match(NamedTuple):
@@ -66,9 +75,10 @@ class Match(NamedTuple):
 UNKNOWN_OPERATION = "none"
 HEALTHY = {"status": "ok"}
 READY = {"status": "ready"}
-# The probes: answered here, without Flask, even when the contract did not load (then
-# /readyz says so). Their place in the contract, for when it is not there to say it.
+# The probes, answered even when the contract did not load (then /readyz says so), and the contract's
+# page (then a 500 says so): their place in the contract, for when it is not there to say it.
 PROBES = (Operation("GET", "/healthz", "healthz", None, ()), Operation("GET", "/readyz", "readyz", None, ()))
+CONTRACT_PAGE = Operation("GET", "/openapi.yaml", "contract", None, ())
 
 
 def _not_json(name: str) -> None:
@@ -82,9 +92,29 @@ def _finite(text: str) -> float:
     return value
 
 
-# Built once: json.loads with options builds a new decoder per call. Its object hook is compiled
-# (json_text.json_object): the parser calls it for every object of every body.
-DECODER = json.JSONDecoder(object_pairs_hook=json_text.json_object, parse_constant=_not_json,
+# No object of the contract has more than a dozen fields: a body with thousands of keys is refused
+# as it is parsed, before it costs memory and a report (a server limit, like the body size).
+MAX_OBJECT_KEYS = 64
+
+
+def json_object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A request's JSON object from its (key, value) pairs, as the parser finds them: 422
+    ``too_many_fields`` past ``MAX_OBJECT_KEYS``, ``ValueError`` naming a key written twice."""
+    if len(pairs) > MAX_OBJECT_KEYS:
+        raise ApiProblem(422, "too_many_fields", text.TOO_MANY_FIELDS(count=len(pairs), limit=MAX_OBJECT_KEYS))
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise ValueError(f"duplicate object key {key[:100]!r}")
+            seen.add(key)
+    return obj
+
+
+# Built once: json.loads with options builds a new decoder per call. orjson reads no duplicate key
+# and counts no keys: the stdlib's C scanner reads the body, this module's hook builds its objects.
+DECODER = json.JSONDecoder(object_pairs_hook=json_object, parse_constant=_not_json,
                            parse_float=_finite)
 BOM = codecs.BOM_UTF8
 # the decoder's public entry (its C scanner, whitespace skipped at both ends)
@@ -180,18 +210,21 @@ def _too_large() -> ApiProblem:
     return ApiProblem(413, "payload_too_large", text.TOO_LARGE())
 
 
-# an answer as UTF-8 JSON text (json_text.encode itself, no wrapper)
-encode = json_text.encode
+def encode(value: Any) -> bytes:
+    """An answer as one line of UTF-8 JSON text (compact, as ``json.dumps`` with
+    ``ensure_ascii=False`` would write it: the wire corpus test holds it byte for byte)."""
+    return orjson.dumps(value, option=orjson.OPT_APPEND_NEWLINE)
 
 
 # Call(data, body, params), built by tuple.__new__ directly (a NamedTuple's __new__ is Python)
 new_call = functools.partial(tuple.__new__, Call)
 
 
-def _compile_route(contract: Contract, operation: Operation, handler: Handler | None) -> Route:
+def _compile_route(contract: Contract, operation: Operation, handler: Handler | None,
+                   page: Page | None) -> Route:
     document = contract.document
     if handler is None:
-        return Route(operation, None, None, ())
+        return Route(operation, None, None, (), page)
     body = Compiled(document, ref=operation.body_ref) if operation.body_ref else None
     parameters = tuple(
         Parameter(p["name"], resolve(document, p["schema"]), Compiled(document, schema=p["schema"]))
@@ -200,11 +233,13 @@ def _compile_route(contract: Contract, operation: Operation, handler: Handler | 
 
 
 class Pipeline:
-    """WSGI middleware serving the contract's operations; everything else goes to ``next``."""
+    """The WSGI application of the contract's operations and pages (``pages`` by ``operationId``, run
+    in ``app``'s request context); any other path is a 404 problem."""
 
-    def __init__(self, next_app: Callable, contract: Contract | None,
-                 limit: Callable[[], int | None]) -> None:
-        self.next = next_app
+    def __init__(self, app: Any, contract: Contract | None, limit: Callable[[], int | None],
+                 pages: dict[str, Page]) -> None:
+        self.app = app
+        self.pages = pages
         self.limit = limit
         self.static: dict[str, dict[str, Route]] = {}
         self.templated: list[tuple[re.Pattern, dict[str, Route]]] = []
@@ -213,9 +248,12 @@ class Pipeline:
                        "readyz": Handler(None, self._readyz)}
         if contract is not None:
             self._build(contract)
+            self.warm()
         for probe in PROBES:
             self.static.setdefault(probe.path, {probe.method: Route(probe, self.probes[probe.operation_id],
                                                                     None, ())})
+        self.static.setdefault(CONTRACT_PAGE.path, {"GET": Route(CONTRACT_PAGE, None, None, (),
+                                                                 pages.get(CONTRACT_PAGE.operation_id))})
         # each static path's match, built once (no parameters to read from the path)
         self.static_matches = {path: Match(methods, {}) for path, methods in self.static.items()}
 
@@ -230,14 +268,29 @@ class Pipeline:
             handler = HANDLERS.get(operation.operation_id) or self.probes.get(operation.operation_id)
             routes = self.static if "{" not in operation.path else templates
             routes.setdefault(operation.path, {})[operation.method] = \
-                _compile_route(contract, operation, handler)
+                _compile_route(contract, operation, handler, self.pages.get(operation.operation_id))
         for path, methods in templates.items():
             regex = TEMPLATE_PARAMETER.sub(lambda m: f"(?P<{m.group(1)}>[^/]+)", re.escape(path)
                                            .replace(r"\{", "{").replace(r"\}", "}"))
             self.templated.append((re.compile(regex), methods))
 
+    def warm(self) -> None:
+        """Each body's reader and validator run once on an invalid body, one past ``MAX_WALKED_VALUES``
+        too (the bounded report's path), at start-up: with ``preload_app`` before the workers fork, so a
+        worker's first hostile requests do not pay for those paths' first run."""
+        large = b'{"hands":[' + b",".join([b"1"] * (MAX_WALKED_VALUES + 1)) + b"]}"
+        for methods in self.static.values():
+            for route in methods.values():
+                if route.body is None:
+                    continue
+                for sent in (b'{"hands":[1]}', large):
+                    try:
+                        route.body.check(parse_json(sent))
+                    except SchemaViolation:
+                        pass
+
     def routes(self) -> dict[str, dict[str, Route]]:
-        """Every path the pipeline serves itself, by method (for tests and benchmarks)."""
+        """Every path of an operation (not a page), by method (for tests and benchmarks)."""
         found = dict(self.static)
         found.update({next(iter(m.values())).operation.path: m for _, m in self.templated})
         return {path: served for path, methods in found.items()
@@ -288,20 +341,19 @@ class Pipeline:
     def __call__(self, environ: dict, start_response: Callable) -> Iterable[bytes]:
         # telemetry, outermost, has matched the request already (its operation)
         matched = environ[keys.MATCH] if keys.MATCH in environ else self.match(environ)
-        if matched is None:
-            return self.next(environ, start_response)
-        methods, params = matched
-        method = environ.get("REQUEST_METHOD", "GET")
-        head = method == "HEAD"
-        route = methods.get("GET" if head and "GET" in methods else method)
-        if route is not None and route.handler is None \
-                or route is None and all(r.handler is None for r in methods.values()):
-            return self.next(environ, start_response)
+        head = environ.get("REQUEST_METHOD", "GET") == "HEAD"
         try:
+            if matched is None:
+                raise ApiProblem(404, "not_found", text.NOT_FOUND())
+            methods, params = matched
+            method = environ.get("REQUEST_METHOD", "GET")
+            route = methods.get("GET" if head and "GET" in methods else method)
             if route is None:
                 allowed = ", ".join(sorted({*methods, "HEAD"} if "GET" in methods else methods))
                 raise ApiProblem(405, "method_not_allowed", text.METHOD(allowed=allowed),
                                  headers=(("Allow", allowed),))
+            if route.page is not None:
+                return self.page(route.page, environ, params, start_response)
             body = encode(self.serve(route, environ, params))
             status, headers = "200 OK", [*JSON_HEADERS, ("Content-Length", str(len(body)))]
         except Exception as error:  # noqa: BLE001 — every fault becomes a problem answer
@@ -309,6 +361,12 @@ class Pipeline:
             status, headers, body = problem.status_line, problem.wsgi_headers(), problem.body
         start_response(status, headers)
         return [b"" if head else body]
+
+    def page(self, view: Page, environ: dict, params: dict[str, str], start_response: Callable) -> Iterable[bytes]:
+        """A page's answer: its view run in Flask's request context (HEAD: werkzeug sends no body)."""
+        with self.app.request_context(environ):
+            response = self.app.make_response(view(**params))
+        return response(environ, start_response)
 
     def serve(self, route: Route, environ: dict, raw_params: dict[str, str]) -> Any:
         """The answer of one operation for a request already matched to it."""

@@ -1,10 +1,9 @@
 """RFC 9457 problem details for every error the API returns.
 
 One place turns any exception into a problem answer (``answer``): the
-request pipeline calls it directly and Flask's error handler calls it for the
-routes Flask serves. Each problem has ``type``, ``title``, ``status``,
-``detail``, a stable ``code`` and, where the input is at fault, ``errors``
-(``pointer``, ``detail``, ``code``; ``keyword`` for a contract violation) —
+request pipeline calls it for every operation and page (a page's ``abort`` too).
+Each problem has ``type``, ``title``, ``status``, ``detail``, a stable ``code`` and,
+where the input is at fault, ``errors`` (``pointer``, ``detail``, ``code``; ``keyword`` for a contract violation) —
 at most ``MAX_ERRORS`` of them, then ``truncated``. The top-level ``code`` is
 the code every item shares, so a client can branch on it alone. The request's id
 (``request_id``, set by the outermost telemetry layer) lets a client's report be
@@ -14,12 +13,11 @@ happened.
 """
 from __future__ import annotations
 
-import json
 import logging
 from dataclasses import dataclass
 from http import HTTPStatus
 
-from flask import Flask, Response, has_request_context, request
+import orjson
 from werkzeug.exceptions import HTTPException
 
 from gongzhu.rules import RuleError, localized
@@ -64,7 +62,7 @@ class ApiProblem(Exception):
 
 @dataclass(frozen=True, slots=True)
 class Answer:
-    """A problem answer, ready for WSGI or Flask."""
+    """A problem answer, ready for WSGI."""
 
     status: int
     headers: tuple[tuple[str, str], ...]
@@ -108,9 +106,8 @@ def render(status: int, code: str, detail: str, errors: list[dict] | None = None
         environ[PROBLEM_KEY] = code
         if REQUEST_ID_KEY in environ:
             body["request_id"] = environ[REQUEST_ID_KEY]
-    encoded = json.dumps(body, ensure_ascii=False, separators=(",", ":")) + "\n"
     headers = (*headers, ("Content-Language", CONTENT_LANGUAGE[language]), ("Vary", "Accept-Language"))
-    return Answer(status, headers, encoded.encode())
+    return Answer(status, headers, orjson.dumps(body, option=orjson.OPT_APPEND_NEWLINE))
 
 
 def _rule_problem(error: RuleError, environ: Environ) -> Answer:
@@ -154,25 +151,3 @@ def answer(error: BaseException, environ: Environ = None) -> Answer:
     if isinstance(error, HTTPException):
         return _http_problem(error, environ)
     return internal_error(error, environ)
-
-
-def _flask_environ() -> Environ:
-    return request.environ if has_request_context() else None
-
-
-def problem(status: int, code: str, detail: str) -> Response:
-    """A problem as a Flask response (for the few routes Flask serves)."""
-    return flask_response(render(status, code, detail, environ=_flask_environ()))
-
-
-def flask_response(found: Answer) -> Response:
-    return Response(found.body, found.status, headers=list(found.headers), mimetype=PROBLEM_JSON)
-
-
-def register(app: Flask) -> None:
-    """Flask's errors go through ``answer`` too: one place for every problem."""
-    def handle(error: Exception) -> Response:
-        return flask_response(answer(error, _flask_environ()))
-
-    app.register_error_handler(HTTPException, handle)
-    app.register_error_handler(Exception, handle)

@@ -1,12 +1,14 @@
 """Response bodies built from engine values (openapi.yaml ``components.schemas``).
 
 Plain functions, no marshmallow dump: on the hot path a dump would cost more
-than the engine call it reports on; card names already as JSON text (``json_text.py``).
+than the engine call it reports on. Cards become their names here; orjson writes the
+answer (``pipeline.encode``).
 """
 from __future__ import annotations
 
 import time
 from collections import Counter
+from collections.abc import Iterable
 
 from gongzhu.rules import (
     TRANSFORMER,
@@ -22,7 +24,7 @@ from gongzhu.rules import (
 from gongzhu.rules import (
     replay as replay_history,
 )
-from gongzhu.rules.cards import bits_cards, format_card
+from gongzhu.rules.cards import CARD_NAMES, ONE_PLANE, PLANE, bits_cards, format_card, mask_cards
 from gongzhu.rules.match import MatchDeal, deal_leader
 from gongzhu.rules.running import hand_sizes, score_state, seated_plays, void_suits, winning_seat
 from gongzhu.rules.scoring import exposure_values
@@ -30,21 +32,32 @@ from gongzhu.rules.settlement import base_scores
 from gongzhu.rules.titles import Title
 
 from . import metrics
-from .json_text import JsonText, bits_rows_text, card_rows_text, cards_text, names_rows_text
 
 STATE_FIELDS = ("rules", "first_deal", "leader", "hands", "exposed")
-# the state's fields of card rows
-CARD_ROW_FIELDS = ("hands", "exposed")
 
 
-def cards(row) -> JsonText:
+def cards(row: Iterable[int]) -> list[str]:
     """The names of a row of cards (a hand, a play)."""
-    return cards_text(row)
+    names: tuple[str, ...] = CARD_NAMES
+    return [names[card] for card in row]
 
 
-def card_lists(rows) -> JsonText:
+def card_lists(rows: Iterable[Iterable[int]]) -> list[list[str]]:
     """The names of rows of cards (moves, a trick's plays, hands)."""
-    return card_rows_text(rows)
+    return [cards(row) for row in rows]
+
+
+def pile(bits: int) -> list[str]:
+    """The names of the cards of two-plane ``bits`` (a pile taken), as ``bits_cards`` orders them (ascending,
+    a card taken twice twice), without its tuple between: two-deck piles are most of an answer's cards."""
+    names: tuple[str, ...] = CARD_NAMES
+    twice = bits >> PLANE
+    out: list[str] = []
+    for card in mask_cards(bits & ONE_PLANE):
+        out.append(names[card])
+        if twice >> card & 1:
+            out.append(names[card])
+    return out
 
 
 def rules_out(rules: Rules) -> dict:
@@ -88,7 +101,7 @@ def table_out(state: DealState, out: dict) -> dict:
     out["trick_leader"] = state.leader
     out["trick"] = card_lists(state.trick)
     out["winning"] = winning_seat(state)
-    out["taken"] = bits_rows_text(state.captured_bits)
+    out["taken"] = [pile(bits) for bits in state.captured_bits]
     out["points"] = list(state.raw_scores())
     out["hand_sizes"] = list(hand_sizes(state))
     out["exposed"] = card_lists(state.exposed)
@@ -143,14 +156,10 @@ def score_out(rules: Rules, sheet: ScoreSheet) -> dict:
 
 def play_out(body: dict, data: dict, after: DealState) -> dict:
     """The answer to ``/play``: the state as sent with the move played, the trick it completed, the
-    score of a finished deal and the next turn. The state's card rows are written as JSON text from
-    the names as sent (hands, exposures: a validated card name is written between quotes) and from the
-    converted cards (the plays: a play's text is kept by its cards); either way the text is the one sent."""
+    score of a finished deal and the next turn. The state's hands and exposures are the names as sent
+    (validated card names), its plays those sent and the move."""
     state = {key: body[key] for key in STATE_FIELDS if key in body}
-    for key in CARD_ROW_FIELDS:
-        if key in state:
-            state[key] = names_rows_text(body[key])
-    state["plays"] = card_rows_text((*data["plays"], data["move"]))
+    state["plays"] = [*body.get("plays", ()), body["move"]]
     completed = after.completed_trick
     score = None
     if after.finished:

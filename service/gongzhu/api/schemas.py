@@ -20,7 +20,7 @@ from gongzhu.rules import DEFAULT_RULES, Rules
 from gongzhu.rules.match import MATCH_TARGET, PIG_TAKER, DealRecord
 from gongzhu.rules.state import NO_EXPOSURE
 
-from .json_text import card_rows_in, cards_in, convert_fields
+from .engine_values import card_rows_in, cards_in, convert_fields
 
 
 class Call(NamedTuple):

@@ -6,19 +6,10 @@ Valid input costs one ``is_valid`` call. Only invalid input is walked for its
 errors, and the report is bounded: at most ``MAX_ERRORS`` items (then
 ``truncated``), each ``detail`` quoting at most ``MAX_ECHO`` characters of what
 the client sent. No constraint is written here: every one comes from
-``openapi.yaml``.
-
-``is_valid`` runs a second validator compiled from the same schema in which each
-string ``pattern`` that matches a finite set of strings (the card names: a suit
-letter, then a rank) is stated as the ``enum`` of those strings (``fast_form``):
-it accepts exactly what the schema accepts, and jsonschema-rs finds a string in an
-enum sooner than it runs a regular expression over it (a deal state holds up to 200
-card names; docs/performance.md, "Requests in process"). The report of an invalid body comes from the
-schema as written.
+``openapi.yaml`` (the card names too: the ``Card`` schema's ``enum``).
 """
 from __future__ import annotations
 
-import functools
 import json
 import math
 import re
@@ -32,6 +23,8 @@ from . import messages as text
 
 MAX_ERRORS = 50
 MAX_ECHO = 100
+# An enum of more values than this is named by its description in a report, not listed.
+MAX_LISTED_OPTIONS = 8
 # An invalid input of more JSON values than this gets its first violation only: the full
 # report costs memory and time in proportion to its violations, which can be one a value.
 MAX_WALKED_VALUES = 1000
@@ -170,6 +163,10 @@ def _detail(kind, instance: Any, subschema: dict[str, Any], alternatives: list[s
     if name in RELATIONS:
         return text.BOUND(relation=RELATIONS[name], limit=kind.limit, got=echo(instance))
     if name == "enum":
+        hint = subschema.get("description", "")
+        if len(kind.options) > MAX_LISTED_OPTIONS and hint:
+            # the 52 card names: what they are, not the list
+            return text.NONE_OF_MANY(got=echo(instance), count=len(kind.options), hint=hint)
         return text.ONE_OF_VALUES(options=", ".join(json.dumps(o) for o in kind.options), got=echo(instance))
     if name == "pattern":
         hint = subschema.get("description", "")
@@ -191,8 +188,7 @@ class Compiled:
         self.document = document
         self.validator = jsonschema_rs.Draft202012Validator(root)
         self.longest = max(_keyword_values(document, "maxItems"), default=0)
-        # whether the instance matches: the same schema, its finite patterns as enums (fast_form)
-        self.is_valid = jsonschema_rs.Draft202012Validator(fast_form(root, root)).is_valid
+        self.is_valid = self.validator.is_valid
 
     def check(self, instance: Any, location: str = "body", prefix: tuple = ()) -> None:
         """Raise ``SchemaViolation`` unless ``instance`` matches."""
@@ -214,8 +210,18 @@ class Compiled:
     def violations(self, instance: Any, location: str = "body", prefix: tuple = ()) -> list[Violation]:
         """Up to ``MAX_ERRORS + 1`` violations (one more tells that the list was cut)."""
         out: list[Violation] = []
-        for error in islice(self.validator.iter_errors(instance), MAX_ERRORS + 1):
-            out.extend(self._violations(error, location, prefix))
+        # a card that is no string fails its type and its enum of 52 names: the type tells it
+        # (jsonschema-rs checks the type first)
+        typed: set[str] = set()
+        for error in islice(self.validator.iter_errors(instance), 2 * MAX_ERRORS + 2):
+            found = self._violations(error, location, prefix)
+            kind = error.kind
+            if isinstance(kind, jsonschema_rs.ValidationErrorKind.Type):
+                typed.add(found[0].pointer)
+            elif isinstance(kind, jsonschema_rs.ValidationErrorKind.Enum) and len(kind.options) > MAX_LISTED_OPTIONS \
+                    and found[0].pointer in typed:
+                continue
+            out.extend(found)
             if len(out) > MAX_ERRORS:
                 break
         return out[:MAX_ERRORS + 1]
@@ -256,137 +262,8 @@ def _unknown(path: tuple, key: str, location: str) -> Violation:
     return Violation(pointer((*path, key)), "additionalProperties", text.UNKNOWN_FIELD(), location)
 
 
-# At most this many strings stand for a pattern (the card pattern matches 52).
-MAX_PATTERN_STRINGS = 256
-# Keywords whose values are instances, not schemas: kept as they are.
+# Keywords whose values are instances, not schemas (no maxItems of theirs is the contract's).
 INSTANCE_KEYWORDS = frozenset({"enum", "const", "default", "examples", "example"})
-# Keywords that only annotate: a "$ref" beside them alone stands for the schema it names.
-ANNOTATIONS = frozenset({"description", "title", "examples", "example", "default", "deprecated", "$comment"})
-
-
-def fast_form(document: dict[str, Any], schema: Any, expanding: tuple[str, ...] = ()) -> Any:
-    """``schema`` (in ``document``) with each string schema's ``pattern`` that matches a finite set of at
-    most ``MAX_PATTERN_STRINGS`` strings (``pattern_strings``) given as the ``enum`` of those strings, and
-    each ``$ref`` beside annotations only replaced by the schema it names: the same instances are
-    valid (``pattern`` applies to strings only, and those schemas say ``type: string``; the enum's
-    strings are strings)."""
-    if isinstance(schema, list):
-        return [fast_form(document, item, expanding) for item in schema]
-    if not isinstance(schema, dict):
-        return schema
-    ref = schema.get("$ref")
-    if isinstance(ref, str) and ref.startswith("#/") and ref not in expanding and set(schema) - {"$ref"} <= ANNOTATIONS:
-        return fast_form(document, resolve(document, schema), (*expanding, ref))
-    out = {key: value if key in INSTANCE_KEYWORDS else fast_form(document, value, expanding)
-           for key, value in schema.items()}
-    pattern = schema.get("pattern")
-    if isinstance(pattern, str) and schema.get("type") == "string" and "enum" not in schema:
-        strings = pattern_strings(pattern)
-        if strings is not None:
-            del out["pattern"], out["type"]
-            out["enum"] = list(strings)
-    return out
-
-
-@functools.cache
-def pattern_strings(pattern: str) -> list[str] | None:
-    """Every string the regular expression ``pattern`` matches, sorted, when that is a finite set of at
-    most ``MAX_PATTERN_STRINGS``; else None.
-
-    Only a pattern anchored at both ends (``^…$``) and made of literal characters (letters, digits,
-    escaped punctuation), character classes of them and their ranges, groups and alternatives is read:
-    in ECMA-262 (JSON Schema's dialect) such a pattern matches exactly the strings it spells out. Each
-    string is then matched by jsonschema-rs itself, as a check of this reading."""
-    if len(pattern) < 2 or pattern[0] != "^" or pattern[-1] != "$" or pattern[-2:] == "\\$":
-        return None
-    try:
-        # one sequence between the anchors: "^a|b$" would be "^a" or "b$", matching more than "a" and "b"
-        strings, at = _sequence(pattern, 1)
-    except ValueError:
-        return None
-    if at != len(pattern) - 1 or not strings:
-        return None
-    found = sorted(strings)
-    validator = jsonschema_rs.Draft202012Validator({"pattern": pattern})
-    if not all(validator.is_valid(string) for string in found):
-        return None
-    return found
-
-
-def _alternatives(pattern: str, at: int) -> tuple[set[str] | None, int]:
-    """The strings of ``a|b|…`` from ``at`` to a closing parenthesis or the final ``$``."""
-    strings: set[str] = set()
-    while True:
-        found, at = _sequence(pattern, at)
-        strings |= found
-        if len(strings) > MAX_PATTERN_STRINGS:
-            return None, at
-        if at < len(pattern) and pattern[at] == "|":
-            at += 1
-            continue
-        return strings, at
-
-
-def _sequence(pattern: str, at: int) -> tuple[set[str], int]:
-    """The strings of a sequence of atoms, up to ``|``, ``)`` or the final ``$``."""
-    strings = {""}
-    end = len(pattern) - 1
-    while at < end and pattern[at] not in "|)":
-        char = pattern[at]
-        if char == "(":
-            if pattern.startswith("(?", at):
-                raise ValueError("no group with options")
-            group, at = _alternatives(pattern, at + 1)
-            if group is None or at >= end or pattern[at] != ")":
-                raise ValueError("an unclosed group or too many strings")
-            atom = group
-            at += 1
-        elif char == "[":
-            atom, at = _character_class(pattern, at + 1)
-        else:
-            literal, at = _literal(pattern, at)
-            atom = {literal}
-        if at < end and pattern[at] in "*+?{":
-            raise ValueError("no quantifier")
-        strings = {head + tail for head in strings for tail in atom}
-        if len(strings) > MAX_PATTERN_STRINGS:
-            raise ValueError("too many strings")
-    return strings, at
-
-
-def _character_class(pattern: str, at: int) -> tuple[set[str], int]:
-    """The characters of ``[…]`` (no negation) from ``at``, after the ``[``."""
-    if pattern.startswith("^", at):
-        raise ValueError("no negated class")
-    chars: set[str] = set()
-    while at < len(pattern) and pattern[at] != "]":
-        first, at = _literal(pattern, at)
-        if pattern.startswith("-", at) and at + 1 < len(pattern) and pattern[at + 1] != "]":
-            last, at = _literal(pattern, at + 1)
-            if ord(last) < ord(first) or ord(last) - ord(first) > MAX_PATTERN_STRINGS:
-                raise ValueError("a range out of order or too wide")
-            chars.update(chr(code) for code in range(ord(first), ord(last) + 1))
-        else:
-            chars.add(first)
-    if at >= len(pattern):
-        raise ValueError("an unclosed class")
-    return chars, at + 1
-
-
-def _literal(pattern: str, at: int) -> tuple[str, int]:
-    """One literal character at ``at``: an ASCII letter or digit, or escaped ASCII punctuation."""
-    char = pattern[at]
-    if char == "\\":
-        if at + 1 >= len(pattern) or not _punctuation(pattern[at + 1]):
-            raise ValueError("an escape that is no literal")
-        return pattern[at + 1], at + 2
-    if not (char.isascii() and char.isalnum()):
-        raise ValueError("a character that is no literal")
-    return char, at + 1
-
-
-def _punctuation(char: str) -> bool:
-    return char.isascii() and not char.isalnum() and char.isprintable() and not char.isspace()
 
 
 def resolve(document: dict[str, Any], schema: dict[str, Any]) -> dict[str, Any]:

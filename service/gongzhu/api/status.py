@@ -1,4 +1,4 @@
-"""Operational endpoints for a platform: ``GET /metrics`` (Prometheus) and ``GET /version``.
+"""The service's status for a platform: ``GET /metrics`` (Prometheus) and ``GET /version``.
 
 ``/version`` reports the service version (the installed package's, which
 pyproject.toml sets), the contract version (openapi.yaml ``info.version``), the
@@ -10,14 +10,12 @@ from __future__ import annotations
 
 import platform
 
-from flask import Blueprint, Response, current_app, has_app_context
+from flask import Response, current_app, has_app_context
 
 from gongzhu import about
 
 from . import metrics as metric_values
 from .meta import CONTRACT_KEY
-
-ops = Blueprint("ops", __name__)
 
 
 def contract_version() -> str:
@@ -34,12 +32,10 @@ def version_info() -> dict:
             "engine": info["engine"], "python": platform.python_version()}
 
 
-@ops.get("/version")
-def version():
+def version() -> dict:
     return version_info()
 
 
-@ops.get("/metrics")
-def metrics():
+def metrics() -> Response:
     text, content_type = metric_values.render()
     return Response(text, content_type=content_type)

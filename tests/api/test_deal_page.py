@@ -9,7 +9,7 @@ import re
 import pytest
 
 from gongzhu.api import PIPELINE_KEY
-from gongzhu.api.table_page import ASSET_VERSION, TABLE_DIR
+from gongzhu.api.deal_page import ASSET_VERSION, PAGE_DIR
 from tests.conftest import load_contract
 
 WEIGHT_BUDGET = 150 * 1024
@@ -38,7 +38,7 @@ def test_the_assets_are_versioned_by_content_and_cached_for_a_year(client):
         response = client.get(f"/table/{name}?v={ASSET_VERSION}")
         assert (response.status_code, response.mimetype) == (200, media)
         assert response.headers["Cache-Control"] == "public, max-age=31536000, immutable"
-        assert response.data == (TABLE_DIR / name).read_bytes()
+        assert response.data == (PAGE_DIR / name).read_bytes()
         zipped = client.get(f"/table/{name}", headers={"Accept-Encoding": "gzip"})
         assert gzip.decompress(zipped.data) == response.data
         again = client.get(f"/table/{name}", headers={"If-None-Match": response.headers["ETag"]})
@@ -60,13 +60,13 @@ def test_only_get_and_head(client, path):
 
 def test_the_page_names_no_other_host():
     for name in ["index.html", *ASSETS]:
-        text = (TABLE_DIR / name).read_text(encoding="utf-8")
+        text = (PAGE_DIR / name).read_text(encoding="utf-8")
         assert "://" not in text, name
         assert not re.search(r"@import|url\(", text), name
 
 
 def test_the_page_calls_public_operations_of_the_contract_only():
-    script = (TABLE_DIR / "table.js").read_text(encoding="utf-8")
+    script = (PAGE_DIR / "table.js").read_text(encoding="utf-8")
     called = set(re.findall(r"\bapi\('(/[a-z-]+)'", script))
     contract = load_contract()
     public = {path for path, item in contract["paths"].items()
@@ -79,7 +79,7 @@ def test_the_page_calls_public_operations_of_the_contract_only():
 
 
 def test_the_page_weighs_at_most_150_kb():
-    weight = sum((TABLE_DIR / name).stat().st_size for name in ["index.html", *ASSETS])
+    weight = sum((PAGE_DIR / name).stat().st_size for name in ["index.html", *ASSETS])
     assert weight <= WEIGHT_BUDGET, weight
 
 
@@ -88,8 +88,8 @@ def test_the_assets_are_package_data():
 
     from tests.conftest import ROOT
     data = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]
-    assert "api/table/*" in data["gongzhu"]
-    assert sorted(p.name for p in TABLE_DIR.iterdir()) == sorted(["index.html", *ASSETS])
+    assert "api/deal_page_files/*" in data["gongzhu"]
+    assert sorted(p.name for p in PAGE_DIR.iterdir()) == sorted(["index.html", *ASSETS])
 
 
 @pytest.mark.parametrize("method, path, operation", [
