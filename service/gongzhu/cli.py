@@ -1,8 +1,8 @@
 """The ``gongzhu-service`` command (also ``python -m gongzhu``).
 
 - ``gongzhu-service serve [gunicorn options]`` runs
-  ``gunicorn -c python:gongzhu.gunicorn_conf gongzhu.wsgi:app`` in this process
-  (``HOST``, ``PORT``, ``WEB_CONCURRENCY``, ...: ``gongzhu.gunicorn_conf``; ``make run``
+  ``gunicorn -c python:gongzhu.server.gunicorn_conf gongzhu.server.wsgi:app`` in this process
+  (``HOST``, ``PORT``, ``WEB_CONCURRENCY``, ...: ``gongzhu.server.gunicorn_conf``; ``make run``
   runs it too); every option after ``serve`` goes to gunicorn, e.g. ``serve --workers 4``.
   It needs the ``server`` extra; without it, it says what to install. An address
   already in use is one line that says to set ``PORT``, not gunicorn's five retries.
@@ -22,11 +22,11 @@ from collections.abc import Sequence
 
 from gongzhu import about
 from gongzhu.conformance import runner as conformance_runner
-from gongzhu.server_extra import ServerExtraMissing, require_server
+from gongzhu.server.server_extra import ServerExtraMissing, require_server
 
 PROG = "gongzhu-service"
-CONFIG = "python:gongzhu.gunicorn_conf"
-APP = "gongzhu.wsgi:app"
+CONFIG = "python:gongzhu.server.gunicorn_conf"
+APP = "gongzhu.server.wsgi:app"
 SERVE_HELP = f"""Serve the API with gunicorn:
   gunicorn -c {CONFIG} [options] {APP}
 Settings come from the environment:
@@ -36,8 +36,8 @@ Settings come from the environment:
   GONGZHU_MAX_BODY  the request body limit in bytes (262144)
   GONGZHU_LOG_FORMAT  json, or text for a terminal
   OTEL_EXPORTER_OTLP_ENDPOINT  traces over OTLP/HTTP (the otel extra)
-and the rest are in the docstring of gongzhu.gunicorn_conf (`python -m pydoc
-gongzhu.gunicorn_conf`). Once serving: /docs (the API), /table (a deal drawn),
+and the rest are in the docstring of gongzhu.server.gunicorn_conf (`python -m pydoc
+gongzhu.server.gunicorn_conf`). Once serving: /docs (the API), /table (a deal drawn),
 /openapi.yaml (the contract). Every option after `serve` goes to gunicorn, e.g.
   {PROG} serve --workers 4 --bind 127.0.0.1:9000
 and `{PROG} serve --gunicorn-help` prints gunicorn's own options."""

@@ -9,7 +9,7 @@ import threading
 
 import pytest
 
-from gongzhu import log_lines, logs
+from gongzhu.server import log_lines, logs
 from gongzhu.api import pipeline, schemas, telemetry
 from gongzhu.api.headers import NO_STORE, NOSNIFF
 from gongzhu.api.problems import ApiProblem

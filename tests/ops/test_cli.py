@@ -22,8 +22,8 @@ def test_make_run_is_gongzhu_service_serve_which_is_gunicorn_with_our_config():
     makefile = (ROOT / "Makefile").read_text()
     run = re.search(r"^run:.*\n\t(.*)$", makefile, flags=re.M).group(1)
     assert run.endswith("$(BIN)/gongzhu-service serve")
-    assert cli.argv([]) == ["gunicorn", "-c", "python:gongzhu.gunicorn_conf", "gongzhu.wsgi:app"]
-    assert cli.argv(["--workers", "3"])[-3:] == ["--workers", "3", "gongzhu.wsgi:app"]
+    assert cli.argv([]) == ["gunicorn", "-c", "python:gongzhu.server.gunicorn_conf", "gongzhu.server.wsgi:app"]
+    assert cli.argv(["--workers", "3"])[-3:] == ["--workers", "3", "gongzhu.server.wsgi:app"]
 
 
 class FakeGunicorn:
@@ -46,9 +46,9 @@ def test_every_option_after_serve_goes_to_gunicorn(monkeypatch):
     assert cli.main(["serve", "--workers", "4", "--bind", "127.0.0.1:9000", "--version"]) == 0
     assert cli.main(["serve", "--gunicorn-help"]) == 0
     assert ran == [
-        ["gunicorn", "-c", "python:gongzhu.gunicorn_conf", "--workers", "4", "--bind", "127.0.0.1:9000",
-         "--version", "gongzhu.wsgi:app"],
-        ["gunicorn", "-c", "python:gongzhu.gunicorn_conf", "--help", "gongzhu.wsgi:app"],
+        ["gunicorn", "-c", "python:gongzhu.server.gunicorn_conf", "--workers", "4", "--bind", "127.0.0.1:9000",
+         "--version", "gongzhu.server.wsgi:app"],
+        ["gunicorn", "-c", "python:gongzhu.server.gunicorn_conf", "--help", "gongzhu.server.wsgi:app"],
     ]
 
 
@@ -71,7 +71,7 @@ def test_help_is_ours_and_lists_serve(capsys):
         cli.main(["serve", "--help"])
     serve_help = capsys.readouterr().out
     assert serve_help.startswith("usage: gongzhu-service serve [-h] [gunicorn options ...]")
-    assert "gunicorn -c python:gongzhu.gunicorn_conf [options] gongzhu.wsgi:app" in serve_help
+    assert "gunicorn -c python:gongzhu.server.gunicorn_conf [options] gongzhu.server.wsgi:app" in serve_help
     # it names what ships in the wheel: no file of the repository, no make target
     assert "HOST              127.0.0.1" in serve_help and "pydoc" in serve_help
     assert "docs/" not in serve_help.replace("/docs (", "") and "make " not in serve_help + text
@@ -114,7 +114,7 @@ def test_the_console_script_serves(tmp_path):
 def test_the_server_listens_on_loopback_unless_host_says_otherwise():
     def bind(**env: str) -> str:
         environ = {k: v for k, v in os.environ.items() if k != "HOST"} | {"PORT": "8123", **env}
-        return subprocess.run([sys.executable, "-c", "import gongzhu.gunicorn_conf as c; print(c.bind)"],
+        return subprocess.run([sys.executable, "-c", "import gongzhu.server.gunicorn_conf as c; print(c.bind)"],
                               capture_output=True, text=True, check=True, env=environ).stdout.strip()
 
     assert bind() == "127.0.0.1:8123"

@@ -1,4 +1,4 @@
-"""What ``service/gongzhu/gunicorn_conf.py`` calls: the metrics directory and worker exit.
+"""What ``service/gongzhu/server/gunicorn_conf.py`` calls: the metrics directory and worker exit.
 
 prometheus_client's multiprocess mode keeps each worker's counters in files under
 ``PROMETHEUS_MULTIPROC_DIR`` and sums them when ``/metrics`` is scraped, so a

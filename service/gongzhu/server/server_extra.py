@@ -2,7 +2,7 @@
 ``gongzhu.bot``) needs nothing beyond the standard library.
 
 ``require_server()`` is called before anything of the server is imported (by
-``gongzhu.api``, so by ``create_app()`` and ``gongzhu.wsgi``, and by
+``gongzhu.api``, so by ``create_app()`` and ``gongzhu.server.wsgi``, and by
 ``gongzhu-service serve``): without the extra it fails with one line that says
 what to install, instead of a ``ModuleNotFoundError`` from deep inside an import.
 """

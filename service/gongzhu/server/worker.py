@@ -42,7 +42,7 @@ connections and watches kept-alive ones):
 - The server's own error answers are RFC 9457 problems (``application/problem+json``)
   with a stable code, logged at WARNING without a traceback.
 
-Set it with ``worker_class = "gongzhu.worker.BufferedThreadWorker"`` (gunicorn_conf.py).
+Set it with ``worker_class = "gongzhu.server.worker.BufferedThreadWorker"`` (gunicorn_conf.py).
 """
 from __future__ import annotations
 
@@ -64,7 +64,7 @@ from gunicorn.http import errors as http_errors
 from gunicorn.workers.gthread import TConn, ThreadWorker
 
 from gongzhu.api import metrics, searches
-from gongzhu.logs import access_waiting, flush_access
+from gongzhu.server.logs import access_waiting, flush_access
 
 PROBE_PATHS = (b"/healthz", b"/readyz")
 # the operation label of a request refused before it reached the app

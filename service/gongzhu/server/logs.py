@@ -14,7 +14,7 @@ gathered so far at most 50 ms later (``flush_access``), one write for many: with
 per line the thread gave up the GIL for the system call and waited to get it back
 (docs/performance.md, "Tried and rejected").
 
-``GunicornLogger`` is gunicorn's ``logger_class`` (``service/gongzhu/gunicorn_conf.py``): it
+``GunicornLogger`` is gunicorn's ``logger_class`` (``service/gongzhu/server/gunicorn_conf.py``): it
 installs ``logconfig()`` so gunicorn's own error log and the application's loggers
 go through the same formatter, and turns gunicorn's access log off (the access
 lines are ours, and gunicorn would otherwise format its own for every request).
@@ -30,7 +30,7 @@ from logging.config import dictConfig
 
 from gunicorn.glogging import Logger
 
-from gongzhu.log_lines import ACCESS_LOGGER, access_line, only_handler, pend, request_line, utc
+from gongzhu.server.log_lines import ACCESS_LOGGER, access_line, only_handler, pend, request_line, utc
 
 LOG_FORMAT_ENV = "GONGZHU_LOG_FORMAT"
 LOG_LEVEL_ENV = "LOG_LEVEL"
