@@ -78,7 +78,8 @@ def live_server(tmp_path_factory):
     port = free_port()
     log = tmp_path_factory.mktemp("gunicorn") / "gunicorn.log"
     base = f"http://127.0.0.1:{port}"
-    proc = start([sys.executable, "-m", "gunicorn", "-c", "python:gongzhu.server.gunicorn_conf", "gongzhu.server.wsgi:app"],
+    proc = start([sys.executable, "-m", "gunicorn", "-c", "python:gongzhu.server.gunicorn_conf",
+                  "gongzhu.server.wsgi:app"],
                  log, f"{base}/readyz", {"PORT": str(port), "HOST": "127.0.0.1", "WEB_CONCURRENCY": "2"})
     try:
         yield base
