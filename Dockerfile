@@ -75,11 +75,15 @@ RUN groupadd --system --gid "${APP_UID}" app \
 COPY --from=build /opt/venv /opt/venv
 # Bytecode was compiled at install time; the root filesystem is read-only in Kubernetes.
 # HOST: every interface of the container (the server alone listens on loopback by default).
+# MALLOC_*: glibc's allocator returns large request buffers to the system (gongzhu.cli's MALLOC_ENV); read
+# when a process starts, so set here for every process of the container.
 ENV PATH=/opt/venv/bin:$PATH \
     PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     HOST=0.0.0.0 \
-    PORT=8080
+    PORT=8080 \
+    MALLOC_ARENA_MAX=2 \
+    MALLOC_MMAP_THRESHOLD_=65536
 USER ${APP_UID}:${APP_UID}
 EXPOSE 8080
 # No curl in the image: the venv's Python asks /healthz itself.

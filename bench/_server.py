@@ -143,7 +143,9 @@ class Server:
                 self.app]
 
     def start(self, timeout: float = 30.0) -> Server:
-        env = {**os.environ, "PORT": str(self.port), "HOST": HOST,
+        from gongzhu.cli import MALLOC_ENV  # the allocator settings `make run` and the image start with
+
+        env = {**MALLOC_ENV, **os.environ, "PORT": str(self.port), "HOST": HOST,
                "WEB_CONCURRENCY": str(self.workers), **self.extra_env}
         with self.log.open("wb") as out:
             self.proc = subprocess.Popen(self.command, cwd=ROOT, env=env, stdout=out,

@@ -46,7 +46,6 @@ Set it with ``worker_class = "gongzhu.server.worker.BufferedThreadWorker"`` (gun
 """
 from __future__ import annotations
 
-import ctypes
 import errno
 import json
 import os
@@ -93,8 +92,6 @@ LINGER_MAX = 64
 # Headers that describe the framing h11 has already undone.
 FRAMING_HEADERS = frozenset({b"content-length", b"transfer-encoding", b"expect"})
 SUPPORTED_VERSIONS = (b"1.0", b"1.1")
-M_MMAP_THRESHOLD, MMAP_THRESHOLD = -3, 64 * 1024
-M_ARENA_MAX, ARENA_MAX = -8, 2
 PROBLEM_JSON = "application/problem+json"
 TYPE_PREFIX = "urn:gongzhu:problem:"
 # h11's status hint for a request it refuses, our code for it and what the client is told.
@@ -306,18 +303,6 @@ class Buffer:
         return getattr(self.sock, name)
 
 
-def bound_malloc() -> None:
-    """glibc only: buffers of a request body (up to 256 KiB, a few copies) are mmapped and
-    unmapped when freed, and threads share 2 heaps: memory a burst of large bodies took
-    goes back to the system instead of staying in per-thread heaps."""
-    try:
-        libc = ctypes.CDLL("libc.so.6")
-        libc.mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD)
-        libc.mallopt(M_ARENA_MAX, ARENA_MAX)
-    except (OSError, AttributeError):
-        pass
-
-
 class BufferedThreadWorker(ThreadWorker):
     """gthread with every wait on a client in the event loop (module docstring)."""
 
@@ -343,7 +328,6 @@ class BufferedThreadWorker(ThreadWorker):
         # forked before this process has a thread
         searches.start()
         self.probe_pool = futures.ThreadPoolExecutor(max_workers=PROBE_THREADS)
-        bound_malloc()
         # How long a thread running Python keeps the GIL while another waits for it: the
         # event loop and the probe thread wait about this long per step. 1 ms instead of
         # CPython's 5 keeps probes and short requests prompt beside a bot search
