@@ -102,19 +102,16 @@ DETAILS = {"bad_request": "the request is not valid HTTP/1.1",
            "payload_too_large": "the request body is too large",
            "header_fields_too_large": "the request head is too large",
            "unsupported_transfer_coding": "the only transfer coding accepted is chunked",
-           "uri_too_long": "the request target is too long",
-           "expectation_failed": "the only expectation accepted is 100-continue",
-           "forbidden": "the request is not accepted from this address"}
+           "uri_too_long": "the request target is too long"}
 # RFC 3986 host, then an optional port: what a Host header may hold.
 HOST_VALUE = re.compile(rb"(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9\-._~!$&'()*+,;=%]+)(:[0-9]*)?")
 
-# What gunicorn's parser answers itself on the canonical request (its precise limits).
+# What gunicorn's parser answers itself on the canonical request (its precise limits). The canonical
+# request has no Transfer-Encoding and no Expect, and the PROXY protocol is off: gunicorn's errors for
+# those cannot arise.
 SERVER_PROBLEMS: tuple[tuple[type[Exception], int, str], ...] = (
     (http_errors.LimitRequestLine, 414, "uri_too_long"),
     (http_errors.LimitRequestHeaders, 431, "header_fields_too_large"),
-    (http_errors.UnsupportedTransferCoding, 501, "unsupported_transfer_coding"),
-    (http_errors.ExpectationFailed, 417, "expectation_failed"),
-    (http_errors.ForbiddenProxyRequest, 403, "forbidden"),
     (http_errors.ParseException, 400, "bad_request"),
 )
 
