@@ -1,17 +1,8 @@
-"""gunicorn settings, read from the environment (12-factor).
-
-``HOST`` (default 127.0.0.1), ``PORT`` (default 8080) and ``WEB_CONCURRENCY`` (workers; default 2 × cores + 1)
-are the platform conventions; every log line (access lines included, written by
-the app) goes to stdout as JSON, or text with ``GONGZHU_LOG_FORMAT=text``
-(service/gongzhu/server/logs.py). Metrics are summed across workers (service/gongzhu/server/gunicorn_hooks.py).
-Use: ``gunicorn -c python:gongzhu.server.gunicorn_conf gongzhu.server.wsgi:app``.
-
-The worker is ``gongzhu.server.worker.BufferedThreadWorker``: gthread (HTTP/1.1 keep-alive,
-a bounded pool of request threads per worker) whose event loop reads every request
-whole (h11 decides where it ends) before a thread serves it, and sends every answer
-after, so idle, slow and hostile connections hold no thread; probes have a thread of
-their own. Sizing and the measurements behind each default:
-docs/deployment.md.
+"""gunicorn settings from the environment: ``HOST`` (127.0.0.1), ``PORT`` (8080), ``WEB_CONCURRENCY``
+(2 × cores + 1) and the ``GUNICORN_*`` below; logs to stdout (``logs.py``), metrics summed across
+workers (``gunicorn_hooks.py``), the worker ``worker.BufferedThreadWorker``. Use:
+``gunicorn -c python:gongzhu.server.gunicorn_conf gongzhu.server.wsgi:app``. Sizing and the
+measurements behind each default: docs/deployment.md.
 """
 import multiprocessing
 import os
