@@ -2649,6 +2649,12 @@ def http_cases() -> None:
     add_transport(f, hands)
 
 
+def chunked_score(coding: str, raw_body: str) -> dict:
+    """A POST /score whose body is sent as it is with ``Transfer-Encoding: coding``."""
+    return {"method": "POST", "path": "/score", "raw_body": raw_body,
+            "headers": {"Content-Type": "application/json", "Transfer-Encoding": coding}}
+
+
 # Cases only a real HTTP server answers, their expectations written here by hand:
 # (id, description, section, request, status, code).
 TRANSPORT = (
@@ -2658,10 +2664,7 @@ TRANSPORT = (
      414, "uri_too_long"),
     ("http-bad-framing-chunk-size", "A chunked body whose chunk size is not hexadecimal.",
      "openapi.yaml MalformedJson",
-     {"method": "POST", "path": "/score",
-      "headers": {"Content-Type": "application/json", "Transfer-Encoding": "chunked"},
-      "raw_body": "-a\r\n{}\r\n0\r\n\r\n"},
-     400, "bad_framing"),
+     chunked_score("chunked", "-a\r\n{}\r\n0\r\n\r\n"), 400, "bad_framing"),
     ("http-bad-request-conflicting-lengths", "Two Content-Length fields that disagree: where the request "
      "ends is unknown, so the server refuses it (RFC 9112 §6.3) and closes the connection.",
      "openapi.yaml info.description Errors",
@@ -2677,10 +2680,7 @@ TRANSPORT = (
      431, "header_fields_too_large"),
     ("http-unsupported-transfer-coding", "A transfer coding other than chunked (gzip, then chunked).",
      "openapi.yaml info.description Errors",
-     {"method": "POST", "path": "/score",
-      "headers": {"Content-Type": "application/json", "Transfer-Encoding": "gzip, chunked"},
-      "raw_body": "2\r\n{}\r\n0\r\n\r\n"},
-     501, "unsupported_transfer_coding"),
+     chunked_score("gzip, chunked", "2\r\n{}\r\n0\r\n\r\n"), 501, "unsupported_transfer_coding"),
     ("http-upgrade-not-supported", "A request to switch to WebSocket: the server speaks HTTP/1.1 only.",
      "openapi.yaml info.description Errors",
      {"method": "GET", "path": "/healthz", "headers": {"Connection": "Upgrade", "Upgrade": "websocket"}},
