@@ -55,7 +55,7 @@ RUN set -eu; \
     python3 -m venv --without-pip /opt/venv; \
     /opt/build-venv/bin/pip --python /opt/venv/bin/python install \
         --no-index --find-links /wheels --no-deps /wheels/*.whl; \
-    /opt/venv/bin/python -c "import gongzhu.wsgi, gongzhu.gunicorn_conf, gongzhu.rules as r; print('engine', r.engine_build())"
+    /opt/venv/bin/python -c "import gongzhu.server.wsgi, gongzhu.server.gunicorn_conf, gongzhu.rules as r; print('engine', r.engine_build())"
 
 FROM ${BASE_IMAGE} AS runtime
 ARG VERSION=""
@@ -75,15 +75,19 @@ RUN groupadd --system --gid "${APP_UID}" app \
 COPY --from=build /opt/venv /opt/venv
 # Bytecode was compiled at install time; the root filesystem is read-only in Kubernetes.
 # HOST: every interface of the container (the server alone listens on loopback by default).
+# MALLOC_*: glibc's allocator returns large request buffers to the system (gongzhu.cli's MALLOC_ENV); read
+# when a process starts, so set here for every process of the container.
 ENV PATH=/opt/venv/bin:$PATH \
     PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     HOST=0.0.0.0 \
-    PORT=8080
+    PORT=8080 \
+    MALLOC_ARENA_MAX=2 \
+    MALLOC_MMAP_THRESHOLD_=65536
 USER ${APP_UID}:${APP_UID}
 EXPOSE 8080
 # No curl in the image: the venv's Python asks /healthz itself.
 HEALTHCHECK --interval=30s --timeout=3s --start-period=5s --retries=3 \
     CMD ["python3", "-c", "import os, urllib.request; urllib.request.urlopen('http://127.0.0.1:%s/healthz' % os.environ.get('PORT', '8080'), timeout=2)"]
-# gongzhu-service serve: gunicorn -c python:gongzhu.gunicorn_conf gongzhu.wsgi:app, as make run.
+# gongzhu-service serve: gunicorn -c python:gongzhu.server.gunicorn_conf gongzhu.server.wsgi:app, as make run.
 CMD ["gongzhu-service", "serve"]

@@ -37,7 +37,7 @@ $(BIN)/python:
 
 # The engine's source: the install compiles it, and the bot's search (setup.py; GONGZHU_PURE=1 make … for the
 # pure build).
-ENGINE_SOURCES := setup.py $(wildcard service/gongzhu/*.py service/gongzhu/rules/*.py service/gongzhu/solve/*.py service/gongzhu/bot/*.py service/gongzhu/api/*.py)
+ENGINE_SOURCES := setup.py $(wildcard service/gongzhu/*.py service/gongzhu/rules/*.py service/gongzhu/solve/*.py service/gongzhu/bot/*.py service/gongzhu/api/*.py service/gongzhu/server/*.py)
 # The pure build for make test's second run: the same source without the compiled modules.
 PURE_ROOT := build/pure
 
@@ -83,7 +83,7 @@ $(NODE_TOOLS)/node_modules/.stamp: $(NODE_TOOLS)/package-lock.json
 
 venv: $(VENV)/.stamp-test
 
-# gongzhu-service serve: gunicorn -c python:gongzhu.gunicorn_conf gongzhu.wsgi:app
+# gongzhu-service serve: gunicorn -c python:gongzhu.server.gunicorn_conf gongzhu.server.wsgi:app
 run: $(VENV)/.stamp-run
 	PORT=$(PORT) exec $(BIN)/gongzhu-service serve
 

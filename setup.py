@@ -33,7 +33,7 @@ RULES = Path("service") / "gongzhu" / "rules"
 SOLVE = Path("service") / "gongzhu" / "solve"
 BOT = Path("service") / "gongzhu" / "bot"
 API = Path("service") / "gongzhu" / "api"
-TOP = Path("service") / "gongzhu"
+SERVER = Path("service") / "gongzhu" / "server"
 # left interpreted: a str subclass (Message), and the module that tells the builds apart
 INTERPRETED = {"messages.py", "build.py"}
 # the bot's modules on the search's path (the others, advice and exposures, call them a few times a request)
@@ -41,8 +41,8 @@ COMPILED_BOT = {"heuristic.py", "search.py", "knowledge.py", "equivalence.py", "
 # the HTTP layer's request path: the pipeline every operation takes, telemetry, the request's engine values and the
 # answers (the rest of it is glue around Flask, marshmallow, ...)
 COMPILED_API = {"pipeline.py", "telemetry.py", "results.py", "engine_values.py"}
-# the access line's text (the rest of gongzhu.logs is logging's and gunicorn's classes)
-COMPILED_TOP = {"log_lines.py"}
+# the access line's text (the rest of gongzhu.server.logs is logging's and gunicorn's classes)
+COMPILED_SERVER = {"log_lines.py"}
 PURE_ENV = "GONGZHU_PURE"
 
 COMMIT = re.compile(r"[0-9a-f]{7,64}")
@@ -96,7 +96,7 @@ class BuildWithCommit(build_py):
 
 def compiled_paths() -> list[str]:
     rules = [p for p in RULES.glob("*.py") if p.name not in INTERPRETED] + sorted(SOLVE.glob("*.py"))
-    chosen = [folder / name for folder, names in ((BOT, COMPILED_BOT), (API, COMPILED_API), (TOP, COMPILED_TOP))
+    chosen = [folder / name for folder, names in ((BOT, COMPILED_BOT), (API, COMPILED_API), (SERVER, COMPILED_SERVER))
               for name in names]
     return sorted(str(p) for p in rules + chosen)
 
@@ -145,7 +145,7 @@ def remove_stale_builds() -> None:
     keep_compiled = os.environ.get(PURE_ENV, "") in ("", "0")
     for folder, compiled in ((RULES, lambda name: name not in INTERPRETED), (SOLVE, lambda name: True),
                              (BOT, COMPILED_BOT.__contains__),
-                             (API, COMPILED_API.__contains__), (TOP, COMPILED_TOP.__contains__)):
+                             (API, COMPILED_API.__contains__), (SERVER, COMPILED_SERVER.__contains__)):
         for path in (ROOT / folder).glob("*.so"):
             if not (keep_compiled and compiled(path.name.split(".")[0] + ".py")):
                 path.unlink()

@@ -6,7 +6,7 @@
 - ``ensure_wrk()`` finds wrk, installs it with apt-get when running as root, or
   exits telling the one command to run.
 - ``Server`` starts gunicorn exactly as ``make run`` does
-  (``gunicorn -c python:gongzhu.gunicorn_conf gongzhu.wsgi:app``, ``PORT``,
+  (``gunicorn -c python:gongzhu.server.gunicorn_conf gongzhu.server.wsgi:app``, ``PORT``,
   ``WEB_CONCURRENCY``), bound to 127.0.0.1 on a free port, and reads its workers
   and their memory from /proc.
 - ``bodies()`` are the request bodies the benchmarks send, built with the engine.
@@ -123,7 +123,7 @@ class Server:
     """gunicorn as ``make run`` starts it, on 127.0.0.1:<free port>; a context manager."""
 
     def __init__(self, workers: int = 0, log_dir: Path | None = None, env: dict | None = None,
-                 app: str = "gongzhu.wsgi:app"):
+                 app: str = "gongzhu.server.wsgi:app"):
         """``app``: the WSGI app gunicorn serves (``constant:app``, from bench/perf/ceiling/, for
         the constant app bench/perf/http.py measures the server's ceiling with)."""
         self.app = app
@@ -138,12 +138,14 @@ class Server:
     @property
     def command(self) -> list[str]:
         ceiling = ROOT / "bench" / "perf" / "ceiling"
-        return [str(ROOT / ".venv" / "bin" / "gunicorn"), "-c", "python:gongzhu.gunicorn_conf",
+        return [str(ROOT / ".venv" / "bin" / "gunicorn"), "-c", "python:gongzhu.server.gunicorn_conf",
                 *(["--pythonpath", str(ceiling)] if self.app.startswith("constant:") else []),
                 self.app]
 
     def start(self, timeout: float = 30.0) -> Server:
-        env = {**os.environ, "PORT": str(self.port), "HOST": HOST,
+        from gongzhu.cli import MALLOC_ENV  # the allocator settings `make run` and the image start with
+
+        env = {**MALLOC_ENV, **os.environ, "PORT": str(self.port), "HOST": HOST,
                "WEB_CONCURRENCY": str(self.workers), **self.extra_env}
         with self.log.open("wb") as out:
             self.proc = subprocess.Popen(self.command, cwd=ROOT, env=env, stdout=out,

@@ -2649,36 +2649,52 @@ def http_cases() -> None:
     add_transport(f, hands)
 
 
+def chunked_score(coding: str, raw_body: str) -> dict:
+    """A POST /score whose body is sent as it is with ``Transfer-Encoding: coding``."""
+    return {"method": "POST", "path": "/score", "raw_body": raw_body,
+            "headers": {"Content-Type": "application/json", "Transfer-Encoding": coding}}
+
+
+# Cases only a real HTTP server answers, their expectations written here by hand:
+# (id, description, section, request, status, code).
+TRANSPORT = (
+    ("http-uri-too-long", "A request line over 8,190 bytes is refused by the server "
+     "before it reaches the application (no X-Request-ID).", "openapi.yaml UriTooLong",
+     {"method": "GET", "path": "/ranks/0?x=", "pad": {"where": "path", "text": "a", "times": 9000}},
+     414, "uri_too_long"),
+    ("http-bad-framing-chunk-size", "A chunked body whose chunk size is not hexadecimal.",
+     "openapi.yaml MalformedJson",
+     chunked_score("chunked", "-a\r\n{}\r\n0\r\n\r\n"), 400, "bad_framing"),
+    ("http-bad-request-conflicting-lengths", "Two Content-Length fields that disagree: where the request "
+     "ends is unknown, so the server refuses it (RFC 9112 §6.3) and closes the connection.",
+     "openapi.yaml info.description Errors",
+     {"method": "POST", "path": "/score", "headers": {"Content-Type": "application/json", "Content-Length": "2",
+                                                      "content-length": "3"}, "raw_body": "{}"},
+     400, "bad_request"),
+    ("http-invalid-host", "A Host field that is no host name with an optional port (RFC 9110 §7.2).",
+     "openapi.yaml info.description Errors", {"method": "GET", "path": "/ranks/0", "headers": {"Host": "a b"}},
+     400, "invalid_host"),
+    ("http-header-fields-too-large", "A request head with 40 header fields, past the server's 32.",
+     "openapi.yaml info.description Errors",
+     {"method": "GET", "path": "/ranks/0", "headers": {f"X-Filler-{i}": "x" for i in range(40)}},
+     431, "header_fields_too_large"),
+    ("http-unsupported-transfer-coding", "A transfer coding other than chunked (gzip, then chunked).",
+     "openapi.yaml info.description Errors",
+     chunked_score("gzip, chunked", "2\r\n{}\r\n0\r\n\r\n"), 501, "unsupported_transfer_coding"),
+    ("http-upgrade-not-supported", "A request to switch to WebSocket: the server speaks HTTP/1.1 only.",
+     "openapi.yaml info.description Errors",
+     {"method": "GET", "path": "/healthz", "headers": {"Connection": "Upgrade", "Upgrade": "websocket"}},
+     501, "upgrade_not_supported"),
+)
+
+
 def add_transport(f: str, hands: list[list[str]]) -> None:
-    """Cases only a real HTTP server answers: their expectations are written here by hand."""
-    IDS.add("http-uri-too-long")
-    FILES[f]["cases"].append(
-        {
-            "id": "http-uri-too-long",
-            "description": "A request line over 8,190 bytes is refused by the server "
-            "before it reaches the application (no X-Request-ID).",
-            "source": {"section": "openapi.yaml UriTooLong"},
-            "tags": ["http", "problems", "transport"],
-            "request": {"method": "GET", "path": "/ranks/0?x=", "pad": {"where": "path", "text": "a", "times": 9000}},
-            "expect": {"status": 414, "problem": {"code": "uri_too_long"}},
-        }
-    )
-    IDS.add("http-bad-framing-chunk-size")
-    FILES[f]["cases"].append(
-        {
-            "id": "http-bad-framing-chunk-size",
-            "description": "A chunked body whose chunk size is not hexadecimal.",
-            "source": {"section": "openapi.yaml MalformedJson"},
-            "tags": ["http", "problems", "transport"],
-            "request": {
-                "method": "POST",
-                "path": "/score",
-                "headers": {"Content-Type": "application/json", "Transfer-Encoding": "chunked"},
-                "raw_body": "-a\r\n{}\r\n0\r\n\r\n",
-            },
-            "expect": {"status": 400, "problem": {"code": "bad_framing"}},
-        }
-    )
+    for case_id, description, section, request, status, code in TRANSPORT:
+        IDS.add(case_id)
+        FILES[f]["cases"].append(
+            {"id": case_id, "description": description, "source": {"section": section},
+             "tags": ["http", "problems", "transport"], "request": request,
+             "expect": {"status": status, "problem": {"code": code}}})
 
 
 # ---------------------------------------------------------------- whole deals

@@ -1,7 +1,7 @@
 """Shared fixtures: the Flask app and test client, and a live gunicorn server.
 
-The live server runs the real entry point (``gongzhu.wsgi:app`` with
-``gongzhu.gunicorn_conf``) on a free loopback port and is stopped after the
+The live server runs the real entry point (``gongzhu.server.wsgi:app`` with
+``gongzhu.server.gunicorn_conf``) on a free loopback port and is stopped after the
 session. Tests that use it are marked ``live``.
 """
 from __future__ import annotations
@@ -78,7 +78,8 @@ def live_server(tmp_path_factory):
     port = free_port()
     log = tmp_path_factory.mktemp("gunicorn") / "gunicorn.log"
     base = f"http://127.0.0.1:{port}"
-    proc = start([sys.executable, "-m", "gunicorn", "-c", "python:gongzhu.gunicorn_conf", "gongzhu.wsgi:app"],
+    proc = start([sys.executable, "-m", "gunicorn", "-c", "python:gongzhu.server.gunicorn_conf",
+                  "gongzhu.server.wsgi:app"],
                  log, f"{base}/readyz", {"PORT": str(port), "HOST": "127.0.0.1", "WEB_CONCURRENCY": "2"})
     try:
         yield base

@@ -7,8 +7,8 @@ One command from a fresh clone (bootstraps .venv with ``make venv``, installs wr
     python3 bench/perf/http.py --profile-only       # only the in-process per-stage breakdown
     python3 bench/perf/http.py --keepalive-only     # only keep-alive against connection-per-request
 
-gunicorn starts exactly as ``make run`` does (``gunicorn -c python:gongzhu.gunicorn_conf
-gongzhu.wsgi:app``, ``WEB_CONCURRENCY`` workers) on 127.0.0.1:<free port>. For each
+gunicorn starts exactly as ``make run`` does (``gunicorn -c python:gongzhu.server.gunicorn_conf
+gongzhu.server.wsgi:app``, ``WEB_CONCURRENCY`` workers) on 127.0.0.1:<free port>. For each
 endpoint body (``/legal-moves`` one-deck mid-deal, ``/legal-moves`` two-deck mid-deal,
 ``/score``, ``/play``) it alternates short wrk rounds of /healthz, of the endpoint and
 of the same request to the **ceiling** — a constant WSGI app (``bench/perf/ceiling/constant.py``)
@@ -201,7 +201,7 @@ def _log_access_lines_in_memory() -> None:
     import logging
     from logging.config import dictConfig
 
-    from gongzhu import logs
+    from gongzhu.server import logs
 
     dictConfig(logs.logconfig())
     for handler in logging.getLogger(logs.ACCESS_LOGGER).handlers:

@@ -119,7 +119,7 @@ def in_process(calls: int) -> dict[str, dict[str, float]]:
     from werkzeug.test import EnvironBuilder
 
     from gongzhu.api import create_app
-    from gongzhu.logs import ACCESS_LOGGER, JsonFormatter
+    from gongzhu.server.logs import ACCESS_LOGGER, JsonFormatter
 
     sink = open(os.devnull, "w")  # noqa: SIM115 — closed below
     handler = logging.StreamHandler(sink)

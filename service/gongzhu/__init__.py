@@ -2,7 +2,7 @@
 and a stateless REST API over it (``gongzhu.api``). See docs/rules.md and openapi.yaml.
 
 This package, the engine and the bot (``gongzhu.bot``) import the standard library
-only; the REST API needs the ``server`` extra (``gongzhu.server_extra``).
+only; the REST API needs the ``server`` extra (``gongzhu.server.server_extra``).
 
 The version is pyproject.toml's, read from the installed package's metadata.
 

@@ -1,8 +1,9 @@
 """The ``gongzhu-service`` command (also ``python -m gongzhu``).
 
 - ``gongzhu-service serve [gunicorn options]`` runs
-  ``gunicorn -c python:gongzhu.gunicorn_conf gongzhu.wsgi:app`` in this process
-  (``HOST``, ``PORT``, ``WEB_CONCURRENCY``, ...: ``gongzhu.gunicorn_conf``; ``make run``
+  ``gunicorn -c python:gongzhu.server.gunicorn_conf gongzhu.server.wsgi:app`` in this process (started
+  again first with glibc's allocator settings, ``MALLOC_ENV``, when the environment lacks them)
+  (``HOST``, ``PORT``, ``WEB_CONCURRENCY``, ...: ``gongzhu.server.gunicorn_conf``; ``make run``
   runs it too); every option after ``serve`` goes to gunicorn, e.g. ``serve --workers 4``.
   It needs the ``server`` extra; without it, it says what to install. An address
   already in use is one line that says to set ``PORT``, not gunicorn's five retries.
@@ -16,17 +17,23 @@ from __future__ import annotations
 
 import argparse
 import errno
+import os
 import socket
 import sys
 from collections.abc import Sequence
 
 from gongzhu import about
 from gongzhu.conformance import runner as conformance_runner
-from gongzhu.server_extra import ServerExtraMissing, require_server
+from gongzhu.server.server_extra import ServerExtraMissing, require_server
 
 PROG = "gongzhu-service"
-CONFIG = "python:gongzhu.gunicorn_conf"
-APP = "gongzhu.wsgi:app"
+CONFIG = "python:gongzhu.server.gunicorn_conf"
+APP = "gongzhu.server.wsgi:app"
+# glibc's allocator, read from the environment when a process starts (so before gunicorn's master, whose
+# workers inherit it): buffers of a request body (up to 256 KiB, a few copies) are mmapped and unmapped when
+# freed, and threads share 2 heaps, so memory a burst of large bodies took goes back to the system instead of
+# staying in per-thread heaps. Values already set win; the image sets the same (Dockerfile).
+MALLOC_ENV = {"MALLOC_ARENA_MAX": "2", "MALLOC_MMAP_THRESHOLD_": "65536"}
 SERVE_HELP = f"""Serve the API with gunicorn:
   gunicorn -c {CONFIG} [options] {APP}
 Settings come from the environment:
@@ -36,8 +43,8 @@ Settings come from the environment:
   GONGZHU_MAX_BODY  the request body limit in bytes (262144)
   GONGZHU_LOG_FORMAT  json, or text for a terminal
   OTEL_EXPORTER_OTLP_ENDPOINT  traces over OTLP/HTTP (the otel extra)
-and the rest are in the docstring of gongzhu.gunicorn_conf (`python -m pydoc
-gongzhu.gunicorn_conf`). Once serving: /docs (the API), /table (a deal drawn),
+and the rest are in the docstring of gongzhu.server.gunicorn_conf (`python -m pydoc
+gongzhu.server.gunicorn_conf`). Once serving: /docs (the API), /table (a deal drawn),
 /openapi.yaml (the contract). Every option after `serve` goes to gunicorn, e.g.
   {PROG} serve --workers 4 --bind 127.0.0.1:9000
 and `{PROG} serve --gunicorn-help` prints gunicorn's own options."""
@@ -72,6 +79,10 @@ def serve(options: Sequence[str]) -> int:
     except ServerExtraMissing as missing:
         print(f"{PROG}: {missing}", file=sys.stderr)
         return 1
+    if not MALLOC_ENV.keys() <= os.environ.keys():
+        # started without them: this process's allocator is set up already, so start again with them
+        os.execve(sys.executable, [sys.executable, "-m", "gongzhu", "serve", *options],
+                  {**MALLOC_ENV, **os.environ})
     from gunicorn.app.wsgiapp import WSGIApplication
 
     if list(options) == ["--gunicorn-help"]:

@@ -1,4 +1,4 @@
-"""The HTTP layer through the real server (gunicorn, gongzhu.gunicorn_conf):
+"""The HTTP layer through the real server (gunicorn, gongzhu.server.gunicorn_conf):
 the same problems as in-process, including for bodies gunicorn streams."""
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """A killed worker is replaced and the service answers again; SIGTERM drains an in-flight
 request. Each test starts its own gunicorn exactly as ``make run``
-does (``gunicorn -c python:gongzhu.gunicorn_conf gongzhu.wsgi:app``) on a free loopback
+does (``gunicorn -c python:gongzhu.server.gunicorn_conf gongzhu.server.wsgi:app``) on a free loopback
 port; together they take a few seconds. Figures under load: ``bench/drills/faults.py``."""
 from __future__ import annotations
 
@@ -44,8 +44,8 @@ class Gunicorn:
                "WEB_CONCURRENCY": str(workers)}
         with log.open("wb") as out:
             self.proc = subprocess.Popen(
-                [sys.executable, "-m", "gunicorn", "-c", "python:gongzhu.gunicorn_conf",
-                 "gongzhu.wsgi:app"], cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
+                [sys.executable, "-m", "gunicorn", "-c", "python:gongzhu.server.gunicorn_conf",
+                 "gongzhu.server.wsgi:app"], cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
 
     def ready(self) -> bool:
         if self.proc.poll() is not None:

@@ -15,15 +15,15 @@ import pytest
 import requests
 
 from gongzhu import __version__, about, cli
-from tests.servers import ROOT, expected_engine, free_port, start, stop
+from tests.servers import ROOT, expected_engine, free_port, start, stop, workers_of
 
 
 def test_make_run_is_gongzhu_service_serve_which_is_gunicorn_with_our_config():
     makefile = (ROOT / "Makefile").read_text()
     run = re.search(r"^run:.*\n\t(.*)$", makefile, flags=re.M).group(1)
     assert run.endswith("$(BIN)/gongzhu-service serve")
-    assert cli.argv([]) == ["gunicorn", "-c", "python:gongzhu.gunicorn_conf", "gongzhu.wsgi:app"]
-    assert cli.argv(["--workers", "3"])[-3:] == ["--workers", "3", "gongzhu.wsgi:app"]
+    assert cli.argv([]) == ["gunicorn", "-c", "python:gongzhu.server.gunicorn_conf", "gongzhu.server.wsgi:app"]
+    assert cli.argv(["--workers", "3"])[-3:] == ["--workers", "3", "gongzhu.server.wsgi:app"]
 
 
 class FakeGunicorn:
@@ -41,15 +41,30 @@ class FakeGunicorn:
 
 def test_every_option_after_serve_goes_to_gunicorn(monkeypatch):
     ran = FakeGunicorn.ran = []
+    for name, value in cli.MALLOC_ENV.items():
+        monkeypatch.setenv(name, value)
     monkeypatch.setattr("gunicorn.app.wsgiapp.WSGIApplication", FakeGunicorn)
     monkeypatch.setattr(sys, "argv", ["gongzhu-service"])
     assert cli.main(["serve", "--workers", "4", "--bind", "127.0.0.1:9000", "--version"]) == 0
     assert cli.main(["serve", "--gunicorn-help"]) == 0
     assert ran == [
-        ["gunicorn", "-c", "python:gongzhu.gunicorn_conf", "--workers", "4", "--bind", "127.0.0.1:9000",
-         "--version", "gongzhu.wsgi:app"],
-        ["gunicorn", "-c", "python:gongzhu.gunicorn_conf", "--help", "gongzhu.wsgi:app"],
+        ["gunicorn", "-c", "python:gongzhu.server.gunicorn_conf", "--workers", "4", "--bind", "127.0.0.1:9000",
+         "--version", "gongzhu.server.wsgi:app"],
+        ["gunicorn", "-c", "python:gongzhu.server.gunicorn_conf", "--help", "gongzhu.server.wsgi:app"],
     ]
+
+
+def test_serve_starts_again_with_the_allocator_settings_when_the_environment_lacks_them(monkeypatch):
+    started = []
+    monkeypatch.setattr(os, "execve", lambda path, args, env: started.append((path, args, env)))
+    monkeypatch.setattr("gunicorn.app.wsgiapp.WSGIApplication", FakeGunicorn)
+    monkeypatch.delenv("MALLOC_ARENA_MAX", raising=False)
+    monkeypatch.setenv("MALLOC_MMAP_THRESHOLD_", "131072")
+    cli.main(["serve", "--workers", "4"])
+    [(path, args, env)] = started
+    assert (path, args) == (sys.executable, [sys.executable, "-m", "gongzhu", "serve", "--workers", "4"])
+    # what the environment already says wins
+    assert (env["MALLOC_ARENA_MAX"], env["MALLOC_MMAP_THRESHOLD_"]) == ("2", "131072")
 
 
 def test_version_names_service_contract_engine_and_commit(capsys):
@@ -71,7 +86,7 @@ def test_help_is_ours_and_lists_serve(capsys):
         cli.main(["serve", "--help"])
     serve_help = capsys.readouterr().out
     assert serve_help.startswith("usage: gongzhu-service serve [-h] [gunicorn options ...]")
-    assert "gunicorn -c python:gongzhu.gunicorn_conf [options] gongzhu.wsgi:app" in serve_help
+    assert "gunicorn -c python:gongzhu.server.gunicorn_conf [options] gongzhu.server.wsgi:app" in serve_help
     # it names what ships in the wheel: no file of the repository, no make target
     assert "HOST              127.0.0.1" in serve_help and "pydoc" in serve_help
     assert "docs/" not in serve_help.replace("/docs (", "") and "make " not in serve_help + text
@@ -103,6 +118,10 @@ def test_the_console_script_serves(tmp_path):
         assert version.status_code == 200
         assert version.json()["service"] == __version__
         assert requests.get(f"{base}/healthz", timeout=5).json() == {"status": "ok"}
+        # glibc reads its allocator settings at process start: the master and its worker have them
+        for pid in (proc.pid, *workers_of(proc.pid)):
+            environ = Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
+            assert {b"MALLOC_ARENA_MAX=2", b"MALLOC_MMAP_THRESHOLD_=65536"} <= set(environ), pid
     finally:
         stop(proc)
     log = (tmp_path / "server.log").read_text()
@@ -114,7 +133,7 @@ def test_the_console_script_serves(tmp_path):
 def test_the_server_listens_on_loopback_unless_host_says_otherwise():
     def bind(**env: str) -> str:
         environ = {k: v for k, v in os.environ.items() if k != "HOST"} | {"PORT": "8123", **env}
-        return subprocess.run([sys.executable, "-c", "import gongzhu.gunicorn_conf as c; print(c.bind)"],
+        return subprocess.run([sys.executable, "-c", "import gongzhu.server.gunicorn_conf as c; print(c.bind)"],
                               capture_output=True, text=True, check=True, env=environ).stdout.strip()
 
     assert bind() == "127.0.0.1:8123"

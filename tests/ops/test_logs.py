@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from gongzhu import logs
+from gongzhu.server import logs
 
 
 def record(message="hello", **extra) -> logging.LogRecord:
@@ -61,7 +61,7 @@ def test_the_setting_picks_the_formatter(monkeypatch, setting, formatter):
     else:
         monkeypatch.setenv(logs.LOG_FORMAT_ENV, setting)
     config = logs.logconfig()
-    assert config["formatters"]["gongzhu"]["()"] == f"gongzhu.logs.{formatter}"
+    assert config["formatters"]["gongzhu"]["()"] == f"gongzhu.server.logs.{formatter}"
     assert config["handlers"]["stdout"]["stream"] == "ext://sys.stdout"
 
 
@@ -69,7 +69,7 @@ def test_gunicorn_access_log_is_off():
     from gunicorn.config import Config
 
     cfg = Config()
-    cfg.set("logger_class", "gongzhu.logs.GunicornLogger")
+    cfg.set("logger_class", "gongzhu.server.logs.GunicornLogger")
     logger = logs.GunicornLogger(cfg)
     try:
         assert logger.access_log_enabled is False

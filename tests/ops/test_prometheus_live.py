@@ -43,8 +43,8 @@ def server(tmp_path_factory):
            "PROMETHEUS_MULTIPROC_DIR": str(tmp / "metrics"), "GONGZHU_LOG_FORMAT": "json"}
     log = tmp / "gunicorn.log"
     base = f"http://127.0.0.1:{port}"
-    proc = start([sys.executable, "-m", "gunicorn", "-c", "python:gongzhu.gunicorn_conf",
-                  "gongzhu.wsgi:app"], log, f"{base}/readyz", env)
+    proc = start([sys.executable, "-m", "gunicorn", "-c", "python:gongzhu.server.gunicorn_conf",
+                  "gongzhu.server.wsgi:app"], log, f"{base}/readyz", env)
     yield base, port, log, proc
     stop(proc)
 

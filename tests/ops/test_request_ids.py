@@ -11,7 +11,7 @@ import pytest
 
 from gongzhu.api import PIPELINE_KEY, create_app, telemetry
 from gongzhu.api import operations as handlers
-from gongzhu.logs import ACCESS_LOGGER, JsonFormatter
+from gongzhu.server.logs import ACCESS_LOGGER, JsonFormatter
 
 from .deals import SEED1
 
@@ -142,7 +142,7 @@ def test_operation_of(app, method, path, operation):
 
 
 def test_no_request_id_outlives_its_request(app):
-    from gongzhu.logs import REQUEST_ID
+    from gongzhu.server.logs import REQUEST_ID
 
     client = app.test_client()
     response = client.get("/healthz", buffered=False)  # answer neither read nor closed

@@ -15,7 +15,7 @@ import os
 from collections.abc import Callable
 from typing import Any, cast
 
-from gongzhu.server_extra import require_server
+from gongzhu.server.server_extra import require_server
 
 require_server()  # before Flask: without the server extra, one line says what to install
 

@@ -16,7 +16,7 @@ Names and labels:
   virtual memory, open and maximum file descriptors, start time).
 
 Under gunicorn prometheus_client runs in multiprocess mode
-(``service/gongzhu/gunicorn_hooks.py``) and ``render()`` sums every worker's files;
+(``service/gongzhu/server/gunicorn_hooks.py``) and ``render()`` sums every worker's files;
 elsewhere (tests, a plain WSGI server) it reports this process's registry.
 In multiprocess mode ``gongzhu_build_info`` is one series (``multiprocess_mode="max"``:
 every process sets the same labels to 1), and the ``process_*`` metrics are read from

@@ -18,6 +18,7 @@ request thread, and takes no slot.
 from __future__ import annotations
 
 import logging
+import math
 import multiprocessing
 import os
 import queue
@@ -34,7 +35,7 @@ from . import messages as text
 from . import metrics
 from . import schemas as s
 from .results import card_lists, cards, replay, rules_out, score_out
-from .slots import BOT
+from .slots import BOT, Busy
 
 LOG = logging.getLogger("gongzhu.api")
 
@@ -44,8 +45,12 @@ LOG = logging.getLogger("gongzhu.api")
 # positions, or a pod short of CPU, would otherwise take several).
 CLAIM_MAX_POSITIONS = {1: 200_000, 2: 10_000}
 CLAIM_SLOT_MS = 1000
-# A child that has not answered this long after its search's own bound is stuck: it is
-# killed and replaced, and the request gets a 500.
+# A child answers within its search's bound when it has a core, but a seeded /suggest ignores
+# the clock, so on a pod short of CPU it runs past its budget in proportion. A child silent
+# past STUCK_FACTOR times its bound (the contract's bound for an answer is 4 × the budget)
+# plus STUCK_GRACE_S is stuck: it is killed and replaced, and the request gets 503 ``busy``
+# with Retry-After — the search did not end in time, a matter of load, not a server fault.
+STUCK_FACTOR = 4
 STUCK_GRACE_S = 5.0
 # Serving (event loop, probes, short requests) comes first when the cores are busy:
 # a search only slows down by it.
@@ -89,7 +94,7 @@ class Child:
 
     def run(self, kind: str, body: dict, budget_ms: int, bound_s: float) -> tuple:
         self.pipe.send((kind, body, budget_ms))
-        if not self.pipe.poll(bound_s + STUCK_GRACE_S):
+        if not self.pipe.poll(bound_s * STUCK_FACTOR + STUCK_GRACE_S):
             raise TimeoutError(f"a {kind} search did not end within its bound")
         outcome, value = self.pipe.recv()
         if outcome != "ok":
@@ -136,12 +141,14 @@ class Processes:
         child = self.free.get()
         try:
             return child.run(kind, body, budget_ms, bound_s)
-        except (TimeoutError, EOFError, OSError):
+        except (TimeoutError, EOFError, OSError) as error:
             # stuck or gone: a fresh process takes its place
             child.stop()
             self.children.remove(child)
             child = Child(self.context)
             self.children.append(child)
+            if isinstance(error, TimeoutError):
+                raise Busy(max(1, math.ceil(bound_s))) from error
             raise
         finally:
             self.free.put(child)

@@ -10,7 +10,7 @@ a problem, a CORS preflight.
   process starts (each worker draws its own) and a 16-digit sequence number; put in
   ``environ["gongzhu.request_id"]`` (problem bodies carry it), echoed in the ``X-Request-ID``
   response header and on every log line the application writes while it handles the request
-  (``gongzhu.logs.REQUEST_ID``).
+  (``gongzhu.server.logs.REQUEST_ID``).
 - **Trace context.** A well-formed W3C ``traceparent`` is parsed; its trace id and
   parent id go into the access line (and parent the span when tracing is on).
 - **Operation.** The contract's ``operationId`` of the method and path, as the request
@@ -19,7 +19,7 @@ a problem, a CORS preflight.
   whatever clients send.
 - **Metrics and access line** once the answer's last byte is handed to the server
   (the response iterable is closed): status, duration, bytes (``gongzhu.api.metrics``,
-  ``gongzhu.logs``).
+  ``gongzhu.server.logs``).
 - **Standard headers** on every answer (``headers.py``), with ``X-Request-ID``.
 
 ``GONGZHU_METRICS=off`` and ``GONGZHU_ACCESS_LOG=off`` switch the counting and the
@@ -36,7 +36,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from gongzhu.logs import (
+from gongzhu.server.logs import (
     ACCESS_LOGGER,
     REQUEST_ID,
     BatchedStreamHandler,

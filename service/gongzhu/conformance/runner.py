@@ -127,7 +127,7 @@ def sender(options: argparse.Namespace) -> tuple[Callable[[Request], Answer], st
     """The transport the options ask for, and the base URL the curl lines use."""
     if not options.in_process:
         return over_http(options.base_url), options.base_url
-    from gongzhu.server_extra import require_server
+    from gongzhu.server.server_extra import require_server
 
     require_server()
     from gongzhu.api import create_app

@@ -65,8 +65,10 @@ def over_http(base_url: str) -> Callable[[Request], Answer]:
         sent = wire(request)
         connection = connection_type(base.netloc, timeout=TIMEOUT_S)
         try:
-            connection.putrequest(sent.method, prefix + sent.path, skip_accept_encoding=True)
             names = {name.lower() for name, _ in sent.headers}
+            # a case's own Host is sent instead of the base URL's
+            connection.putrequest(sent.method, prefix + sent.path, skip_host="host" in names,
+                                  skip_accept_encoding=True)
             for name, value in sent.headers:
                 connection.putheader(name, value)
             if sent.body is not None and "content-length" not in names and "transfer-encoding" not in names:

@@ -1,23 +1,12 @@
-"""What ``service/gongzhu/gunicorn_conf.py`` calls: the metrics directory and worker exit.
+"""What ``gunicorn_conf.py`` calls: the metrics directory, the fork and a worker's exit.
 
 prometheus_client's multiprocess mode keeps each worker's counters in files under
-``PROMETHEUS_MULTIPROC_DIR`` and sums them when ``/metrics`` is scraped, so a
-scrape answered by any worker reports the whole server. The directory must be
-set before prometheus_client is first imported (it picks its value class then),
-i.e. in gunicorn's configuration, before the app is loaded; files of an earlier
-run are removed so counters start at zero. When the variable is unset a fresh
-private directory under the temporary directory (``TMPDIR``, the chart's
-writable ``/tmp``) is used. A worker that exits is marked dead, so its gauges
-stop counting while its counters and histograms are kept. The master's pid is
-exported as ``GONGZHU_SERVER_PID``: a worker answering a scrape reports the
-process metrics of the master and of every worker (``gongzhu.api.metrics``).
-
-Before each fork the master moves everything it has built (the app, the contract, the
-compiled validators, the imported modules) to the collector's permanent generation
-(``gc.freeze``): a worker's full collections then never walk those objects, and never
-write to their pages, which stay shared with the master.
-
-This module imports nothing of prometheus_client at import time on purpose.
+``PROMETHEUS_MULTIPROC_DIR`` (set before prometheus_client is first imported, emptied at start;
+a private temporary directory when unset) and sums them on a scrape, so any worker reports the
+whole server; ``GONGZHU_SERVER_PID`` names the master for the process metrics. Before each fork
+the master's objects go to the collector's permanent generation (``gc.freeze``), so workers'
+collections never write to the pages they share with it. Imports nothing of prometheus_client
+at import time on purpose.
 """
 from __future__ import annotations
 

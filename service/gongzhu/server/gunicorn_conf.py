@@ -1,22 +1,13 @@
-"""gunicorn settings, read from the environment (12-factor).
-
-``HOST`` (default 127.0.0.1), ``PORT`` (default 8080) and ``WEB_CONCURRENCY`` (workers; default 2 × cores + 1)
-are the platform conventions; every log line (access lines included, written by
-the app) goes to stdout as JSON, or text with ``GONGZHU_LOG_FORMAT=text``
-(service/gongzhu/logs.py). Metrics are summed across workers (service/gongzhu/gunicorn_hooks.py).
-Use: ``gunicorn -c python:gongzhu.gunicorn_conf gongzhu.wsgi:app``.
-
-The worker is ``gongzhu.worker.BufferedThreadWorker``: gthread (HTTP/1.1 keep-alive,
-a bounded pool of request threads per worker) whose event loop reads every request
-whole (h11 decides where it ends) before a thread serves it, and sends every answer
-after, so idle, slow and hostile connections hold no thread; probes have a thread of
-their own. Sizing and the measurements behind each default:
-docs/deployment.md.
+"""gunicorn settings from the environment: ``HOST`` (127.0.0.1), ``PORT`` (8080), ``WEB_CONCURRENCY``
+(2 × cores + 1) and the ``GUNICORN_*`` below; logs to stdout (``logs.py``), metrics summed across
+workers (``gunicorn_hooks.py``), the worker ``worker.BufferedThreadWorker``. Use:
+``gunicorn -c python:gongzhu.server.gunicorn_conf gongzhu.server.wsgi:app``. Sizing and the
+measurements behind each default: docs/deployment.md.
 """
 import multiprocessing
 import os
 
-from gongzhu import gunicorn_hooks
+from gongzhu.server import gunicorn_hooks
 
 
 def _env_int(name: str, default: int) -> int:
@@ -27,7 +18,7 @@ def _env_int(name: str, default: int) -> int:
 # on a laptop is not offered to the whole network (the image sets HOST=0.0.0.0).
 bind = f"{os.environ.get('HOST', '127.0.0.1')}:{_env_int('PORT', 8080)}"
 workers = _env_int("WEB_CONCURRENCY", multiprocessing.cpu_count() * 2 + 1)
-worker_class = os.environ.get("GUNICORN_WORKER_CLASS", "gongzhu.worker.BufferedThreadWorker")
+worker_class = os.environ.get("GUNICORN_WORKER_CLASS", "gongzhu.server.worker.BufferedThreadWorker")
 # Request threads per worker. Requests are CPU-bound Python: one process runs one at a
 # time (the GIL), so more threads add queueing, not throughput; 4 leave room for a bot
 # call (service/gongzhu/api/slots.py) while others answer.
@@ -37,7 +28,7 @@ threads = _env_int("GUNICORN_THREADS", 4)
 worker_connections = _env_int("GUNICORN_WORKER_CONNECTIONS", 1000)
 # Seconds an idle connection (new or between requests) is kept before it is closed.
 keepalive = _env_int("GUNICORN_KEEPALIVE", 10)
-# Read by the worker itself (service/gongzhu/worker.py): GUNICORN_REQUEST_TIMEOUT (10 s: a
+# Read by the worker itself (service/gongzhu/server/worker.py): GUNICORN_REQUEST_TIMEOUT (10 s: a
 # started request must arrive whole, and its answer be read, within it; else 408 problem
 # or the connection is closed),
 # GUNICORN_READ_BUFFER_MIB (8: unfinished requests' bytes per worker, else 503),
@@ -59,13 +50,13 @@ preload_app = True
 accesslog = None
 errorlog = "-"
 loglevel = os.environ.get("LOG_LEVEL", "info")
-logger_class = "gongzhu.logs.GunicornLogger"
+logger_class = "gongzhu.server.logs.GunicornLogger"
 # Before the app is loaded: prometheus_client reads it when first imported.
 gunicorn_hooks.prepare_metrics_dir()
 pre_fork = gunicorn_hooks.pre_fork
 child_exit = gunicorn_hooks.child_exit
 on_exit = gunicorn_hooks.on_exit
-# gunicorn answers an over-long request line itself (a 414 problem, service/gongzhu/worker.py):
+# gunicorn answers an over-long request line itself (a 414 problem, service/gongzhu/server/worker.py):
 # allow its maximum, far beyond any URL of this API (/ranks/{points}).
 limit_request_line = 8190
 # At most 32 header fields of at most 8 KiB each (431 problem beyond).
@@ -76,6 +67,6 @@ forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
 # No runtime control socket (gunicorn ≥ 24): one fixed path per user would be shared
 # by every server on the host, and a read-only root filesystem has nowhere to put it.
 control_socket_disable = True
-# Answers are written to memory and sent by the worker's event loop (service/gongzhu/worker.py):
+# Answers are written to memory and sent by the worker's event loop (service/gongzhu/server/worker.py):
 # never straight from a file to the socket by a request thread.
 sendfile = False

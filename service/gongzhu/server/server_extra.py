@@ -2,7 +2,7 @@
 ``gongzhu.bot``) needs nothing beyond the standard library.
 
 ``require_server()`` is called before anything of the server is imported (by
-``gongzhu.api``, so by ``create_app()`` and ``gongzhu.wsgi``, and by
+``gongzhu.api``, so by ``create_app()`` and ``gongzhu.server.wsgi``, and by
 ``gongzhu-service serve``): without the extra it fails with one line that says
 what to install, instead of a ``ModuleNotFoundError`` from deep inside an import.
 """
@@ -12,7 +12,7 @@ from importlib.util import find_spec
 
 INSTALL = "pip install 'gongzhu-service[server]'"
 # The import names of the server extra's packages (pyproject.toml, [server]).
-SERVER_MODULES = ("flask", "flask_swagger_ui", "marshmallow", "gunicorn", "jsonschema_rs",
+SERVER_MODULES = ("flask", "flask_swagger_ui", "marshmallow", "gunicorn", "h11", "jsonschema_rs", "orjson",
                   "prometheus_client", "yaml")
 
 

@@ -1,52 +1,18 @@
-"""The gunicorn worker: gthread whose threads never wait on a client.
+"""The gunicorn worker: gthread whose request threads never wait on a client.
 
-gunicorn's ``gthread`` worker keeps HTTP/1.1 connections alive between requests, but a
-pool thread reads each request itself and writes each answer itself, blocking: a client
-that sends slowly, or reads slowly, holds a thread. ``BufferedThreadWorker`` moves all
-waiting on clients into the worker's event loop (its main thread, which already accepts
-connections and watches kept-alive ones):
+The event loop (gthread's main thread) reads each request whole, fed to h11, which decides
+where it ends; a request h11 or our checks refuse gets an RFC 9457 problem at once, counted
+in the metrics, and its connection is closed in stages (``_linger``). A complete request goes
+to a pool thread rewritten as one canonical HTTP/1.1 request (body de-framed, plain
+``Content-Length``) for gunicorn's parser to read from memory; the thread writes its answer
+to memory and the event loop sends it as the client reads. One deadline per request, read
+and write budgets per worker, probes on a pool of their own, the connection cap and requests
+not worth starting: docs/deployment.md, "Serving model".
 
-- **Framing by h11.** Every connection's bytes are read in the event loop without
-  blocking and fed to h11 (a maintained, sans-IO HTTP/1.1 parser), which decides where a
-  request ends: its head, then a body of declared length or a chunked body to its last
-  chunk. No regular expression of ours reads the framing. A request h11 refuses gets a
-  problem answer at once and its connection is closed in stages (``_linger``): 400 (bare LF, no or an invalid
-  ``Host``, malformed chunk line, conflicting lengths, a length beside a transfer
-  coding, …), 413 (a declared length or a body past the body limit), 501 (a transfer
-  coding other than chunked, an ``Upgrade``). Every such refusal is counted in the metrics.
-- **A canonical request for the thread.** Once h11 has the whole request, a pool thread
-  gets it rewritten as HTTP/1.1 with the body h11 de-framed and a plain
-  ``Content-Length`` (no ``Transfer-Encoding``, no ``Expect``: ``100 Continue`` is sent
-  by the event loop): gunicorn's parser then reads it from memory and never from the
-  socket, so the two parsers cannot disagree on where it ends.
-- **Answers buffered.** The thread writes the answer into memory; the event loop sends
-  it as the client reads. A slow reader holds a buffer, never a thread; when answers
-  waiting for slow readers pass ``GUNICORN_WRITE_BUFFER_MIB`` (64 MiB) in a worker,
-  the next one that cannot be sent at once is dropped with its connection.
-- **One deadline per request.** From its first byte a request has
-  ``GUNICORN_REQUEST_TIMEOUT`` seconds (10) to arrive whole and be read back: a request
-  still arriving then gets a 408 problem, an answer still unread is dropped with the
-  connection. A connection that sends nothing is closed after ``keepalive`` seconds.
-  When unfinished requests hold more than ``GUNICORN_READ_BUFFER_MIB`` (8 MiB) in a
-  worker, the one that grows past it gets a 503 problem (``busy``) and is closed.
-- **Probes** (``GET /healthz``, ``GET /readyz`` with no body and no ``Expect``) run in a
-  separate small pool, so a probe never queues behind busy request threads.
-- **Searches** (``/suggest``, ``/claim``) run in the worker's own child processes
-  (``gongzhu.api.searches``), so the event loop and the probe thread keep the GIL.
-- **A request not worth starting**: one whose deadline passed while it waited for a
-  thread gets a 503 problem; one whose client has gone is dropped. Its thread is free at once.
-- **Connections past the cap** (``worker_connections``): the connection idle longest
-  makes room; when none is idle, a probe may still come in (``PROBE_OVERFLOW``) and
-  anything else is answered a 503 problem at once and closed, instead of waiting
-  unaccepted in the backlog.
-- The server's own error answers are RFC 9457 problems (``application/problem+json``)
-  with a stable code, logged at WARNING without a traceback.
-
-Set it with ``worker_class = "gongzhu.worker.BufferedThreadWorker"`` (gunicorn_conf.py).
+Set with ``worker_class = "gongzhu.server.worker.BufferedThreadWorker"`` (gunicorn_conf.py).
 """
 from __future__ import annotations
 
-import ctypes
 import errno
 import json
 import os
@@ -64,7 +30,7 @@ from gunicorn.http import errors as http_errors
 from gunicorn.workers.gthread import TConn, ThreadWorker
 
 from gongzhu.api import metrics, searches
-from gongzhu.logs import access_waiting, flush_access
+from gongzhu.server.logs import access_waiting, flush_access
 
 PROBE_PATHS = (b"/healthz", b"/readyz")
 # the operation label of a request refused before it reached the app
@@ -92,9 +58,6 @@ LINGER_S = 2.0
 LINGER_MAX = 64
 # Headers that describe the framing h11 has already undone.
 FRAMING_HEADERS = frozenset({b"content-length", b"transfer-encoding", b"expect"})
-SUPPORTED_VERSIONS = (b"1.0", b"1.1")
-M_MMAP_THRESHOLD, MMAP_THRESHOLD = -3, 64 * 1024
-M_ARENA_MAX, ARENA_MAX = -8, 2
 PROBLEM_JSON = "application/problem+json"
 TYPE_PREFIX = "urn:gongzhu:problem:"
 # h11's status hint for a request it refuses, our code for it and what the client is told.
@@ -105,19 +68,16 @@ DETAILS = {"bad_request": "the request is not valid HTTP/1.1",
            "payload_too_large": "the request body is too large",
            "header_fields_too_large": "the request head is too large",
            "unsupported_transfer_coding": "the only transfer coding accepted is chunked",
-           "uri_too_long": "the request target is too long",
-           "expectation_failed": "the only expectation accepted is 100-continue",
-           "forbidden": "the request is not accepted from this address"}
+           "uri_too_long": "the request target is too long"}
 # RFC 3986 host, then an optional port: what a Host header may hold.
 HOST_VALUE = re.compile(rb"(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9\-._~!$&'()*+,;=%]+)(:[0-9]*)?")
 
-# What gunicorn's parser answers itself on the canonical request (its precise limits).
+# What gunicorn's parser answers itself on the canonical request (its precise limits). The canonical
+# request has no Transfer-Encoding and no Expect, and the PROXY protocol is off: gunicorn's errors for
+# those cannot arise.
 SERVER_PROBLEMS: tuple[tuple[type[Exception], int, str], ...] = (
     (http_errors.LimitRequestLine, 414, "uri_too_long"),
     (http_errors.LimitRequestHeaders, 431, "header_fields_too_large"),
-    (http_errors.UnsupportedTransferCoding, 501, "unsupported_transfer_coding"),
-    (http_errors.ExpectationFailed, 417, "expectation_failed"),
-    (http_errors.ForbiddenProxyRequest, 403, "forbidden"),
     (http_errors.ParseException, 400, "bad_request"),
 )
 
@@ -236,7 +196,7 @@ class Reading:
         self.request = request
         if bare_line_feed(bytes(self.head)):
             raise Refused(400, "bad_request", "the request head ends a line with LF alone, not CRLF")
-        if request.http_version not in SUPPORTED_VERSIONS and not request.http_version.startswith(b"1."):
+        if not request.http_version.startswith(b"1."):
             raise Refused(400, "bad_request", "the request is not HTTP/1.x")
         self.head = bytearray()
         length = self._header(b"content-length")
@@ -306,18 +266,6 @@ class Buffer:
         return getattr(self.sock, name)
 
 
-def bound_malloc() -> None:
-    """glibc only: buffers of a request body (up to 256 KiB, a few copies) are mmapped and
-    unmapped when freed, and threads share 2 heaps: memory a burst of large bodies took
-    goes back to the system instead of staying in per-thread heaps."""
-    try:
-        libc = ctypes.CDLL("libc.so.6")
-        libc.mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD)
-        libc.mallopt(M_ARENA_MAX, ARENA_MAX)
-    except (OSError, AttributeError):
-        pass
-
-
 class BufferedThreadWorker(ThreadWorker):
     """gthread with every wait on a client in the event loop (module docstring)."""
 
@@ -343,7 +291,6 @@ class BufferedThreadWorker(ThreadWorker):
         # forked before this process has a thread
         searches.start()
         self.probe_pool = futures.ThreadPoolExecutor(max_workers=PROBE_THREADS)
-        bound_malloc()
         # How long a thread running Python keeps the GIL while another waits for it: the
         # event loop and the probe thread wait about this long per step. 1 ms instead of
         # CPython's 5 keeps probes and short requests prompt beside a bot search

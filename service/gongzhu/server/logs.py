@@ -1,23 +1,11 @@
-"""Log lines on stdout: one JSON object per line (the default) or plain text for local runs.
+"""Log lines on stdout: one JSON object per line, or text with ``GONGZHU_LOG_FORMAT=text``.
 
-``GONGZHU_LOG_FORMAT`` picks the format: ``json`` (default) or ``text``. Every line
-carries the time (UTC), level, logger, message and the worker's pid; a line logged
-while a request is served also carries that request's id (``request_id``), so an
-error line can be matched with its access line. Access lines (logger
-``gongzhu.access``, written by ``gongzhu.api.telemetry``) add method, path,
-operation, status, duration_ms, bytes and, when the client sent a W3C
-``traceparent``, its trace_id and parent_id.
-
-Under gunicorn, access lines are written in batches (``BatchedStreamHandler``): a
-request thread only formats its line; the worker's event loop writes the lines
-gathered so far at most 50 ms later (``flush_access``), one write for many: with a write
-per line the thread gave up the GIL for the system call and waited to get it back
-(docs/performance.md, "Tried and rejected").
-
-``GunicornLogger`` is gunicorn's ``logger_class`` (``service/gongzhu/gunicorn_conf.py``): it
-installs ``logconfig()`` so gunicorn's own error log and the application's loggers
-go through the same formatter, and turns gunicorn's access log off (the access
-lines are ours, and gunicorn would otherwise format its own for every request).
+Every line has the time (UTC), level, logger, message, pid and, while a request is served, its
+``request_id``; access lines (logger ``gongzhu.access``, written by ``gongzhu.api.telemetry``) add
+the request's fields. Under gunicorn a request thread only formats its access line and the
+event loop writes the lines gathered at most 50 ms later in one write (``BatchedStreamHandler``,
+``flush_access``; docs/performance.md, "Tried and rejected"). ``GunicornLogger`` (gunicorn's
+``logger_class``) puts gunicorn's error log through the same formatter and its access log off.
 """
 from __future__ import annotations
 
@@ -26,11 +14,12 @@ import json
 import logging
 import os
 import time
+from contextlib import nullcontext
 from logging.config import dictConfig
 
 from gunicorn.glogging import Logger
 
-from gongzhu.log_lines import ACCESS_LOGGER, access_line, only_handler, pend, request_line, utc
+from gongzhu.server.log_lines import ACCESS_LOGGER, access_line, only_handler, pend, request_line, utc
 
 LOG_FORMAT_ENV = "GONGZHU_LOG_FORMAT"
 LOG_LEVEL_ENV = "LOG_LEVEL"
@@ -105,22 +94,11 @@ class BatchedStreamHandler(logging.StreamHandler):
             self.flush()
 
     def flush(self) -> None:
-        with self.lock or _NO_LOCK:
+        with self.lock or nullcontext():
             lines, self.pending = self.pending, []
             if lines and self.stream is not None:
                 self.stream.write("\n".join(lines) + "\n")
                 self.stream.flush()
-
-
-class _NoLock:
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, *exc) -> None:
-        return None
-
-
-_NO_LOCK = _NoLock()
 
 
 def direct_access_handler() -> BatchedStreamHandler | None:

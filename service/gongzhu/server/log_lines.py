@@ -1,4 +1,4 @@
-"""An access line's JSON text, written out directly (``gongzhu.logs``): the same JSON object
+"""An access line's JSON text, written out directly (``gongzhu.server.logs``): the same JSON object
 ``logs.JsonFormatter`` writes for it, without a ``LogRecord`` or ``json.dumps``, and kept by the
 batching handler (``pend``). Compiled with the engine when a C compiler is there (setup.py): every
 request writes one.
