@@ -37,7 +37,7 @@ from .cards import (
     remove_card,
 )
 from .moves import NO_PLAYS, follow_pair_options, play_options, two_of
-from .state import DealState, release
+from .state import DealState, release, trick_voids
 from .tricks import leading_index, trick_winner
 from .variants import Rules
 
@@ -78,10 +78,16 @@ class LiveDeal:
     The loop keeps the trick, the history and the winners up to date as it plays (with one deck
     the hands and the piles too; with two decks those are written back when it returns). A
     chooser reads them here, typed as read-only sequences, and never holds the state's lists.
+    What the completed tricks show (their cards, the suits each seat is void in) is read once
+    per trick, as the loop completes it (``gone``, ``voids``).
     """
 
     def __init__(self, state: DealState) -> None:
         self._state = state
+        # the completed tricks read so far: how many, their cards (one plane: any copy), the voids they show
+        self._counted = 0
+        self._gone = 0
+        self._voids = [0, 0, 0, 0]
 
     @property
     def trick(self) -> Sequence[Play]:
@@ -111,6 +117,65 @@ class LiveDeal:
     @property
     def rules(self) -> Rules:
         return self._state.rules
+
+    @property
+    def leader(self) -> int:
+        """Who led the trick on the table (the last trick's winner)."""
+        winners = self._state.winners
+        return winners[-1] if winners else self._state.first_leader
+
+    @property
+    def seat(self) -> int:
+        """The seat to act."""
+        return (self.leader + len(self._state.trick)) % SEATS
+
+    def _catch_up(self) -> None:
+        """Read the tricks completed since the last call (from the start, if the state was taken back)."""
+        state = self._state
+        winners = state.winners
+        if self._counted > len(winners):
+            self._counted, self._gone, self._voids = 0, 0, [0, 0, 0, 0]
+        history = state.history_plays
+        gone = self._gone
+        voids = self._voids
+        for n in range(self._counted, len(winners)):
+            plays = history[SEATS * n:SEATS * n + SEATS]
+            for play in plays:
+                for card in play:
+                    gone |= 1 << card
+            shown = trick_voids(winners[n - 1] if n else state.first_leader, plays)
+            for seat in range(SEATS):
+                voids[seat] |= shown[seat]
+        self._gone = gone
+        self._counted = len(winners)
+
+    def gone(self) -> int:
+        """The cards of the completed tricks (one plane: any copy)."""
+        if self._counted != len(self._state.winners):
+            self._catch_up()
+        return self._gone
+
+    def played(self) -> int:
+        """The cards played so far (one plane: any copy): the completed tricks' and the trick's on the table."""
+        played = self.gone()
+        for play in self._state.trick:
+            for card in play:
+                played |= 1 << card
+        return played
+
+    def voids(self) -> Sequence[int]:
+        """Per seat, the 4-bit mask of suits its plays show it holds no more of (``DealState.voids``),
+        the trick on the table included."""
+        if self._counted != len(self._state.winners):
+            self._catch_up()
+        trick = self._state.trick
+        if len(trick) < 2:
+            return self._voids
+        voids = self._voids.copy()
+        shown = trick_voids(self.leader, trick)
+        for seat in range(SEATS):
+            voids[seat] |= shown[seat]
+        return voids
 
 
 class RandomChooser(Chooser):
