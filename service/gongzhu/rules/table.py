@@ -84,39 +84,20 @@ class LiveDeal:
 
     def __init__(self, state: DealState) -> None:
         self._state = state
-        # the completed tricks read so far: how many, their cards (one plane: any copy), the voids they show
-        self._counted = 0
+        # the state's own lists, which the loops change in place, typed read-only
+        self.trick: Sequence[Play] = state.trick
+        self.history: Sequence[Play] = state.history_plays   # the plays of the completed tricks, four a trick
+        self.winners: Sequence[int] = state.winners
+        self.hands: Sequence[int] = state.hands_bits
+        self.captured: Sequence[int] = state.captured_bits
+        self.first_leader = state.first_leader
+        self.rules: Rules = state.rules
+        # the completed tricks read so far, and what they show: their cards (one plane: any copy), the
+        # voids (each read only when asked: a chooser may want one and not the other)
+        self._gone_counted = 0
         self._gone = 0
+        self._voids_counted = 0
         self._voids = [0, 0, 0, 0]
-
-    @property
-    def trick(self) -> Sequence[Play]:
-        return self._state.trick
-
-    @property
-    def history(self) -> Sequence[Play]:
-        """The plays of the completed tricks, four a trick, in order."""
-        return self._state.history_plays
-
-    @property
-    def winners(self) -> Sequence[int]:
-        return self._state.winners
-
-    @property
-    def hands(self) -> Sequence[int]:
-        return self._state.hands_bits
-
-    @property
-    def captured(self) -> Sequence[int]:
-        return self._state.captured_bits
-
-    @property
-    def first_leader(self) -> int:
-        return self._state.first_leader
-
-    @property
-    def rules(self) -> Rules:
-        return self._state.rules
 
     @property
     def leader(self) -> int:
@@ -129,31 +110,18 @@ class LiveDeal:
         """The seat to act."""
         return (self.leader + len(self._state.trick)) % SEATS
 
-    def _catch_up(self) -> None:
-        """Read the tricks completed since the last call (from the start, if the state was taken back)."""
-        state = self._state
-        winners = state.winners
-        if self._counted > len(winners):
-            self._counted, self._gone, self._voids = 0, 0, [0, 0, 0, 0]
-        history = state.history_plays
-        gone = self._gone
-        voids = self._voids
-        for n in range(self._counted, len(winners)):
-            plays = history[SEATS * n:SEATS * n + SEATS]
-            for play in plays:
-                for card in play:
-                    gone |= 1 << card
-            shown = trick_voids(winners[n - 1] if n else state.first_leader, plays)
-            for seat in range(SEATS):
-                voids[seat] |= shown[seat]
-        self._gone = gone
-        self._counted = len(winners)
-
     def gone(self) -> int:
         """The cards of the completed tricks (one plane: any copy)."""
-        if self._counted != len(self._state.winners):
-            self._catch_up()
-        return self._gone
+        history = self._state.history_plays
+        if self._gone_counted > len(history):   # the state was taken back
+            self._gone_counted, self._gone = 0, 0
+        gone = self._gone
+        for n in range(self._gone_counted, len(history)):
+            for card in history[n]:
+                gone |= 1 << card
+        self._gone = gone
+        self._gone_counted = len(history)
+        return gone
 
     def played(self) -> int:
         """The cards played so far (one plane: any copy): the completed tricks' and the trick's on the table."""
@@ -166,12 +134,20 @@ class LiveDeal:
     def voids(self) -> Sequence[int]:
         """Per seat, the 4-bit mask of suits its plays show it holds no more of (``DealState.voids``),
         the trick on the table included."""
-        if self._counted != len(self._state.winners):
-            self._catch_up()
-        trick = self._state.trick
+        state = self._state
+        winners = state.winners
+        if self._voids_counted > len(winners):   # the state was taken back
+            self._voids_counted, self._voids = 0, [0, 0, 0, 0]
+        voids = self._voids
+        for n in range(self._voids_counted, len(winners)):
+            shown = trick_voids(winners[n - 1] if n else state.first_leader, state.trick_plays(n))
+            for seat in range(SEATS):
+                voids[seat] |= shown[seat]
+        self._voids_counted = len(winners)
+        trick = state.trick
         if len(trick) < 2:
-            return self._voids
-        voids = self._voids.copy()
+            return voids
+        voids = voids.copy()
         shown = trick_voids(self.leader, trick)
         for seat in range(SEATS):
             voids[seat] |= shown[seat]
