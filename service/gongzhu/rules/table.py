@@ -34,6 +34,7 @@ from .cards import (
     Play,
     cards_of,
     nth_card,
+    plane_count,
     remove_card,
 )
 from .moves import NO_PLAYS, follow_pair_options, play_options, two_of
@@ -181,8 +182,8 @@ class RandomChooser(Chooser):
                 while k >= n:
                     k = getrandbits(bits)
                 return SINGLE_PLAYS[base + ranks[k]]
-        n = singles.bit_count()
-        p = pairs.bit_count() if pairs else 0
+        n = plane_count(singles)
+        p = plane_count(pairs) if pairs else 0
         total = n + p + len(others)
         if total == 1:
             k = 0
