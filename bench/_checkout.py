@@ -57,19 +57,36 @@ def initial_state(engine: ModuleType) -> Callable[..., Any]:
     return getattr(engine, "initial_state", None) or engine.new_table
 
 
+def determinized(engine: ModuleType, state: Any, hands: list[int]) -> tuple[Any, list[int] | None]:
+    """What ``playout`` plays out from ``state`` with the hidden cards dealt as ``hands`` (bits), for a
+    checkout whose state has no ``resample``. One with the one deal state type (``Trick`` history, an
+    unchecked ``apply``) builds that state through its own functions, as if those hands had been dealt:
+    ``initial_state`` with each seat's hand plus the cards it played, then every play of the history
+    (nothing outside the engine writes a state's fields). One from before takes the hands itself."""
+    if not hasattr(state, "history") or not hasattr(state, "first_leader"):
+        return state, hands
+    bits_cards = member(engine, "bits_cards")
+    dealt = [list(bits_cards(bits)) for bits in hands]
+    tricks = [(trick.leader, trick.plays) for trick in state.history] + [(state.leader, tuple(state.trick))]
+    for leader, plays in tricks:
+        for i, play in enumerate(plays):
+            dealt[(leader + i) % 4] += play
+    rebuilt = initial_state(engine)(state.rules, [sorted(cards) for cards in dealt], state.exposed,
+                                    leader=state.first_leader)
+    for play in state.plays():
+        rebuilt.apply(play)
+    return rebuilt, None
+
+
 def playout(search: ModuleType) -> Callable[[Any, list[int] | None, tuple[int, ...]], float]:
-    """``search.playout_value`` as ``(state, hidden hands, move) -> value``. A checkout with
-    ``DealState.resample`` is handed the determinized state itself (hands None); one with the one deal
-    state but no resample plays out a copy of ``state`` with the hands dealt (its engine has no other
-    way to take them); one from before takes the hands itself."""
+    """``search.playout_value`` as ``(state, hidden hands, move) -> value``. A checkout with the one deal
+    state is handed the determinized state itself (hands None: ``DealState.resample``, or
+    ``determinized``); one from before takes the hands itself."""
     value = search.playout_value
     if "root" not in inspect.signature(value).parameters:
         return value
 
     def run(state: Any, hands: list[int] | None, move: tuple[int, ...]) -> float:
-        if hands is None:
-            return value(state, move, state.seat)
-        root = state.clone()
-        root.hands_bits[:] = hands
-        return value(root, move, state.seat)
+        assert hands is None, "the hidden cards are dealt into the state (determinized)"
+        return value(state, move, state.seat)
     return run

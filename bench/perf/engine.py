@@ -1,6 +1,6 @@
 """Engine speed: random legal deals per second, legal moves and replay latency.
 
-    python bench/perf/engine.py [--seconds 3] [--seed 1] [--builds compiled,pure [--base DIR]]
+    python bench/perf/engine.py [--seconds 3] [--seed 1] [--builds compiled,pure [--base DIR] [--rounds N]]
 
 Times are CPU time of this single-threaded process (``time.process_time``),
 so other load on the machine does not count against the engine.
@@ -19,7 +19,9 @@ same source without the compiled modules (bench/_builds.py). Each line is
 prefixed by its build's name, and the compiled/pure ratios follow. ``--base DIR``
 adds ``base``: another checkout's source (e.g. main's) as it is built there (pure,
 or compiled in place by ``python setup.py build_ext --inplace`` in DIR), for "no
-slower than before": pure/base and compiled/base follow.
+slower than before": pure/base and compiled/base follow. ``--rounds N`` measures
+every build N times, in turns (ABC, then CBA, ...), and gives each ratio as the
+median of the rounds' own ratios: the builds of a round share the machine's load.
 """
 from __future__ import annotations
 
@@ -166,19 +168,27 @@ def compare_builds(args: argparse.Namespace) -> None:
         builds.append("base")
     print(f"python {platform.python_version()} on {platform.machine()}, {os.cpu_count()} cores; "
           f"builds {', '.join(builds)}")
-    figures: dict[str, dict[int, dict[str, float]]] = {name: {} for name in builds}
-    for decks in (1, 2):
-        for name in builds:
-            figures[name][decks] = run_build(name, envs[name], args, decks)
+    rounds: list[dict[str, dict[int, dict[str, float]]]] = []
+    for number in range(args.rounds):
+        order = builds if number % 2 == 0 else builds[::-1]
+        figures: dict[str, dict[int, dict[str, float]]] = {name: {} for name in builds}
+        for decks in (1, 2):
+            for name in order:
+                figures[name][decks] = run_build(name, envs[name], args, decks)
+        rounds.append(figures)
     pairs = [("compiled", "pure"), ("pure", "base"), ("compiled", "base")]
     for a, b in pairs:
-        if a in figures and b in figures:
+        if a in builds and b in builds:
             for decks in (1, 2):
-                fa, fb = figures[a][decks], figures[b][decks]
-                print(f"{a} / {b}, {decks} deck(s): random deals/s ×{fa['deals'] / fb['deals']:.2f} "
-                      f"(best rounds ×{fa['best'] / fb['best']:.2f}), "
-                      f"legal_moves ×{fb['legal_us'] / fa['legal_us']:.2f}, "
-                      f"replay+validate ×{fb['replay_us'] / fa['replay_us']:.2f} (speed-ups: > 1 is faster)")
+                def ratio(key: str, faster_is_lower: bool = False) -> float:
+                    found = [r[b][decks][key] / r[a][decks][key] if faster_is_lower else
+                             r[a][decks][key] / r[b][decks][key] for r in rounds]
+                    return statistics.median(found)
+                print(f"{a} / {b}, {decks} deck(s): random deals/s ×{ratio('deals'):.2f} "
+                      f"(best rounds ×{ratio('best'):.2f}), "
+                      f"legal_moves ×{ratio('legal_us', True):.2f}, "
+                      f"replay+validate ×{ratio('replay_us', True):.2f} (speed-ups: > 1 is faster"
+                      f"{f'; median of {len(rounds)} rounds' if len(rounds) > 1 else ''})")
 
 
 def engine_build() -> str:
@@ -194,6 +204,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--builds", help="compiled,pure: both builds in one run, each line prefixed by its build")
     parser.add_argument("--base", type=Path, help="with --builds: also another checkout's source, as built there")
+    parser.add_argument("--rounds", type=int, default=1, help="with --builds: every build this many times, in turns")
     parser.add_argument("--decks", type=int, choices=(1, 2), help=argparse.SUPPRESS)
     parser.add_argument("--prefix", default="", help=argparse.SUPPRESS)
     parser.add_argument("--expect", default="", help=argparse.SUPPRESS)

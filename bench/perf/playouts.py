@@ -34,7 +34,7 @@ def under_test() -> Path:
 
 
 def positions(decks: int) -> list:
-    from _checkout import import_from
+    from _checkout import determinized, import_from
 
     engine = import_from(under_test(), "rules")
     Rules, apply_move, deal_hands, legal_moves = engine.Rules, engine.apply_move, engine.deal_hands, \
@@ -55,7 +55,7 @@ def positions(decks: int) -> list:
             found.append((state.resample(state.view(), rng), None, moves[rng.randrange(len(moves))]))
         else:
             hidden = engine.sample_hidden(engine.seat_view(state), rng)
-            found.append((state, hidden, moves[rng.randrange(len(moves))]))
+            found.append((*determinized(engine, state, hidden), moves[rng.randrange(len(moves))]))
     return found
 
 

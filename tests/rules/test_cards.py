@@ -1,13 +1,14 @@
 """rules.md §1 card notation (suit letter then rank, upper case, nothing else)
 and the Card int encoding of docs/engine-api.md."""
 
+import random
 from collections import Counter
 
 import pytest
 
 import gongzhu.rules as R
 from gongzhu.rules import CARD_NAMES, RuleError, format_cards, parse_card
-from gongzhu.rules.cards import CARD_BY_NAME, format_card, full_deck, lowest_of_runs
+from gongzhu.rules.cards import CARD_BY_NAME, format_card, full_deck, lowest_of_runs, plane_count
 
 from .helpers import CARD, NAMES, c, cs
 
@@ -89,3 +90,11 @@ def test_lowest_of_runs_keeps_one_card_per_run():
     # a card apart stands alone and does not join its neighbours either
     assert names(lowest_of_runs(bits("D2 D3 D5"), 0, bits("D3"))) == ["D2", "D3", "D5"]
     assert names(lowest_of_runs(bits("S9 S10 SJ SQ SK"), 0, bits("SQ"))) == ["S9", "SQ", "SK"]
+
+
+def test_plane_count_counts_every_one_plane_mask_as_bit_count():
+    rng = random.Random(5)
+    masks = [0, (1 << 52) - 1, 1, 1 << 51] + [rng.getrandbits(rng.randrange(1, 53)) for _ in range(20000)]
+    for mask in masks:
+        assert plane_count(mask) == mask.bit_count(), mask
+    assert plane_count(sum(1 << card for card in cs("S2 SQ HA DJ C10 CA"))) == 6

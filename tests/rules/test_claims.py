@@ -172,34 +172,38 @@ def test_a_finished_deal_has_nothing_to_claim():
     assert error.value.code == "deal_finished"
 
 
-def test_the_fast_path_plays_as_the_engine_does():
-    """Once no card is special, positions are bare tuples advanced by ``_PlainSearch.child``:
-    the same next position, trick winner and options as the engine's play loop."""
+def test_the_fast_path_plays_legal_cards_through_the_state():
+    """Once no card is special, the fast path keys a position by its cards renumbered among the
+    live ones (each card: its suit's base plus the live cards of its suit below it) and plays its
+    renumbered moves through the state itself: each stands for a legal card, the trick is
+    completed and broken as the engine's winner says, and ``back`` restores the state."""
     rng = random.Random(8)
     compared = 0
     for state in states(1, 6, 90, 9):
         table = state.clone()
-        found = plain.to_plain(table)
-        if found is None:
+        if not table.plain or table.seat is None:
             continue
-        node, live = found
+        live = vocabulary.live_cards(table)
+        def number(card: int) -> int:
+            base = card - card % 13
+            return base + (live >> base & ((1 << (card - base)) - 1)).bit_count()
+        key = vocabulary.renumbered(table)
+        assert key[2] == tuple(sum(1 << number(c) for c in hand) for hand in table.hands)
+        assert key[3] == tuple((number(play[0]),) for play in table.trick)
         search = claims._Search(rng.randrange(4), rng.choice(KINDS), 10)
         singles = table.options()[0]
-        moves = {vocabulary.real_card(c, live) for c in search.plain.moves(node, node)}
-        assert moves <= set(engine.cards.mask_cards(singles))
-        for card in engine.cards.mask_cards(singles):
-            general, completed, broken = search.child(table, (card,))
-            renumbered = vocabulary.renumbering(live)[card]
-            assert vocabulary.real_card(renumbered, live) == card
-            fast, fast_completed, fast_broken = search.plain.child(node, renumbered)
-            expected = plain.to_plain(general)
-            if expected is None:  # the deal ended
-                assert not any(fast[2])
-            else:
-                assert fast == expected[0]
-            assert (fast_completed, fast_broken) == (completed, broken)
-            search.back(general)   # the engine's child is the state itself, the move applied: undo it
-            assert general == state
+        moves = search.plain.moves(table, key)
+        assert {vocabulary.real_card(c, live) for c in moves} <= set(engine.cards.mask_cards(singles))
+        for move in moves:
+            card = vocabulary.real_card(move, live)
+            assert number(card) == move
+            completed, broken = search.plain.child(table, move)
+            after = engine.apply_move(state, (card,))
+            assert table == after
+            assert completed == (after.trick_number > state.trick_number)
+            assert broken == (completed and (after.last_trick.winner == search.seat) != search.wants_all)
+            search.plain.back(table)
+            assert table == state
             compared += 1
     assert compared > 100
 

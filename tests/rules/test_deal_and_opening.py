@@ -7,6 +7,7 @@ import pytest
 
 import gongzhu.rules as R
 from gongzhu.rules import InvalidDeal, Rules, deal_hands, legal_moves, replay
+from gongzhu.rules.cards import hand_bits
 from gongzhu.rules.deal import first_leader
 
 from .helpers import advance, build_hands, c, cs, normalized_moves, singles
@@ -110,6 +111,7 @@ def test_two_decks_first_club_two_dealt_leads(positions, leader):
     for seat, index in positions.items():
         hands[seat] = place(hands[seat], c("C2"), index)
     assert first_leader(rules, hands) == leader
+    assert first_leader(rules, hands, [hand_bits(hand) for hand in hands]) == leader   # its holders searched only
     state = replay(rules, hands=hands)
     assert state.seat == leader
     assert legal_moves(state) == [cs("C2")]

@@ -51,5 +51,5 @@ def test_every_option_set_the_loop_hands_out_is_play_options(decks):
                 return move
             advance(t, choose, 1)
             checked += 1
-        assert t.hands_bits == [0, 0, 0, 0]
+        assert t.hands == ((), (), (), ())
         assert checked == t.plays_count >= 52

@@ -385,51 +385,14 @@ class PolicyChooser(Chooser):
         self.weights = weights
         self.fallback = fallback
         self.deal = deal
-        self.first_leader = deal.first_leader
         self.partnership = deal.rules.partnership
-        # the cards of the completed tricks and the voids they show, and how many tricks they cover
-        self.finished = 0
-        self.voids = [0, 0, 0, 0]
-        self.counted = 0
-
-    def _catch_up(self) -> None:
-        winners = self.deal.winners
-        history = self.deal.history
-        finished = self.finished
-        voids = self.voids
-        for n in range(self.counted, len(winners)):
-            leader = winners[n - 1] if n else self.first_leader
-            suit = history[SEATS * n][0] // SUIT_SIZE
-            for i in range(SEATS):
-                card = history[SEATS * n + i][0]
-                finished |= 1 << card
-                if card // SUIT_SIZE != suit:
-                    voids[(leader + i) % SEATS] |= 1 << suit
-        self.finished = finished
-        self.counted = len(winners)
 
     def decision(self, options: int) -> Decision:
         """The decision of the seat to act, as ``decision(state)`` reads it outside the play loop."""
         deal = self.deal
-        winners = deal.winners
-        if self.counted < len(winners):
-            self._catch_up()
-        trick = deal.trick
-        leader = winners[-1] if winners else self.first_leader
-        seat = (leader + len(trick)) % SEATS
-        played = self.finished
-        voids: list[int] = self.voids
-        if trick:
-            suit = trick[0][0] // SUIT_SIZE
-            for i in range(len(trick)):
-                play = trick[i]
-                played |= 1 << play[0]
-                if i and play[0] // SUIT_SIZE != suit:
-                    if voids is self.voids:
-                        voids = voids.copy()
-                    voids[(leader + i) % SEATS] |= 1 << suit
-        return Decision(deal.hands[seat], played, trick, seat, voids, len(winners), self.partnership, deal.captured,
-                        options)
+        seat = deal.seat
+        return Decision(deal.hands[seat], deal.played(), deal.trick, seat, deal.voids(), len(deal.winners),
+                        self.partnership, deal.captured, options)
 
     def choose(self, singles: int, pairs: int, others: Sequence[Play]) -> Play:
         if pairs or others:

@@ -41,24 +41,11 @@ class HeuristicChooser(Chooser):
     def __init__(self, deal: LiveDeal, policy: Policy | None = None) -> None:
         self.policy = policy
         self.deal = deal
-        # the cards of the completed tricks (one plane: any copy), and how many plays they cover
-        self.finished_cards = 0
-        self.counted = 0
 
     def choose(self, singles: int, pairs: int, others: Sequence[Play]) -> Play:
         deal = self.deal
-        history = deal.history
-        finished = self.finished_cards
-        if self.counted < len(history):
-            for play in history[self.counted:]:
-                for c in play:
-                    finished |= 1 << c
-            self.finished_cards = finished
-            self.counted = len(history)
         trick = deal.trick
-        played = finished
-        for play in trick:
-            played |= 1 << play[0]
+        played = deal.played()
         doubles = [*[(c, c) for c in mask_cards(pairs)], *others] if pairs else others
         if self.policy is not None:
             return self.policy(singles, singles, doubles, trick, played)

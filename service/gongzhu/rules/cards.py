@@ -143,13 +143,32 @@ def lowest_of_runs(cards: int, boundaries: int, apart: int = 0) -> list[Card]:
     return kept
 
 
+# Bit masks for counting the cards of one plane by halves, nibbles and bytes (``plane_count``).
+_PAIRS_OF_BITS: Final = 0x5555555555555
+_NIBBLES: Final = 0x3333333333333
+_BYTES: Final = 0x0F0F0F0F0F0F0F
+_COUNT_BITS: Final = 0x7F
+
+
+def plane_count(mask: int) -> int:
+    """The number of set bits of a one-plane ``mask`` (``int.bit_count``), in shifts and masks: the
+    compiled build keeps them on machine words, where ``bit_count`` is a generic method call."""
+    mask -= mask >> 1 & _PAIRS_OF_BITS
+    mask = (mask & _NIBBLES) + (mask >> 2 & _NIBBLES)
+    mask = (mask + (mask >> 4)) & _BYTES
+    mask += mask >> 8
+    mask += mask >> 16
+    mask += mask >> 32
+    return mask & _COUNT_BITS
+
+
 def nth_card(mask: int, k: int) -> Card:
     """The ``k``-th (from 0) set bit of a one-plane ``mask`` (``k`` below its count).
 
     The half (spades and hearts, or diamonds and clubs) by its count, then the suit.
     """
     low = mask & TWO_SUITS
-    in_low = low.bit_count()
+    in_low = plane_count(low)
     if k < in_low:
         base, half = 0, low
     else:

@@ -97,15 +97,18 @@ def deal_hands(rules: Rules, seed: Seed | None = None, *,
     return tuple(cards[0::SEATS]), tuple(cards[1::SEATS]), tuple(cards[2::SEATS]), tuple(cards[3::SEATS])
 
 
-def first_leader(rules: Rules, hands: Sequence[Sequence[Card]]) -> int | None:
+def first_leader(rules: Rules, hands: Sequence[Sequence[Card]], bits: Sequence[int] | None = None) -> int | None:
     """The seat dealt the (first copy of the) opening card; None if nobody holds it.
 
     Hands list cards in the order dealt, so card k of seat s was dealt at
-    position 4·k + s ("由系统判断谁先得到第一张").
+    position 4·k + s ("由系统判断谁先得到第一张"). ``bits``, if given, are
+    ``hand_bits`` of each hand: only its holders' hands are searched.
     """
     opening = rules.opening
     first = None
     for seat, hand in enumerate(hands):
+        if bits is not None and not bits[seat] >> opening & 1:
+            continue
         if opening in hand:
             order = SEATS * hand.index(opening) + seat
             if first is None or order < first:

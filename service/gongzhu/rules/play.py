@@ -107,7 +107,7 @@ def _holder(rules: Rules, hands: Sequence[Sequence[Card]], bits: list[int]) -> i
         for seat in range(SEATS):
             if bits[seat] >> opening & 1:
                 return seat
-    leader = first_leader(rules, hands)
+    leader = first_leader(rules, hands, bits)
     assert leader is not None, "nobody holds the opening card"
     return leader
 

@@ -34,10 +34,11 @@ from .cards import (
     Play,
     cards_of,
     nth_card,
+    plane_count,
     remove_card,
 )
 from .moves import NO_PLAYS, follow_pair_options, play_options, two_of
-from .state import DealState, release
+from .state import DealState, release, trick_voids
 from .tricks import leading_index, trick_winner
 from .variants import Rules
 
@@ -78,39 +79,80 @@ class LiveDeal:
     The loop keeps the trick, the history and the winners up to date as it plays (with one deck
     the hands and the piles too; with two decks those are written back when it returns). A
     chooser reads them here, typed as read-only sequences, and never holds the state's lists.
+    What the completed tricks show (their cards, the suits each seat is void in) is read once
+    per trick, as the loop completes it (``gone``, ``voids``).
     """
 
     def __init__(self, state: DealState) -> None:
         self._state = state
+        # the state's own lists, which the loops change in place, typed read-only
+        self.trick: Sequence[Play] = state.trick
+        self.history: Sequence[Play] = state.history_plays   # the plays of the completed tricks, four a trick
+        self.winners: Sequence[int] = state.winners
+        self.hands: Sequence[int] = state.hands_bits
+        self.captured: Sequence[int] = state.captured_bits
+        self.first_leader = state.first_leader
+        self.rules: Rules = state.rules
+        # the completed tricks read so far, and what they show: their cards (one plane: any copy), the
+        # voids (each read only when asked: a chooser may want one and not the other)
+        self._gone_counted = 0
+        self._gone = 0
+        self._voids_counted = 0
+        self._voids = [0, 0, 0, 0]
 
     @property
-    def trick(self) -> Sequence[Play]:
-        return self._state.trick
+    def leader(self) -> int:
+        """Who led the trick on the table (the last trick's winner)."""
+        winners = self._state.winners
+        return winners[-1] if winners else self._state.first_leader
 
     @property
-    def history(self) -> Sequence[Play]:
-        """The plays of the completed tricks, four a trick, in order."""
-        return self._state.history_plays
+    def seat(self) -> int:
+        """The seat to act."""
+        return (self.leader + len(self._state.trick)) % SEATS
 
-    @property
-    def winners(self) -> Sequence[int]:
-        return self._state.winners
+    def gone(self) -> int:
+        """The cards of the completed tricks (one plane: any copy)."""
+        history = self._state.history_plays
+        if self._gone_counted > len(history):   # the state was taken back
+            self._gone_counted, self._gone = 0, 0
+        gone = self._gone
+        for n in range(self._gone_counted, len(history)):
+            for card in history[n]:
+                gone |= 1 << card
+        self._gone = gone
+        self._gone_counted = len(history)
+        return gone
 
-    @property
-    def hands(self) -> Sequence[int]:
-        return self._state.hands_bits
+    def played(self) -> int:
+        """The cards played so far (one plane: any copy): the completed tricks' and the trick's on the table."""
+        played = self.gone()
+        for play in self._state.trick:
+            for card in play:
+                played |= 1 << card
+        return played
 
-    @property
-    def captured(self) -> Sequence[int]:
-        return self._state.captured_bits
-
-    @property
-    def first_leader(self) -> int:
-        return self._state.first_leader
-
-    @property
-    def rules(self) -> Rules:
-        return self._state.rules
+    def voids(self) -> Sequence[int]:
+        """Per seat, the 4-bit mask of suits its plays show it holds no more of (``DealState.voids``),
+        the trick on the table included."""
+        state = self._state
+        winners = state.winners
+        if self._voids_counted > len(winners):   # the state was taken back
+            self._voids_counted, self._voids = 0, [0, 0, 0, 0]
+        voids = self._voids
+        for n in range(self._voids_counted, len(winners)):
+            shown = trick_voids(winners[n - 1] if n else state.first_leader, state.trick_plays(n))
+            for seat in range(SEATS):
+                voids[seat] |= shown[seat]
+        self._voids_counted = len(winners)
+        trick = state.trick
+        if len(trick) < 2:
+            return voids
+        voids = voids.copy()
+        shown = trick_voids(self.leader, trick)
+        for seat in range(SEATS):
+            voids[seat] |= shown[seat]
+        return voids
 
 
 class RandomChooser(Chooser):
@@ -140,8 +182,8 @@ class RandomChooser(Chooser):
                 while k >= n:
                     k = getrandbits(bits)
                 return SINGLE_PLAYS[base + ranks[k]]
-        n = singles.bit_count()
-        p = pairs.bit_count() if pairs else 0
+        n = plane_count(singles)
+        p = plane_count(pairs) if pairs else 0
         total = n + p + len(others)
         if total == 1:
             k = 0

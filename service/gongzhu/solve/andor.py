@@ -4,9 +4,11 @@ The claimant's plays are OR nodes, every other seat's are AND nodes; a branch
 stops as soon as a trick goes against the claim. Positions already decided are
 kept in a transposition table, with how many tricks deep each verdict looked. The
 search counts the positions it visits and stops at a limit (``Nodes``), so a
-caller answers "unknown" rather than guessing. The kinds of position are the
-engine's own deal state (``claims``) and the one-deck fast path's bare tuples
-(``plain``).
+caller answers "unknown" rather than guessing. The one position type is the
+engine's own deal state, walked down and up (``DealState.apply_unchecked`` and
+``undo``): the searches write no play rule of their own. What differs between
+them (the claims', the one-deck fast path's, the endgame's) is the key of a
+position, the moves worth trying and what breaks a line.
 """
 from __future__ import annotations
 
@@ -15,12 +17,14 @@ from abc import ABC, abstractmethod
 from collections.abc import Hashable
 from typing import Final, Generic, TypeVar
 
+from ..rules.cards import Play
+from ..rules.state import DealState
+
 EXACT: Final = 1 << 30   # "tricks looked at" of a verdict that looked to the end of the deal
 # How many positions the search visits between two looks at the clock.
 CLOCK_EVERY: Final = 1024
 
 Move = TypeVar("Move")
-Position = TypeVar("Position")
 Key = TypeVar("Key", bound=Hashable)
 
 
@@ -61,19 +65,19 @@ def _first(moves: list[Move], found: tuple[bool, int, Move | None] | None) -> li
     return moves
 
 
-class AndOr(ABC, Generic[Position, Key, Move]):
-    """The AND/OR search, written once (``decide``) for both kinds of position: engine
-    one ``DealState`` applied and undone (``_Search``) and bare tuples (``PlainSearch``). Each kind says when
-    the claim is kept without search, and else what decides the rest of the claim from a
-    position (``look``: None, or the key), who acts (``mover``), the moves worth trying,
-    likeliest to decide first (``moves``), and the position after one (``child``).
+class AndOr(ABC, Generic[Key, Move]):
+    """The AND/OR search, written once (``decide``) on one ``DealState`` applied and undone. Each
+    search says when the claim is kept without search, and else what decides the rest of it from
+    a position (``look``: None, or the key), the moves worth trying, likeliest to decide first
+    (``moves``), and the cards a move plays (``cards``); ``child`` plays them through the state
+    and says whether a trick was completed, and against the claim; ``back`` takes them back.
 
     Positions already decided are remembered in ``known``: the verdict, how many tricks
-    it looked at (``EXACT`` where it looked to the end of the deal, which only a kind
+    it looked at (``EXACT`` where it looked to the end of the deal, which only a search
     with ``exact`` records), and the deciding move.
     """
 
-    exact: bool   # whether this kind records a kept claim as kept to the end (EXACT)
+    exact: bool   # whether this search records a kept claim as kept to the end (EXACT)
 
     def __init__(self, seat: int, wants_all: bool, nodes: Nodes) -> None:
         self.seat = seat
@@ -82,29 +86,42 @@ class AndOr(ABC, Generic[Position, Key, Move]):
         self.known: dict[Key, tuple[bool, int, Move | None]] = {}
 
     @abstractmethod
-    def look(self, pos: Position) -> Key | None:
+    def look(self, pos: DealState) -> Key | None:
         """None when the claim is kept from ``pos`` to the end of the deal without search; else the key
         of what decides the rest of it from ``pos`` (its entry in ``known``)."""
         raise NotImplementedError
 
-    @abstractmethod
-    def mover(self, pos: Position) -> int | None:
-        raise NotImplementedError
+    def mover(self, pos: DealState) -> int | None:
+        """The seat whose plays are OR nodes when it is ``seat`` (the seat to act)."""
+        return pos.seat
 
     @abstractmethod
-    def moves(self, pos: Position, key: Key) -> list[Move]:
+    def moves(self, pos: DealState, key: Key) -> list[Move]:
         """The moves worth trying from ``pos`` (whose key is ``key``), likeliest to decide first."""
         raise NotImplementedError
 
     @abstractmethod
-    def child(self, pos: Position, move: Move) -> tuple[Position, bool, bool]:
-        """The position after ``move``; whether it completed a trick, and against the claim."""
+    def cards(self, pos: DealState, move: Move) -> Play:
+        """The play ``move`` stands for in ``pos``."""
         raise NotImplementedError
 
-    def back(self, pos: Position) -> None:
-        """Take back the move ``child`` made from ``pos`` (a position that is a value has nothing to undo)."""
+    def play(self, pos: DealState, move: Move) -> bool:
+        """``move`` played on ``pos`` itself (``back`` takes it back); whether it completed a trick."""
+        before = len(pos.winners)
+        pos.apply_unchecked(self.cards(pos, move))
+        return len(pos.winners) != before
 
-    def decide(self, pos: Position, depth: int) -> tuple[bool, Move | None, bool]:
+    def child(self, pos: DealState, move: Move) -> tuple[bool, bool]:
+        """``move`` played (``play``): whether it completed a trick, and one the claimant did not want
+        (taken by the claimant against a claim of none, or by another seat against a claim of all)."""
+        completed = self.play(pos, move)
+        return completed, completed and (pos.winners[-1] == self.seat) != self.wants_all
+
+    def back(self, pos: DealState) -> None:
+        """Take back the move ``child`` played on ``pos``."""
+        pos.undo()
+
+    def decide(self, pos: DealState, depth: int) -> tuple[bool, Move | None, bool]:
         """Whether no trick breaks the claim within ``depth`` more completed tricks; the
         deciding move (the claimant's keeping move, or another seat's breaking one); and
         whether a kept claim is known to be kept to the end of the deal (no line was cut
@@ -121,11 +138,11 @@ class AndOr(ABC, Generic[Position, Key, Move]):
         claimant = self.mover(pos) == self.seat
         result, witness, to_the_end = (not claimant), None, True
         for move in _first(self.moves(pos, key), found):
-            nxt, completed, broken = self.child(pos, move)
+            completed, broken = self.child(pos, move)
             if broken:
                 ok, whole = False, True
             else:
-                ok, _, whole = self.decide(nxt, depth - 1 if completed else depth)
+                ok, _, whole = self.decide(pos, depth - 1 if completed else depth)
             self.back(pos)
             if claimant == ok:
                 result, witness, to_the_end = ok, move, whole

@@ -41,8 +41,8 @@ from ..rules.messages import NOTHING_TO_CLAIM
 from ..rules.state import DealState
 from ..rules.tricks import leading_card
 from .andor import AndOr, Budget, Nodes
-from .plain import PlainSearch, by_suit, priority, to_plain
-from .vocabulary import kept_apart, live_cards, one_plane, real_card, renumber, renumbering, rivals_live
+from .plain import PlainSearch, by_suit, priority
+from .vocabulary import kept_apart, live_cards, real_card, renumbered, rivals_live
 
 ClaimKind = Literal["all_tricks", "no_tricks"]
 CLAIM_KINDS: Final[tuple[str, ...]] = ("all_tricks", "no_tricks")
@@ -106,17 +106,17 @@ def _moves(t: DealState, seat: int, claimant: int, wants_all: bool) -> list[Play
     return moves
 
 
-class _Search(AndOr[DealState, tuple[object, ...], Play]):
+class _Search(AndOr[tuple[object, ...], Play]):
     """A depth-first search to the end of the deal with one deck and no exposed copy
     held (see ``holds``); elsewhere iterative deepening on the number of tricks looked
     at: a claim that fails usually fails within a trick or two, and a shallow search
     finds that cheaply whatever the claimant tries; the last pass looks at every
     remaining trick, so the verdict is exact.
 
-    Positions are one ``DealState`` walked down and up (``DealState.apply``/``undo``, the
-    engine's play loop). Once no card is special any more (one deck, no exposed copy held,
-    no opening card, no first-trick ban) they become bare tuples searched by ``plain``
-    (``PlainSearch``). A verdict on a deal state is never recorded as kept to the end
+    Positions are one ``DealState`` walked down and up (``DealState.apply_unchecked``/``undo``).
+    Once no card is special any more (one deck, no exposed copy held, no opening card, no
+    first-trick ban) the one-deck fast path (``plain.PlainSearch``) searches on, on the same
+    state. A verdict on a deal state is never recorded as kept to the end
     (``exact`` is off), so each deeper look searches it again.
     """
 
@@ -139,13 +139,7 @@ class _Search(AndOr[DealState, tuple[object, ...], Play]):
         if not pos.plain:
             return (pos.seat, pos.leader, tuple(pos.hands_bits), tuple(pos.held_exposed), tuple(pos.trick),
                     pos.suits_led, pos.first_round, pos.opening_lead, not pos.winners)
-        order = renumbering(one_plane(live_cards(pos)))
-        hands = tuple([renumber(order, hand) for hand in pos.hands_bits])
-        plays = tuple([tuple([order[c] for c in play]) for play in pos.trick])
-        return (pos.seat, pos.leader, hands, plays)
-
-    def mover(self, pos: DealState) -> int | None:
-        return pos.seat
+        return renumbered(pos)
 
     def moves(self, pos: DealState, key: tuple[object, ...] | None = None) -> list[Play]:
         """The moves of the seat to act, the likeliest to decide first (see ``priority``)."""
@@ -155,25 +149,15 @@ class _Search(AndOr[DealState, tuple[object, ...], Play]):
         moves.sort(key=lambda move: priority(move, best, self.wants_all))
         return moves
 
-    def child(self, pos: DealState, move: Play) -> tuple[DealState, bool, bool]:
-        """``move`` applied to ``pos`` itself (``back`` undoes it)."""
-        before = len(pos.winners)
-        pos.apply_unchecked(move)
-        completed = len(pos.winners) != before
-        broken = completed and (pos.winners[-1] == self.seat) != self.wants_all
-        return pos, completed, broken
-
-    def back(self, pos: DealState) -> None:
-        pos.undo()
+    def cards(self, pos: DealState, move: Play) -> Play:
+        return move
 
     def decide(self, pos: DealState, depth: int) -> tuple[bool, Play | None, bool]:
-        """As ``AndOr.decide``, on the fast path where ``pos`` becomes a bare tuple."""
-        plain = to_plain(pos)
-        if plain is None:
+        """As ``AndOr.decide``; by the fast path's search where no card is special any more (one deck)."""
+        if pos.rules.decks != 1 or not pos.plain or pos.seat is None:
             return AndOr.decide(self, pos, depth)   # the base class's search, named directly on a hot path
-        node, live = plain
-        result, card, to_the_end = self.plain.decide(node, depth)
-        return result, None if card is None else (real_card(card, live),), to_the_end
+        result, card, to_the_end = self.plain.decide(pos, depth)
+        return result, None if card is None else (real_card(card, live_cards(pos)),), to_the_end
 
     # ---- verdicts ------------------------------------------------------------------------------
 
@@ -201,7 +185,7 @@ class _Search(AndOr[DealState, tuple[object, ...], Play]):
                 keeps, found, _ = self.decide(t, depth)
                 assert not keeps and found is not None
                 move = found
-            t, completed, broken = self.child(t, move)
+            completed, broken = self.child(t, move)
             line.append(move)
             if broken:
                 return tuple(line)

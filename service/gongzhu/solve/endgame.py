@@ -102,9 +102,9 @@ def position_key(pos: DealState) -> Key:
             pos.suits_led, pos.first_round, pos.opening_lead, pos.ban)
 
 
-class _AtLeast(AndOr[DealState, Key, Play]):
+class _AtLeast(AndOr[Key, Play]):
     """Can ``seat`` make sure its score units end at ``threshold`` or more? The claims' AND/OR search on
-    one ``DealState`` walked down and up (``apply``/``undo``).
+    one ``DealState`` walked down and up (``apply_unchecked``/``undo``).
 
     One instance asks one threshold after another (``ask``). What earlier questions settled is kept as
     bounds, per position: kept at ``t`` means kept at every lower threshold (``kept_at``, the highest),
@@ -229,30 +229,28 @@ class _AtLeast(AndOr[DealState, Key, Play]):
             return -weight(mover if takes else winner) * value * 32 + (rank if takes else SUIT_SIZE - rank)
         return key
 
-    def child(self, pos: DealState, move: Play) -> tuple[DealState, bool, bool]:
-        """``move`` applied to ``pos`` itself (``back`` undoes it); broken once the score is settled below
+    def cards(self, pos: DealState, move: Play) -> Play:
+        return move
+
+    def child(self, pos: DealState, move: Play) -> tuple[bool, bool]:
+        """``move`` played (``play``); broken once the score is settled below
         the threshold, or where an earlier question broke the position at a threshold as low."""
-        before = len(pos.winners)
-        pos.apply_unchecked(move)
-        completed = len(pos.winners) != before
+        completed = self.play(pos, move)
         if pos.seat is None or completed and not live_cards(pos) & SCORING_BITS:
             # (a kept leaf is counted by ``look``, which sees it next)
             units = settled_units(pos, self.seat)
             if units < self.threshold:
                 self.highest_broken = max(self.highest_broken, units)
-                return pos, completed, True
-            return pos, completed, False
+                return completed, True
+            return completed, False
         key = position_key(pos)
         broken = self.broken_at.get(key)
         if broken is not None and broken <= self.threshold:
             # broken at ``broken``: below it, on the grid
             self.highest_broken = max(self.highest_broken, broken - UNIT)
-            return pos, completed, True
+            return completed, True
         self.pending = key
-        return pos, completed, False
-
-    def back(self, pos: DealState) -> None:
-        pos.undo()
+        return completed, False
 
 
 def distinct_moves(pos: DealState) -> list[Play]:

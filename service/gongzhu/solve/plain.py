@@ -1,39 +1,25 @@
 """The one-deck fast path of the claims search (docs/rules.md, "Claims").
 
 Once no card is special any more (one deck, no exposed copy held, no opening
-card due, no first-trick ban), a position is a bare tuple (``Plain``: the seat
-to act, the leader, the four hands, the trick's cards) with its cards renumbered
-by their order among the cards still in play: only which card beats which
-decides who takes a trick, so positions that differ only in cards already gone
-are one position. ``PlainSearch`` applies a play the way the play loop does there
-(tests/rules/test_claims.py checks that they agree), and proves a claim of no
-tricks without search where the claimant can duck every lead of the others
-(``ducks_every_lead``).
+card due, no first-trick ban), only which card beats which decides who takes a
+trick: ``PlainSearch`` keys a position by its cards renumbered by their order
+among the cards still in play (``vocabulary.renumbered``), so positions that
+differ only in cards already gone are one position, and its moves are single
+cards in that numbering. The position itself is the engine's deal state, walked
+with its own transitions (``andor.AndOr.child``). It proves a claim of no tricks
+without search where the claimant can duck every lead of the others
+(``ducks_every_lead``), and tries the plays likeliest to decide first.
 """
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Final
 
-from ..rules.cards import ONE_PLANE, PLANE, SEATS, SUIT_MASKS, SUIT_SIZE, Play, lowest_of_runs, mask_cards
+from ..rules.cards import SEATS, SUIT_MASKS, SUIT_SIZE, Play, lowest_of_runs, mask_cards
 from ..rules.moves import follow_single_mask, lead_options
 from ..rules.state import DealState
-from ..rules.tricks import leading_card, trick_winner
+from ..rules.tricks import leading_card
 from .andor import AndOr, Nodes
-from .vocabulary import live_cards, renumber, renumbering
-
-Plain = tuple[int, int, tuple[int, ...], tuple[int, ...]]   # seat, leader, hands, trick
-
-# Dropping card position p from a renumbered one-deck mask: the bits below p, the bits of
-# p's suit above it (moved down one), the bits of the suits above.
-_BELOW: Final = tuple((1 << p) - 1 for p in range(PLANE))
-_SUIT_ABOVE: Final = tuple(((1 << (p - p % SUIT_SIZE + SUIT_SIZE)) - 1) & ~((1 << (p + 1)) - 1) for p in range(PLANE))
-_HIGHER_SUITS: Final = tuple(ONE_PLANE & ~((1 << (p - p % SUIT_SIZE + SUIT_SIZE)) - 1) for p in range(PLANE))
-# The same masks repeated in four lanes of one integer, one lane per hand.
-_LANE: Final = 64
-_LANES: Final = sum(1 << (_LANE * i) for i in range(SEATS))
-_KEEP_LANES: Final = tuple((_BELOW[p] | _HIGHER_SUITS[p]) * _LANES for p in range(PLANE))
-_ABOVE_LANES: Final = tuple(_SUIT_ABOVE[p] * _LANES for p in range(PLANE))
+from .vocabulary import Renumbered, live_cards, real_card, renumbered
 
 
 def by_suit(cards: int, keep_high: bool) -> list[int]:
@@ -100,46 +86,28 @@ def priority(move: Play, best: int, wants_all: bool) -> tuple[int, int]:
     return (1 if wants_all else 0, -rank)
 
 
-def to_plain(t: DealState) -> tuple[Plain, int] | None:
-    """A one-deck position where no card is special any more, as a bare tuple (the fast
-    path), with the live cards its numbering is relative to.
-
-    Cards are renumbered by their order among the cards still in play (hands and the
-    trick on the table), so positions that differ only in the cards already gone are
-    one position: only which card beats which decides who takes a trick."""
-    if t.rules.decks != 1 or not t.plain or t.seat is None:
-        return None
-    live = live_cards(t)
-    order = renumbering(live)
-    node = (t.seat, t.leader, tuple([renumber(order, hand) for hand in t.hands_bits]),
-            tuple([order[play[0]] for play in t.trick]))
-    return node, live
+def plain_winner(node: Renumbered) -> int:
+    """The card leading the trick in ``node`` so far (the card to beat), or -1 before the lead."""
+    return leading_card([play[0] for play in node[3]])
 
 
-def plain_winner(node: Plain) -> int:
-    """Who leads the trick in ``node`` so far (the card to beat): its card, or -1 before the lead."""
-    return leading_card(node[3])
-
-
-def plain_live(node: Plain) -> int:
+def plain_live(node: Renumbered) -> int:
     """The cards in ``node`` held by the seats other than the one to act, or on the table."""
     seat, _, hands, trick = node
     live = 0
     for other in range(SEATS):
         if other != seat:
             live |= hands[other]
-    for card in trick:
-        live |= 1 << card
+    for play in trick:
+        live |= 1 << play[0]
     return live
 
 
-class PlainSearch(AndOr[Plain, Plain, int]):
-    """The fast path: one-deck positions where no card is special any more, as bare
-    tuples (``to_plain``), their cards renumbered among the cards in play, a move being
-    one card. ``child`` applies a play the way ``advance`` does there (options from
-    ``moves``, the winner from ``tricks``); tests/rules/test_claims.py checks the two
-    agree on random positions. A claim of no tricks is kept without search where the
-    claimant can duck every lead of the others (``ducks_the_rest``).
+class PlainSearch(AndOr[Renumbered, int]):
+    """The fast path: one-deck positions where no card is special any more, keyed by their
+    cards renumbered among the cards in play (``renumbered``), a move being one card in that
+    numbering (``cards``: the card it stands for). A claim of no tricks is kept without
+    search where the claimant can duck every lead of the others (``ducks_the_rest``).
     """
 
     exact = True
@@ -149,20 +117,25 @@ class PlainSearch(AndOr[Plain, Plain, int]):
         # (claimant's cards, the cards the others may lead) -> ducks_every_lead
         self.safe: dict[tuple[int, int], bool] = {}
 
-    def look(self, pos: Plain) -> Plain | None:
-        """None once the claimant's hand is empty or it ducks every lead left; a position is its own key."""
-        return None if not pos[2][pos[0]] or self.ducks_the_rest(pos) else pos
+    def look(self, pos: DealState) -> Renumbered | None:
+        """None at the end of the deal or where the claimant ducks every lead left; else the renumbered position."""
+        if pos.seat is None:
+            return None
+        key = renumbered(pos)
+        return None if self.ducks_the_rest(key) else key
 
-    def mover(self, pos: Plain) -> int:
-        return pos[0]
+    def cards(self, pos: DealState, move: int) -> Play:
+        return (real_card(move, live_cards(pos)),)
 
-    def moves(self, pos: Plain, key: Plain) -> list[int]:
-        seat, _, hands, trick = pos
+    def moves(self, pos: DealState, key: Renumbered) -> list[int]:
+        """The cards worth trying (renumbered, as ``key``), likeliest to decide first."""
+        seat, _, hands, trick = key
         hand = hands[seat]
         claimant = self.seat
         if trick:
-            options = follow_single_mask(hand, 0, trick[0] // SUIT_SIZE, False)
-            follows = bool(options & SUIT_MASKS[trick[0] // SUIT_SIZE])
+            suit = trick[0][0] // SUIT_SIZE
+            options = follow_single_mask(hand, 0, suit, False)
+            follows = bool(options & SUIT_MASKS[suit])
         else:
             options = lead_options(hand, 0, 0)[0]
             follows = True
@@ -171,20 +144,20 @@ class PlainSearch(AndOr[Plain, Plain, int]):
                 cards = by_suit(options, keep_high=False)
             else:
                 mine = hands[claimant]
-                for i, card in enumerate(trick):
-                    if (pos[1] + i) % SEATS == claimant:
-                        mine |= 1 << card
+                for i, play in enumerate(trick):
+                    if (key[1] + i) % SEATS == claimant:
+                        mine |= 1 << play[0]
                 cards = lowest_of_runs(options, mine)
         elif seat == claimant and not self.wants_all and not follows:
             cards = by_suit(options, keep_high=True)
         elif seat == claimant and not self.wants_all and trick:
-            cards = self.follows(pos, options)
+            cards = self.follows(key, options)
         else:
-            cards = lowest_of_runs(options, plain_live(pos))
+            cards = lowest_of_runs(options, plain_live(key))
         if not trick and seat != claimant and not self.wants_all:
             cards.sort(key=self.lead_order(hands))
             return cards
-        best = plain_winner(pos)
+        best = plain_winner(key)
         cards.sort(key=lambda card: priority((card,), best, self.wants_all))
         return cards
 
@@ -203,7 +176,7 @@ class PlainSearch(AndOr[Plain, Plain, int]):
             rank.append(2 if not own else 1 if ducks_suit(own, others & mask) else 0)
         return lambda card: (rank[card // SUIT_SIZE], card)
 
-    def follows(self, pos: Plain, options: int) -> list[int]:
+    def follows(self, pos: Renumbered, options: int) -> list[int]:
         """The claimant's cards worth trying when it follows suit against a claim of no
         tricks: of the cards below the one winning the trick (ducks) only the highest,
         since holding a lower card of a suit instead of a higher one is never worse for
@@ -217,26 +190,7 @@ class PlainSearch(AndOr[Plain, Plain, int]):
             return kept or [(options & -options).bit_length() - 1]
         return kept + lowest_of_runs(options & ~ducks, plain_live(pos))
 
-    def child(self, pos: Plain, move: int) -> tuple[Plain, bool, bool]:
-        seat, leader, hands, trick = pos
-        after = list(hands)
-        after[seat] = after[seat] ^ 1 << move
-        played = (*trick, move)
-        if len(played) < SEATS:
-            return ((seat + 1) % SEATS, leader, tuple(after), played), False, False
-        winner = trick_winner([(c,) for c in played], leader)
-        broken = (winner == self.seat) != self.wants_all
-        # the trick's cards leave play: the hands are renumbered without them, the higher
-        # cards of each one's suit moving down one place (the four hands side by side in
-        # one integer, a lane each, moved at once)
-        packed = after[0] | after[1] << _LANE | after[2] << 2 * _LANE | after[3] << 3 * _LANE
-        for gone in sorted(played, reverse=True):
-            packed = packed & _KEEP_LANES[gone] | (packed & _ABOVE_LANES[gone]) >> 1
-        lane = ONE_PLANE
-        return ((winner, winner, (packed & lane, packed >> _LANE & lane, packed >> 2 * _LANE & lane,
-                                  packed >> 3 * _LANE), ()), True, broken)
-
-    def ducks_the_rest(self, pos: Plain) -> bool:
+    def ducks_the_rest(self, pos: Renumbered) -> bool:
         """Whether, with another seat to play, a claim of no tricks is certain by
         ``ducks_every_lead``: the claimant follows every lead of the others below it
         from here on (the card on the table it must still follow counted as a lead; a
@@ -250,8 +204,8 @@ class PlainSearch(AndOr[Plain, Plain, int]):
         if trick:
             place = (claimant - leader) % SEATS
             if place >= len(trick):
-                others |= 1 << trick[0]
-            elif trick[place] == plain_winner(pos):
+                others |= 1 << trick[0][0]
+            elif trick[place][0] == plain_winner(pos):
                 return False
         found = self.safe.get((mine, others))
         if found is None:

@@ -27,6 +27,7 @@ from ..rules.cards import (
     SUIT_MASK,
     SUIT_SIZE,
     TRANSFORMER,
+    Play,
     lowest_of_runs,
     mask_cards,
 )
@@ -69,8 +70,9 @@ def rivals_live(pos: DealState, seat: int) -> int:
     return one_plane(bits)
 
 
-# the live cards -> each one's number among them (``renumbering``), kept between searches
+# the live cards -> each one's number among them (``renumbering``), kept between searches up to a bound
 _ORDER: Final[dict[int, dict[int, int]]] = {}
+ORDERS_KEPT: Final = 1 << 12
 
 
 def renumbering(live: int) -> dict[int, int]:
@@ -83,6 +85,8 @@ def renumbering(live: int) -> dict[int, int]:
             for card in mask_cards((live >> base & SUIT_MASK) << base):
                 order[card] = base + rank
                 rank += 1
+        if len(_ORDER) >= ORDERS_KEPT:
+            _ORDER.clear()
         _ORDER[live] = order
     return order
 
@@ -95,6 +99,20 @@ def renumber(order: dict[int, int], bits: int) -> int:
     for card in mask_cards(bits >> PLANE):
         out |= 1 << (order[card] + PLANE)
     return out
+
+
+Renumbered = tuple[int, int, tuple[int, ...], tuple[Play, ...]]   # seat, leader, hands, trick
+
+
+def renumbered(pos: DealState) -> Renumbered:
+    """The position of ``pos`` (a seat to act, no card special: ``DealState.plain``) with its cards
+    renumbered among the live cards: the seat to act, the leader, the hands and the trick on the
+    table. Positions that differ only in the cards already gone have one renumbered position."""
+    seat = pos.seat
+    assert seat is not None, "the deal is finished"
+    order = renumbering(one_plane(live_cards(pos)))
+    hands = tuple([renumber(order, hand) for hand in pos.hands_bits])
+    return seat, pos.leader, hands, tuple([tuple([order[c] for c in play]) for play in pos.trick])
 
 
 def real_card(card: int, live: int) -> int:
