@@ -223,6 +223,11 @@ def advance(t: DealState, chooser: Chooser | ChooseFunction, limit: int = -1) ->
         _advance_two_decks(t, chooser, limit)
 
 
+def _loop_lists(t: DealState) -> tuple[list[int], list[int], list[int], list[Play], list[Play], list[int]]:
+    """The state's lists a play loop changes in place (its scalars it writes back: ``_write_back``)."""
+    return t.hands_bits, t.held_exposed, t.captured_bits, t.trick, t.history_plays, t.winners
+
+
 def _single_lead_best(trick: list[Play], leader: int) -> tuple[int, int, int]:
     """(best card, end of the led suit, its seat) of a single-card trick in progress."""
     if not trick or len(trick[0]) != 1:
@@ -244,8 +249,7 @@ def _advance_one_deck(t: DealState, chooser: Chooser, limit: int) -> None:  # no
     """
     seat: int = t.leader if t.seat is None else t.seat
     finished = False
-    hands, helds, captured, trick = t.hands_bits, t.held_exposed, t.captured_bits, t.trick
-    history, winners = t.history_plays, t.winners
+    hands, helds, captured, trick, history, winners = _loop_lists(t)
     leader, suits_led, first_round, opening = t.leader, t.suits_led, t.first_round, t.opening_lead
     ban = t.rules.first_trick_ban and not winners
     taken = cards_of(trick) if trick else 0
@@ -339,8 +343,7 @@ def _advance_two_decks(t: DealState, chooser: Chooser, limit: int) -> None:  # n
     """
     seat: int = t.leader if t.seat is None else t.seat
     finished = False
-    hands, helds, captured, trick = t.hands_bits, t.held_exposed, t.captured_bits, t.trick
-    history, winners = t.history_plays, t.winners
+    hands, helds, captured, trick, history, winners = _loop_lists(t)
     leader, suits_led, first_round, opening = t.leader, t.suits_led, t.first_round, t.opening_lead
     ban = t.rules.first_trick_ban and not winners
     # the two planes apart: one-plane ints stay small, and they are the single-card and pair masks as they are
