@@ -439,9 +439,10 @@ class BufferedThreadWorker(ThreadWorker):
         """Close our side and drop what the client still sends until it closes too (or
         ``LINGER_S``): closing a socket with unread bytes resets the connection, and a
         client still sending its body would lose the answer we sent before it."""
+        if len(self.lingering) >= LINGER_MAX:
+            self._drop(conn)
+            return
         try:
-            if len(self.lingering) >= LINGER_MAX:
-                raise OSError("too many lingering connections")
             conn.sock.shutdown(socket.SHUT_WR)
         except OSError:
             self._drop(conn)
