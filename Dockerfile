@@ -72,6 +72,15 @@ ARG APP_UID=10001
 RUN groupadd --system --gid "${APP_UID}" app \
  && useradd --system --uid "${APP_UID}" --gid app --no-create-home \
         --home-dir /nonexistent --shell /usr/sbin/nologin app
+# nginx in front of gunicorn (`gongzhu-service serve`, docs/deployment.md "Serving model"): Debian's
+# nginx-light, already in a base built by deploy/base-image.sh, else from the base's apt. The package's
+# own service files are never used: serve writes its configuration into a run directory under /tmp.
+# hadolint ignore=DL3008
+RUN if ! command -v nginx >/dev/null 2>&1; then \
+        apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+            nginx-light && rm -rf /var/lib/apt/lists/*; \
+    fi \
+ && nginx -v
 COPY --from=build /opt/venv /opt/venv
 # Bytecode was compiled at install time; the root filesystem is read-only in Kubernetes.
 # HOST: every interface of the container (the server alone listens on loopback by default).
@@ -89,5 +98,5 @@ EXPOSE 8080
 # No curl in the image: the venv's Python asks /healthz itself.
 HEALTHCHECK --interval=30s --timeout=3s --start-period=5s --retries=3 \
     CMD ["python3", "-c", "import os, urllib.request; urllib.request.urlopen('http://127.0.0.1:%s/healthz' % os.environ.get('PORT', '8080'), timeout=2)"]
-# gongzhu-service serve: gunicorn -c python:gongzhu.server.gunicorn_conf gongzhu.server.wsgi:app, as make run.
+# gongzhu-service serve: nginx on PORT in front of gunicorn's gthread workers on a unix socket, as make run.
 CMD ["gongzhu-service", "serve"]
