@@ -1,29 +1,9 @@
-"""One outermost WSGI middleware for what every request needs: its id, its metrics,
-its access line and (when enabled) its trace span.
+"""One outermost WSGI middleware for what every request needs, whichever path answers it inside: its
+id, its metrics, its access line, its trace span and the standard headers (docs/operations.md, "Request
+ids and trace context", "Metrics", "Logs"). Its operation is the request pipeline's match (``keys.py``).
 
-It wraps the whole application (``create_app``), so every request is seen once
-whichever path answers it inside — the lean ``/legal-moves`` path, Flask's views,
-a problem, a CORS preflight.
-
-- **Request id.** ``X-Request-ID`` from the client when it is 1–128 printable ASCII
-  characters, else a new one: 32 hexadecimal digits, 16 drawn at random when the
-  process starts (each worker draws its own) and a 16-digit sequence number; put in
-  ``environ["gongzhu.request_id"]`` (problem bodies carry it), echoed in the ``X-Request-ID``
-  response header and on every log line the application writes while it handles the request
-  (``gongzhu.server.logs.REQUEST_ID``).
-- **Trace context.** A well-formed W3C ``traceparent`` is parsed; its trace id and
-  parent id go into the access line (and parent the span when tracing is on).
-- **Operation.** The contract's ``operationId`` of the method and path, as the request
-  pipeline matched it (``Pipeline.operation``, left in the environ: ``keys.py``); ``none``
-  for anything the contract does not have, so metric labels stay a small fixed set
-  whatever clients send.
-- **Metrics and access line** once the answer's last byte is handed to the server
-  (the response iterable is closed): status, duration, bytes (``gongzhu.api.metrics``,
-  ``gongzhu.server.logs``).
-- **Standard headers** on every answer (``headers.py``), with ``X-Request-ID``.
-
-``GONGZHU_METRICS=off`` and ``GONGZHU_ACCESS_LOG=off`` switch the counting and the
-access lines off; they exist to measure what each costs (``bench/perf/telemetry.py``).
+``GONGZHU_METRICS=off`` and ``GONGZHU_ACCESS_LOG=off`` exist to measure what each costs
+(``bench/perf/telemetry.py``).
 """
 from __future__ import annotations
 
@@ -46,10 +26,7 @@ from gongzhu.server.logs import (
 )
 
 from . import keys, metrics, tracing
-from .headers import NO_STORE, NOSNIFF
 
-ENVIRON_KEY = keys.REQUEST_ID
-PROBLEM_KEY = keys.PROBLEM
 HEADER = "X-Request-ID"
 UNKNOWN_OPERATION = "none"
 METRICS_ENV = "GONGZHU_METRICS"
@@ -81,8 +58,8 @@ os.register_at_fork(after_in_child=_new_process)
 
 
 def request_id_of(environ: Environ) -> str:
-    """The client's ``X-Request-ID`` when it is acceptable, else a fresh id (the process's
-    random prefix and its next sequence number: unique, and no system call a request)."""
+    """The client's ``X-Request-ID`` when it is acceptable, else a fresh id: the process's random prefix
+    (each worker draws its own) and its next sequence number, unique, and no system call a request."""
     sent = environ.get("HTTP_X_REQUEST_ID")
     if sent and REQUEST_ID_PATTERN.fullmatch(sent):
         return sent
@@ -129,7 +106,7 @@ class Telemetry:
     def __call__(self, environ: Environ, start_response: Callable) -> Body:
         started = time.perf_counter()
         request_id = request_id_of(environ)
-        environ[ENVIRON_KEY] = request_id
+        environ[keys.REQUEST_ID] = request_id
         token = REQUEST_ID.set(request_id)
         operation = self.operation_of(environ)
         record = Record(self, environ, request_id, operation, started)
@@ -174,7 +151,7 @@ class Record:
         owner = self.owner
         if owner.metrics:
             metrics.observe_request(self.operation, self.status, seconds)
-            problem = self.environ.get(PROBLEM_KEY)
+            problem = self.environ.get(keys.PROBLEM)
             if problem is not None:
                 metrics.count_problem(problem)
         if self.span is not None:
@@ -190,7 +167,7 @@ class Record:
         method, path = environ.get("REQUEST_METHOD"), environ.get("PATH_INFO")
         micros = round(seconds * MICROS)
         sent = self.length if self.length is not None else sent
-        problem = environ.get(PROBLEM_KEY)
+        problem = environ.get(keys.PROBLEM)
         parent = trace_parent(environ)
         if direct is not None and problem is None and parent is None and self.span is None \
                 and type(method) is str and type(path) is str:
@@ -213,8 +190,14 @@ class Record:
                                                 (), None, extra={"fields": fields}))
 
 
+# Every answer: a browser never reads JSON as something else, and, unless the answer sets its own caching,
+# nothing is cached (an answer depends on the request body).
+NOSNIFF = ("X-Content-Type-Options", "nosniff")
+NO_STORE = ("Cache-Control", "no-store")
+
+
 def add_standard_headers(headers: Headers) -> None:
-    """The headers of ``headers.py``, added to an answer's ``headers``."""
+    """``NOSNIFF``, and ``NO_STORE`` unless ``headers`` has a Cache-Control, added to an answer's headers."""
     headers.append(NOSNIFF)
     for name, _ in headers:
         # a name of another length is no Cache-Control: not lowered to be told
