@@ -6,7 +6,7 @@ A request's own observations (its count and duration, its replay time) wait in a
 no lock) and ``flush()`` adds them in one go, counts summed and durations bucketed; ``render()`` flushes
 first, and a queue of ``FLUSH_AT`` flushes itself. Each observation alone takes a lock and, in
 multiprocess mode, writes a memory map: a few microseconds a request, more than the rest of its
-telemetry. Label children are cached for the same reason (``labels()`` locks and builds a key).
+telemetry; a flush looks each series up once (``labels()`` locks and builds a key).
 """
 from __future__ import annotations
 
@@ -57,7 +57,6 @@ BOT_SHED = Counter("gongzhu_bot_shed", "Bot requests refused because the bot was
 BUILD_INFO = Gauge("gongzhu_build_info", "What runs: service and contract versions, commit, engine build (always 1)",
                    ["version", "contract", "commit", "engine"], multiprocess_mode="max")
 
-_request_children: dict[tuple[str, int], tuple] = {}
 # (operation, status, seconds) of each request, or (None, 0, seconds) of a replay, not yet counted
 _pending: deque[tuple[str | None, int, float]] = deque()
 FLUSH_AT = 512
@@ -78,15 +77,6 @@ def observe_replay(seconds: float) -> None:
 def waiting() -> bool:
     """Whether observations wait to be counted (``flush``)."""
     return bool(_pending)
-
-
-def _request_metrics(operation: str, status: int) -> tuple:
-    children = _request_children.get((operation, status))
-    if children is None:
-        label = str(status)
-        children = (REQUESTS.labels(operation, label), LATENCY.labels(operation, label))
-        _request_children[(operation, status)] = children
-    return children
 
 
 class _Batch:
@@ -130,9 +120,8 @@ def flush() -> None:
         batch.total += seconds
         batch.buckets[bisect_left(bounds, seconds)] += 1
     for (operation, status), batch in requests.items():
-        counter, histogram = _request_metrics(operation, status)
-        counter.inc(batch.count)
-        batch.into(histogram)
+        REQUESTS.labels(operation, str(status)).inc(batch.count)
+        batch.into(LATENCY.labels(operation, str(status)))
     if replays.count:
         replays.into(REPLAY)
 

@@ -103,7 +103,7 @@ class Telemetry:
         # the pipeline's matcher (create_app); without one every request is "none"
         self.operation_of = operation_of or _unknown
 
-    def __call__(self, environ: Environ, start_response: Callable) -> Body:
+    def __call__(self, environ: Environ, start_response: Callable) -> Record:
         started = time.perf_counter()
         request_id = request_id_of(environ)
         environ[keys.REQUEST_ID] = request_id
@@ -119,21 +119,22 @@ class Telemetry:
             return start_response(status, headers, exc_info)
 
         try:
-            body = self.app(environ, start)
+            record.body = self.app(environ, start)
         except BaseException:
             record.status = 500
             record.finish(0)
             raise
         finally:
             REQUEST_ID.reset(token)
-        return Body(body, record)
+        return record
 
 
 class Record:
-    """What is known of one request until its answer is sent."""
+    """What is known of one request until its answer is sent, and the app's response iterable around the
+    answer: the request is recorded when the server closes it."""
 
-    __slots__ = ("owner", "environ", "request_id", "operation", "started", "status", "length",
-                 "span")
+    __slots__ = ("owner", "environ", "request_id", "operation", "started", "status", "length", "span", "body",
+                 "sent")
 
     def __init__(self, owner: Telemetry, environ: Environ, request_id: str, operation: str,
                  started: float) -> None:
@@ -145,6 +146,8 @@ class Record:
         self.status = 500
         self.length: int | None = None
         self.span = owner.tracing.start(environ, operation) if owner.tracing.enabled else None
+        self.body: Any = None
+        self.sent = 0
 
     def finish(self, sent: int) -> None:
         seconds = time.perf_counter() - self.started
@@ -161,6 +164,30 @@ class Record:
             direct = direct_access_handler()
             if direct is not None or access_log.isEnabledFor(logging.INFO):
                 self._log(seconds, sent, direct)
+
+    def __iter__(self):
+        # No request id in the log context here: a body the server stops reading would
+        # leave it set for whatever this thread logs next.
+        if type(self.body) is list:   # the pipeline's and Flask's answers: every byte is handed over
+            self.sent = sum(map(len, self.body))
+            return iter(self.body)
+        return self._chunks()
+
+    def _chunks(self):
+        for chunk in self.body:
+            self.sent += len(chunk)
+            yield chunk
+
+    def close(self) -> None:
+        try:
+            # a list (the pipeline's and Flask's answers) has nothing to close: no AttributeError raised and
+            # swallowed a request
+            if type(self.body) is not list:
+                close = getattr(self.body, "close", None)
+                if close is not None:
+                    close()
+        finally:
+            self.finish(self.sent)
 
     def _log(self, seconds: float, sent: int, direct: BatchedStreamHandler | None) -> None:
         environ = self.environ
@@ -215,38 +242,3 @@ def _content_length(headers: Headers) -> int | None:
         if len(name) == CONTENT_LENGTH_LENGTH and name.lower() == "content-length":
             return int(value) if value.isdigit() else None
     return None
-
-
-class Body:
-    """The app's response iterable; the request is recorded when the server closes it."""
-
-    __slots__ = ("body", "record", "sent")
-
-    def __init__(self, body, record: Record) -> None:
-        self.body = body
-        self.record = record
-        self.sent = 0
-
-    def __iter__(self):
-        # No request id in the log context here: a body the server stops reading would
-        # leave it set for whatever this thread logs next.
-        if type(self.body) is list:   # the pipeline's and Flask's answers: every byte is handed over
-            self.sent = sum(map(len, self.body))
-            return iter(self.body)
-        return self._chunks()
-
-    def _chunks(self):
-        for chunk in self.body:
-            self.sent += len(chunk)
-            yield chunk
-
-    def close(self) -> None:
-        try:
-            # a list (the pipeline's and Flask's answers) has nothing to close: no AttributeError raised and
-            # swallowed a request
-            if type(self.body) is not list:
-                close = getattr(self.body, "close", None)
-                if close is not None:
-                    close()
-        finally:
-            self.record.finish(self.sent)

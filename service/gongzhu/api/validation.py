@@ -109,12 +109,9 @@ def _keyword_values(schema: Any, keyword: str) -> list[int]:
                     for v in _keyword_values(item, keyword)]
 
 
-def _escape(token: object) -> str:
-    return str(token).replace("~", "~0").replace("/", "~1")
-
-
 def pointer(path) -> str:
-    return "".join("/" + _escape(token) for token in path)
+    """A JSON pointer (RFC 6901) of ``path``'s tokens."""
+    return "".join("/" + str(token).replace("~", "~0").replace("/", "~1") for token in path)
 
 
 def echo(value: Any) -> str:
