@@ -10,7 +10,7 @@ contract schemas (a test checks it).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 from marshmallow import Schema, fields, missing
 
@@ -63,7 +63,7 @@ class ConvertingSchema(Schema):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         # per field, what converts it; the fields with a default (a callable one is called each time)
-        self._converters = {name: field.to_engine for name, field in self.load_fields.items()}
+        self._converters = {name: cast(Field, field).to_engine for name, field in self.load_fields.items()}
         self._defaults = tuple((name, field.load_default, callable(field.load_default))
                                for name, field in self.load_fields.items() if field.load_default is not missing)
 
