@@ -25,11 +25,6 @@ GIT_TIMEOUT_S = 2
 _INFO_VERSION = re.compile(r"^info:\n(?:  .*\n|\s*\n)*?  version: *['\"]?([^'\"\s#]+)", re.M)
 
 
-def service_version() -> str:
-    """The installed distribution's version (pyproject.toml's)."""
-    return __version__
-
-
 def contract_version() -> str:
     """``info.version`` of the packaged contract, read without a YAML parser."""
     text = resources.files("gongzhu").joinpath(CONTRACT_FILE).read_text(encoding="utf-8")
@@ -73,7 +68,7 @@ def commit() -> str | None:
 
 def build_info() -> BuildInfo:
     """``service``, ``contract``, ``commit`` (or None) and ``engine`` (``pure``, ``compiled``, ``mixed``)."""
-    return BuildInfo(service=service_version(), contract=contract_version(), commit=commit(),
+    return BuildInfo(service=__version__, contract=contract_version(), commit=commit(),
                      engine=engine_build())
 
 
