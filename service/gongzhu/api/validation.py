@@ -185,9 +185,8 @@ class Compiled:
         if self.validator.is_valid(instance):
             return
         if _values_past(instance, MAX_WALKED_VALUES):
-            # jsonschema-rs builds every error (and copies what it points at) before the first
-            # is read: a large invalid input is reported by its first violation alone, found in
-            # a copy whose arrays past every maxItems of the contract are cut (still too long)
+            # the first violation alone, found in a copy whose arrays past every maxItems of the contract
+            # are cut (still too long): jsonschema-rs builds every error before the first is read
             for candidate in (_cut(instance, self.longest + 1), instance):
                 try:
                     self.validator.validate(candidate)
