@@ -40,17 +40,9 @@ class Contract:
     raw: bytes
     document: dict[str, Any]
 
-    @property
-    def version(self) -> str:
-        return str(self.document["info"]["version"])
-
     def operations(self) -> list[Operation]:
-        found = []
-        for path, item in self.document["paths"].items():
-            for method in METHODS:
-                if method in item:
-                    found.append(_operation(path, method, item[method]))
-        return found
+        return [_operation(path, method, item[method]) for path, item in self.document["paths"].items()
+                for method in METHODS if method in item]
 
 
 def _operation(path: str, method: str, spec: dict[str, Any]) -> Operation:
