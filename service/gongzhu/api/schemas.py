@@ -4,43 +4,22 @@ A body reaches these shapes only after it matched its request schema in ``openap
 (``validation.py``), so they check nothing: each field converts by one function (card names to
 cards, integral numbers such as ``5.0`` to ints, ``rules`` to ``Rules``) and absent optional fields
 take the defaults the contract describes. Each names exactly the fields of its contract schema (a test
-checks it). Plain declarations, no schema library, compiled with the engine when a C compiler is there
-(setup.py): every request's cards are converted here (docs/deployment.md, "The request path: decisions").
+checks it). Plain declarations, no schema library: docs/deployment.md, "The request path: decisions".
 """
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Final, NamedTuple
+from typing import Any, NamedTuple
 
 from gongzhu.bot.advice import DEFAULT_BUDGET_MS
 from gongzhu.rules import DEFAULT_RULES, Rules
-from gongzhu.rules.cards import CARD_BY_NAME, CARD_NAMES
 from gongzhu.rules.match import MATCH_TARGET, PIG_TAKER, DealRecord
 from gongzhu.rules.state import NO_EXPOSURE
 
+from .engine_values import card_rows_in, cards_in, convert_fields
+
 # the default of a field that has none: left out, it stays out
 NO_DEFAULT: Any = object()
-
-# a play of one card, the commonest row of a deal state, by the card's name
-ONE_CARD_ROWS: Final[dict[str, tuple[int, ...]]] = {name: (card,) for card, name in enumerate(CARD_NAMES)}
-
-
-def cards_in(row: list[str]) -> tuple[int, ...]:
-    """The engine's cards of a row of card names (validated: each one of the contract's 52)."""
-    cards = CARD_BY_NAME
-    return tuple([cards[name] for name in row])
-
-
-def card_rows_in(rows: list[list[str]]) -> tuple[tuple[int, ...], ...]:
-    """The engine's cards of rows of card names (hands, exposures, plays)."""
-    cards, single = CARD_BY_NAME, ONE_CARD_ROWS
-    out: list[tuple[int, ...]] = []
-    for row in rows:
-        if len(row) == 1:
-            out.append(single[row[0]])
-        else:
-            out.append(tuple([cards[name] for name in row]))
-    return tuple(out)
 
 
 class Call(NamedTuple):
@@ -71,14 +50,7 @@ class Shape:
                                if field.default is not NO_DEFAULT)
 
     def convert(self, data: dict[str, Any]) -> Any:
-        converters = self._converters
-        out: dict[str, Any] = {}
-        for key, value in data.items():
-            convert = converters[key]
-            out[key] = value if convert is None else convert(value)
-        for name, default in self._defaults:
-            if name not in out:
-                out[name] = default
+        out = convert_fields(data, self._converters, self._defaults)
         return out if self.finish is None else self.finish(out)
 
 
