@@ -39,7 +39,7 @@ INTERPRETED = {"messages.py", "build.py"}
 # the bot's modules on the search's path (the others, advice and exposures, call them a few times a request)
 COMPILED_BOT = {"heuristic.py", "search.py", "knowledge.py", "equivalence.py", "policy.py"}
 # the HTTP layer's request path: the pipeline every operation takes, telemetry, the request's engine values and the
-# answers (the rest of it is glue around Flask, jsonschema-rs, ...)
+# answers (the rest of it is glue around Flask, marshmallow, ...)
 COMPILED_API = {"pipeline.py", "telemetry.py", "results.py", "engine_values.py"}
 # the access line's text (the rest of gongzhu.server.logs is logging's and gunicorn's classes)
 COMPILED_SERVER = {"log_lines.py"}

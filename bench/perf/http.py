@@ -215,7 +215,7 @@ def profile(n: int) -> dict:
     3 passes, so other processes' load counts little), in the order the request pipeline
     (``service/gongzhu/api/pipeline.py``) runs them: ``json_parse`` (strict UTF-8 JSON with the
     duplicate-key check), ``validate`` (the jsonschema-rs validator compiled from
-    openapi.yaml, ``is_valid``), ``convert`` (the request shape: JSON to engine values),
+    openapi.yaml, ``is_valid``), ``convert`` (marshmallow fields: JSON to engine values),
     ``answer`` (the operation: engine call and answer dict), ``serialize`` (JSON bytes).
     Then the whole WSGI call of the same request (``wsgi_request``) and of /healthz
     (``wsgi_healthz``), each closed as a server closes it, so with its metrics and its JSON

@@ -1,7 +1,7 @@
 """Response bodies built from engine values (openapi.yaml ``components.schemas``).
 
-Plain functions: on the hot path a schema library's dump would cost more than the
-engine call it reports on. Cards become their names here; orjson writes the
+Plain functions, no marshmallow dump: on the hot path a dump would cost more
+than the engine call it reports on. Cards become their names here; orjson writes the
 answer (``pipeline.encode``).
 """
 from __future__ import annotations

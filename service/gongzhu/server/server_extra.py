@@ -12,8 +12,8 @@ from importlib.util import find_spec
 
 INSTALL = "pip install 'gongzhu-service[server]'"
 # The import names of the server extra's packages (pyproject.toml, [server]).
-SERVER_MODULES = ("flask", "flask_swagger_ui", "gunicorn", "h11", "jsonschema_rs", "orjson", "prometheus_client",
-                  "yaml")
+SERVER_MODULES = ("flask", "flask_swagger_ui", "marshmallow", "gunicorn", "h11", "jsonschema_rs", "orjson",
+                  "prometheus_client", "yaml")
 
 
 class ServerExtraMissing(ImportError):
