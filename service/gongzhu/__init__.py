@@ -1,13 +1,8 @@
-"""gongzhu-service: the rules of 拱猪 (Gong Zhu) as a pure engine (``gongzhu.rules``)
-and a stateless REST API over it (``gongzhu.api``). See docs/rules.md and openapi.yaml.
+"""gongzhu-service: the rules of 拱猪 (Gong Zhu) as a pure engine (``gongzhu.rules``) and a stateless
+REST API over it (``gongzhu.api``, which needs the ``server`` extra). See docs/rules.md and openapi.yaml.
 
-This package, the engine and the bot (``gongzhu.bot``) import the standard library
-only; the REST API needs the ``server`` extra (``gongzhu.server.server_extra``).
-
-The version is pyproject.toml's, read from the installed package's metadata.
-
-Imported from a source checkout, the package first checks that no compiled module is older
-than its source (``gongzhu.freshness``): an edited module would otherwise run as its old build.
+Imported from a source checkout, the package first checks that no compiled module is older than its
+source (``gongzhu.freshness``).
 """
 from importlib.metadata import PackageNotFoundError, version
 

@@ -1,16 +1,7 @@
-"""What this installation is: the service version, the contract version, the
-commit it was built from and how the engine was built. Standard library only, so
-``gongzhu-service --version`` answers without the ``server`` extra; ``/version``
-and the ``gongzhu_build_info`` metric read the same functions.
-
-The commit, first found wins:
-
-1. ``GIT_COMMIT`` in the environment (an operator's override);
-2. the ``COMMIT`` file a wheel built by ``setup.py`` carries (from the
-   ``GONGZHU_COMMIT`` build variable, which the Dockerfile sets from its
-   ``REVISION`` build argument, else ``git`` in the source tree built from);
-3. ``git rev-parse HEAD`` in a source checkout (an editable install);
-4. none.
+"""What this installation is: the service version, the contract version, the commit it was built from
+and how the engine was built (docs/operations.md, "Versions: GET /version", says where each comes from).
+Standard library only, so ``gongzhu-service --version`` answers without the ``server`` extra;
+``/version`` and the ``gongzhu_build_info`` metric read the same functions.
 """
 from __future__ import annotations
 
@@ -32,11 +23,6 @@ SOURCE_ROOT = Path(__file__).resolve().parents[2]
 GIT_TIMEOUT_S = 2
 # openapi.yaml's info.version: the first two-space-indented `version:` after `info:`.
 _INFO_VERSION = re.compile(r"^info:\n(?:  .*\n|\s*\n)*?  version: *['\"]?([^'\"\s#]+)", re.M)
-
-
-def service_version() -> str:
-    """The installed distribution's version (pyproject.toml's)."""
-    return __version__
 
 
 def contract_version() -> str:
@@ -75,13 +61,14 @@ class BuildInfo(TypedDict):
 
 @lru_cache(maxsize=1)
 def commit() -> str | None:
-    """The commit this installation was built from, or None when nothing says."""
+    """The commit this installation was built from, first found wins: ``GIT_COMMIT``, the ``COMMIT`` file a
+    wheel built by ``setup.py`` carries, ``git`` in a source checkout; else None."""
     return os.environ.get(COMMIT_ENV) or _packaged_commit() or _git_commit()
 
 
 def build_info() -> BuildInfo:
     """``service``, ``contract``, ``commit`` (or None) and ``engine`` (``pure``, ``compiled``, ``mixed``)."""
-    return BuildInfo(service=service_version(), contract=contract_version(), commit=commit(),
+    return BuildInfo(service=__version__, contract=contract_version(), commit=commit(),
                      engine=engine_build())
 
 

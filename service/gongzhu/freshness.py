@@ -1,15 +1,8 @@
-"""In a source checkout, a compiled module is never older than its source.
-
-An editable install (``make venv``, ``make run``, ``make test``) compiles modules in place, next to
-their ``.py`` source (setup.py), and Python loads an extension module before a ``.py`` file of the
-same name. A module edited after the build would run as its old compiled code, silently. So
-importing the package from a checkout (the package under ``service/``, ``setup.py`` at the root)
-fails when a compiled module is older than its source, naming the modules and the commands that
-fix it. An installed package (a wheel in site-packages) is not checked: its files' times are the
-installer's, not the build's.
-
-This module stays interpreted in every build (setup.py compiles named modules only): a stale
-compiled copy of the check could not report itself.
+"""In a source checkout, a compiled module is never older than its source: an editable install compiles
+modules in place (setup.py), and Python loads an extension module before a ``.py`` file of the same name,
+so an edited module would run as its old build, silently (docs/engine-api.md, the two builds). An
+installed wheel is not checked: its files' times are the installer's. This module stays interpreted
+(setup.py compiles named modules only): a stale compiled copy of the check could not report itself.
 """
 from __future__ import annotations
 

@@ -8,8 +8,9 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from gongzhu.api.engine_values import card_rows_in, cards_in
 from gongzhu.api.pipeline import encode
-from gongzhu.api.schemas import card_lists, card_rows_in, cards, cards_in
+from gongzhu.api.results import card_lists, cards
 from gongzhu.rules import CARD_NAMES
 from gongzhu.rules.cards import CARD_BY_NAME
 

@@ -10,8 +10,8 @@ import threading
 import pytest
 
 from gongzhu.api import pipeline, schemas, telemetry
-from gongzhu.api.headers import NO_STORE, NOSNIFF
 from gongzhu.api.problems import ApiProblem
+from gongzhu.api.telemetry import NO_STORE, NOSNIFF
 from gongzhu.rules import DEFAULT_RULES, Rules
 from gongzhu.rules.cards import CARD_BY_NAME
 from gongzhu.server import log_lines, logs

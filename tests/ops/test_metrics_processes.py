@@ -13,7 +13,7 @@ import time
 import pytest
 import requests
 
-from gongzhu import about
+from gongzhu import __version__, about
 from tests.servers import ROOT, expected_engine, free_port, start, stop, workers_of
 
 from .metrics_text import value
@@ -84,7 +84,7 @@ def test_build_info_is_one_series_over_the_workers(server):
         text = scrape(base)
         series = [line for line in text.splitlines() if line.startswith("gongzhu_build_info{")]
         assert len(series) == 1, series
-        assert value(text, "gongzhu_build_info", version=about.service_version(),
+        assert value(text, "gongzhu_build_info", version=__version__,
                      contract=about.contract_version(), commit=git_head(), engine=expected_engine()) == 1.0
 
 

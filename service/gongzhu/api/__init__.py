@@ -1,10 +1,8 @@
 """The HTTP layer of gongzhu-service: ``create_app()``.
 
-The contract (``openapi.yaml``) is read once (and checked when ``GONGZHU_CHECK_CONTRACT=1``); the request
-pipeline (``pipeline.py``), the one router, serves its operations with validators compiled from it and
-its pages (``PAGES``: the index ``home.py``, the contract and its UI ``meta.py``, ``status.py``, the deal
-page ``deal_page.py``) in Flask's request context. Flask holds the configuration and runs those views;
-its URL map is empty.
+The request pipeline (``pipeline.py``) is the one router: it serves the contract's operations with
+validators compiled from ``openapi.yaml`` and runs its pages (``PAGES``) in Flask's request context;
+Flask holds the configuration and the request and response objects, with an empty URL map.
 """
 from __future__ import annotations
 
@@ -36,7 +34,7 @@ PIPELINE_KEY = "gongzhu.pipeline"
 # The contract's pages by operationId: views run in Flask's request context.
 PAGES: dict[str, Page] = {"index": home.index, "contract": meta.openapi, "docs": meta.docs,
                           "docs_asset": meta.docs_asset, "table": deal_page.page, "table_asset": deal_page.page_asset,
-                          "version": status.version, "metrics": status.metrics}
+                          "version": status.version_info, "metrics": status.metrics}
 
 
 def _contract() -> Contract | None:

@@ -1,14 +1,10 @@
-"""The hand-written contract, ``service/gongzhu/openapi.yaml`` (package data): read
-and indexed by operation, once at start-up.
+"""The contract, ``service/gongzhu/openapi.yaml`` (package data): read and indexed by operation, once at
+start-up. Its operations are the routes, its request schemas the validators (``validation.py``), its
+``operationId`` the handler of each operation (``operations.py``).
 
-The contract ships inside the package and is checked against the OpenAPI 3.1
-schema when it is built and tested (``tests/contract/test_openapi.py``), so a
-start-up does not check it again (openapi-spec-validator and its dependencies would be loaded
-and run at every start; docs/performance.md, "Start-up") unless ``GONGZHU_CHECK_CONTRACT=1`` asks for it.
-
-The contract drives the HTTP layer: its operations are the routes, its request
-schemas are the validators (``validation.py``) and its ``operationId`` names
-the handler of each operation (``operations.py``).
+The tests check it against the OpenAPI 3.1 schema (``tests/contract/test_openapi.py``); a start-up does so
+only when ``GONGZHU_CHECK_CONTRACT=1`` asks (openapi-spec-validator would be loaded and run at every
+start: docs/performance.md, "Start-up").
 """
 from __future__ import annotations
 
@@ -44,17 +40,9 @@ class Contract:
     raw: bytes
     document: dict[str, Any]
 
-    @property
-    def version(self) -> str:
-        return str(self.document["info"]["version"])
-
     def operations(self) -> list[Operation]:
-        found = []
-        for path, item in self.document["paths"].items():
-            for method in METHODS:
-                if method in item:
-                    found.append(_operation(path, method, item[method]))
-        return found
+        return [_operation(path, method, item[method]) for path, item in self.document["paths"].items()
+                for method in METHODS if method in item]
 
 
 def _operation(path: str, method: str, spec: dict[str, Any]) -> Operation:
@@ -69,11 +57,6 @@ def load_contract() -> bytes:
     return resources.files("gongzhu").joinpath(CONTRACT_FILE).read_bytes()
 
 
-def check_requested() -> bool:
-    """Whether ``GONGZHU_CHECK_CONTRACT=1`` asks for the full OpenAPI check at start-up."""
-    return os.environ.get(CHECK_ENV, "") == "1"
-
-
 def check_contract(document: dict[str, Any]) -> None:
     """The full OpenAPI 3.1 check (openapi-spec-validator); ``ContractError`` if it fails."""
     from openapi_spec_validator import validate as validate_openapi
@@ -84,9 +67,9 @@ def check_contract(document: dict[str, Any]) -> None:
         raise ContractError(f"the API contract is not valid OpenAPI: {error}") from error
 
 
-def read_contract(check: bool | None = None) -> Contract:
-    """The parsed contract; ``ContractError`` if it cannot be used. ``check`` (default:
-    ``GONGZHU_CHECK_CONTRACT=1``) also runs the full OpenAPI check."""
+def read_contract() -> Contract:
+    """The parsed contract (checked in full when ``GONGZHU_CHECK_CONTRACT=1``); ``ContractError`` if it
+    cannot be used."""
     try:
         raw = load_contract()
         # libyaml's safe loader when PyYAML has it: the pure-Python one parses a contract this size slowly.
@@ -96,6 +79,6 @@ def read_contract(check: bool | None = None) -> Contract:
     if not isinstance(document, dict) or not str(document.get("openapi")).startswith("3.1") \
             or not document.get("paths"):
         raise ContractError("the API contract is not an OpenAPI 3.1 document with paths")
-    if check_requested() if check is None else check:
+    if os.environ.get(CHECK_ENV) == "1":
         check_contract(document)
     return Contract(raw=raw, document=document)

@@ -1,19 +1,6 @@
-"""Cross-origin requests from browsers (CORS), off unless asked for.
-
-The service is meant to be called server to server: a deal state carries all four
-hands, so a browser holding one is a client that sees every seat's cards. With
-``GONGZHU_CORS_ORIGINS`` unset, no CORS header is sent and an ``OPTIONS`` request
-gets the contract's 405 problem like any other method a path does not offer.
-
-``GONGZHU_CORS_ORIGINS`` is a comma-separated list of origins
-(``https://game.example.com,https://admin.example.com``) or ``*`` for any. For a
-listed origin, a preflight (``OPTIONS`` with ``Access-Control-Request-Method``) on
-a path of the contract is answered 204 with the methods that path offers, the
-headers a client may send (``Content-Type``, ``X-Request-ID``, ``traceparent``) and
-a max age; every other answer to that origin carries
-``Access-Control-Allow-Origin`` and exposes ``X-Request-ID``. A preflight from
-another origin, or for a path the contract does not have, falls through to the
-405 or 404 problem.
+"""Cross-origin requests from browsers (CORS), off unless ``GONGZHU_CORS_ORIGINS`` lists origins: a deal
+state carries all four hands, so a browser holding one sees every seat's cards. What a listed origin
+gets, and what everyone else does: docs/operations.md, "Browsers (CORS)".
 """
 from __future__ import annotations
 

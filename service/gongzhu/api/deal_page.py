@@ -1,15 +1,6 @@
-"""``GET /table``: the deal page, a deal state shown at a card table, for QA and support (docs/table.md).
-Named the deal page in the code (the engine's play loops are its ``table``); its URL is the contract's.
-
-One page of the package's own files (``deal_page_files/``: ``index.html``, ``table.css``,
-``table.js``): no CDN, no build step. The page only calls the public API from its
-own origin; its Content-Security-Policy allows scripts, styles and requests to
-this server only, with no inline script or style at all. The deal state travels
-in the URL fragment, which a browser never sends to a server.
-
-The assets are addressed with a digest of their content in their URL
-(``?v=…``), so they are cached for a year (``immutable``), with ETags and gzip as
-``/docs``'s assets are; the page itself is not cached.
+"""``GET /table``: the deal page, a deal state shown at a card table, for QA and support (named the deal
+page in the code: the engine's play loops are its ``table``). Its own files (``deal_page_files/``), its
+asset digest in their URLs and its Content-Security-Policy: docs/table.md, "How it is served".
 """
 from __future__ import annotations
 
@@ -18,7 +9,7 @@ from pathlib import Path
 
 from flask import Response, abort
 
-from .meta import ASSET_CACHE, Static
+from .meta import ASSET_CACHE, Static, built
 
 PAGE_DIR = Path(__file__).parent / "deal_page_files"
 ASSET_TYPES = {"table.css": "text/css", "table.js": "text/javascript"}
@@ -37,7 +28,6 @@ def asset_version() -> str:
 
 ASSET_VERSION = asset_version()
 PAGE_HTML = (PAGE_DIR / "index.html").read_text(encoding="utf-8").replace("{{v}}", ASSET_VERSION)
-_assets: dict[str, Static] = {}
 
 
 def page() -> Response:
@@ -47,6 +37,5 @@ def page() -> Response:
 def page_asset(asset: str) -> Response:
     if asset not in ASSET_TYPES:
         abort(404)
-    if asset not in _assets:
-        _assets[asset] = Static((PAGE_DIR / asset).read_bytes(), ASSET_TYPES[asset], ASSET_CACHE)
-    return _assets[asset].response()
+    return built(f"table/{asset}", lambda: Static((PAGE_DIR / asset).read_bytes(), ASSET_TYPES[asset],
+                                                 ASSET_CACHE)).response()

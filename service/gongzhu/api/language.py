@@ -1,13 +1,7 @@
-"""The language of problem answers, from ``Accept-Language`` (RFC 9110 §12.5.4).
-
-Two languages: English (``en``, the default) and Chinese in simplified
-characters (``zh-Hans``). Every ``zh`` range — ``zh``, ``zh-CN``, ``zh-SG``,
-``zh-Hans`` and also ``zh-TW``, ``zh-HK``, ``zh-Hant`` — gets Chinese: the game's
-terms are the same and a simplified-character answer serves a traditional
-reader better than English; ``Content-Language: zh-Hans`` says which script it
-is. The range with the highest ``q`` wins (the first on a tie); a range with
-``q=0`` is never chosen; ``*`` counts as English; other languages are skipped;
-when nothing is left, the answer is in English.
+"""The language of problem answers, from ``Accept-Language`` (RFC 9110 §12.5.4): English (``en``, the
+default) or Chinese in simplified characters (``zh-Hans``) for every ``zh`` range (docs/rules.md,
+"Languages"). The range with the highest ``q`` wins, the first on a tie; ``q=0`` is never chosen; ``*``
+counts as English; other languages are skipped.
 """
 from __future__ import annotations
 

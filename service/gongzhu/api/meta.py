@@ -1,14 +1,7 @@
-"""The contract and its browsable UI, pages the request pipeline serves in Flask's request context.
-
-The UI is Swagger UI as shipped inside the flask-swagger-ui package, served
-from local files: the page loads nothing from a CDN and validates nothing
-against an outside validator. Its Content-Security-Policy allows scripts and
-styles from this server only (plus the page's one inline script, by hash).
-
-The UI's assets are addressed with the package version in their URL
-(``?v=5.34.0``), so they are cached for a year (``immutable``) and carry an ETag;
-``/openapi.yaml`` carries an ETag and is revalidated (``no-cache``). Both are
-sent gzip-compressed to clients that accept it.
+"""The contract and its browsable UI: Swagger UI as the flask-swagger-ui package ships it, from local
+files, with a Content-Security-Policy (scripts and styles from this server, plus the page's one inline
+script by hash). The UI's assets carry the package version in their URL and are cached for a year;
+``/openapi.yaml`` is revalidated; both with ETags and gzip (docs/deployment.md, "Limits and the server's own answers").
 """
 from __future__ import annotations
 
@@ -17,6 +10,7 @@ import gzip
 import hashlib
 import json
 import threading
+from collections.abc import Callable
 from importlib.metadata import version
 from pathlib import Path
 
@@ -100,6 +94,17 @@ _assets: dict[str, Static] = {}
 _building = threading.Lock()
 
 
+def built(key: str, build: Callable[[], Static]) -> Static:
+    """The asset ``key``, built once: readers arriving together wait for the first one's copy."""
+    static = _assets.get(key)
+    if static is None:
+        with _building:
+            static = _assets.get(key)
+            if static is None:
+                static = _assets[key] = build()
+    return static
+
+
 def openapi() -> Response:
     contract = current_app.extensions.get(CONTRACT_KEY)
     if contract is None:
@@ -117,11 +122,4 @@ def docs() -> Response:
 def docs_asset(asset: str) -> Response:
     if asset not in ASSETS:
         abort(404)
-    static = _assets.get(asset)
-    if static is None:
-        # built once: readers arriving together wait for the first one's copy
-        with _building:
-            static = _assets.get(asset)
-            if static is None:
-                static = _assets[asset] = Static((SWAGGER_DIST / asset).read_bytes(), ASSETS[asset], ASSET_CACHE)
-    return static.response()
+    return built(asset, lambda: Static((SWAGGER_DIST / asset).read_bytes(), ASSETS[asset], ASSET_CACHE)).response()

@@ -1,38 +1,12 @@
-"""Prometheus metrics of the service, and ``/metrics``'s text.
+"""Prometheus metrics of the service, and ``/metrics``'s text. Names, labels and the multiprocess mode's
+choices (one ``gongzhu_build_info`` series; ``process_*`` per server process, read from /proc at each
+scrape): docs/operations.md, "Metrics".
 
-Names and labels:
-
-- ``gongzhu_http_requests_total{operation,status}`` and
-  ``gongzhu_http_request_duration_seconds{operation,status}``: every request, by the
-  contract's operationId (``none`` for a method and path the contract does not
-  have) and HTTP status; counted once, outermost (``telemetry.Telemetry``).
-- ``gongzhu_problems_total{code}``: problem answers by their stable code.
-- ``gongzhu_engine_replay_seconds``: time to replay a deal state's history.
-- ``gongzhu_bot_decisions_total{reason}``, ``gongzhu_bot_samples``,
-  ``gongzhu_bot_budget_used_ratio`` (thinking time / budget) and
-  ``gongzhu_bot_shed_total`` (bot requests refused because the bot was busy).
-- ``gongzhu_build_info{version,contract,commit,engine}``: always 1; what runs.
-- ``process_*`` (prometheus_client's process metrics: CPU seconds, resident and
-  virtual memory, open and maximum file descriptors, start time).
-
-Under gunicorn prometheus_client runs in multiprocess mode
-(``service/gongzhu/server/gunicorn_hooks.py``) and ``render()`` sums every worker's files;
-elsewhere (tests, a plain WSGI server) it reports this process's registry.
-In multiprocess mode ``gongzhu_build_info`` is one series (``multiprocess_mode="max"``:
-every process sets the same labels to 1), and the ``process_*`` metrics are read from
-/proc at each scrape for gunicorn's master and each of its live workers, labelled
-``pid`` and ``role`` (``master`` or ``worker``): summed they would mean nothing, and
-per worker a recycled or stuck worker shows.
-Label children are cached here: ``labels()`` takes a lock and builds a key on
-every call, and the hot path should not pay for that twice per request.
-
-A request's own observations (its count and duration, its replay time) wait in a queue
-(``collections.deque``: appends and pops need no lock) and are added to
-prometheus_client's values in one go, counts summed and durations bucketed, by
-``flush()``: under gunicorn the worker's event loop flushes within 50 ms, as it writes
-the access lines; ``render()`` flushes first, and a queue of ``FLUSH_AT`` flushes
-itself. Each observation alone takes a lock and, in multiprocess mode, writes a memory
-map: a few microseconds a request, more than the rest of the request's telemetry.
+A request's own observations (its count and duration, its replay time) wait in a queue (a ``deque``:
+no lock) and ``flush()`` adds them in one go, counts summed and durations bucketed; ``render()`` flushes
+first, and a queue of ``FLUSH_AT`` flushes itself. Each observation alone takes a lock and, in
+multiprocess mode, writes a memory map: a few microseconds a request, more than the rest of its
+telemetry; a flush looks each series up once (``labels()`` locks and builds a key).
 """
 from __future__ import annotations
 
@@ -83,7 +57,6 @@ BOT_SHED = Counter("gongzhu_bot_shed", "Bot requests refused because the bot was
 BUILD_INFO = Gauge("gongzhu_build_info", "What runs: service and contract versions, commit, engine build (always 1)",
                    ["version", "contract", "commit", "engine"], multiprocess_mode="max")
 
-_request_children: dict[tuple[str, int], tuple] = {}
 # (operation, status, seconds) of each request, or (None, 0, seconds) of a replay, not yet counted
 _pending: deque[tuple[str | None, int, float]] = deque()
 FLUSH_AT = 512
@@ -104,15 +77,6 @@ def observe_replay(seconds: float) -> None:
 def waiting() -> bool:
     """Whether observations wait to be counted (``flush``)."""
     return bool(_pending)
-
-
-def _request_metrics(operation: str, status: int) -> tuple:
-    children = _request_children.get((operation, status))
-    if children is None:
-        label = str(status)
-        children = (REQUESTS.labels(operation, label), LATENCY.labels(operation, label))
-        _request_children[(operation, status)] = children
-    return children
 
 
 class _Batch:
@@ -156,9 +120,8 @@ def flush() -> None:
         batch.total += seconds
         batch.buckets[bisect_left(bounds, seconds)] += 1
     for (operation, status), batch in requests.items():
-        counter, histogram = _request_metrics(operation, status)
-        counter.inc(batch.count)
-        batch.into(histogram)
+        REQUESTS.labels(operation, str(status)).inc(batch.count)
+        batch.into(LATENCY.labels(operation, str(status)))
     if replays.count:
         replays.into(REPLAY)
 

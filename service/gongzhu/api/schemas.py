@@ -1,17 +1,16 @@
-"""Request bodies turned into engine values (``Rules``, card ints), and the
-small response builders they share.
+"""Request bodies turned into engine values (``Rules``, card ints).
 
-A body reaches these schemas only after it matched its request schema in
-``openapi.yaml`` (``validation.py``), so they check nothing: every field
-converts (card names to cards, integral numbers such as ``5.0`` to ints,
-``rules`` to ``Rules``) and absent optional fields take the defaults the
-contract describes. The schemas name exactly the fields of their contract
-schemas (a test checks it).
+A body reaches these schemas only after it matched its request schema in ``openapi.yaml``
+(``validation.py``), so they check nothing: each field converts by one function (card names to
+cards, integral numbers such as ``5.0`` to ints, ``rules`` to ``Rules``) and absent optional fields
+take the defaults the contract describes. marshmallow declares them, its ``load`` is not run
+(docs/deployment.md, "The request path: decisions"). They name exactly the fields of their
+contract schemas (a test checks it).
 """
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 from marshmallow import Schema, fields, missing
 
@@ -32,14 +31,14 @@ class Call(NamedTuple):
 
 
 class Field(fields.Field):
-    """A field converting a contract-valid value with one function of it, ``to_engine``
-    (``None``: the value as it is): one call a field, no marshmallow machinery."""
+    """A field converted by one function of its value, ``to_engine`` (None: the value as it is)."""
 
-    to_engine: Callable[[Any], Any] | None = None
+    def __init__(self, to_engine: Callable[[Any], Any] | None = None, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.to_engine = to_engine
 
     def _deserialize(self, value, attr, data, **kwargs):
-        convert = self.to_engine
-        return value if convert is None else convert(value)
+        return value if self.to_engine is None else self.to_engine(value)
 
 
 def _integers(value) -> tuple[int, ...]:
@@ -47,6 +46,7 @@ def _integers(value) -> tuple[int, ...]:
 
 
 def _deal_seed(value) -> int | str:
+    """An integer seed as an int; a 256-bit seed's 64 hexadecimal digits in lower case."""
     return value.lower() if isinstance(value, str) else int(value)
 
 
@@ -54,102 +54,48 @@ def _claim(value) -> tuple[int, str]:
     return int(value["seat"]), value["kind"]
 
 
-def _to_engine(field: fields.Field) -> Callable[[Any], Any] | None:
-    if not isinstance(field, Field):
-        raise TypeError(f"{field!r} is no converting field")
-    return field.to_engine
-
-
-class Cards(Field):
-    """A list of card names -> tuple of cards."""
-
-    to_engine = staticmethod(cards_in)
-
-
-class CardRows(Field):
-    """A list of card-name lists (hands, exposures, plays) -> tuple of tuples of cards."""
-
-    to_engine = staticmethod(card_rows_in)
-
-
-class Integer(Field):
-    """A JSON integer, written ``5`` or ``5.0``, as an int."""
-
-    to_engine = int
-
-
-class Integers(Field):
-    to_engine = staticmethod(_integers)
-
-
-class DealSeed(Field):
-    """An integer seed as an int; a 256-bit seed's 64 hexadecimal digits in lower case."""
-
-    to_engine = staticmethod(_deal_seed)
-
-
-class ClaimField(Field):
-    """``{"seat": s, "kind": k}`` as (seat, kind)."""
-
-    to_engine = staticmethod(_claim)
-
-
-class Plain(Field):
-    """A boolean or string taken as it is."""
-
-
 class ConvertingSchema(Schema):
-    """Converts a contract-valid body: each field present by its own field,
-    defaults for the rest, ``finish`` builds the value."""
+    """Converts a contract-valid body: each field present by its own field, defaults for the rest,
+    ``finish`` (when set) builds the value."""
+
+    finish: Callable[[dict[str, Any]], Any] | None = None
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        # per field, what converts it (None: taken as it is); the fields with a default (a
-        # callable one is called each time)
-        self._converters = {name: _to_engine(field) for name, field in self.load_fields.items()}
+        # per field, what converts it; the fields with a default (a callable one is called each time)
+        self._converters = {name: cast(Field, field).to_engine for name, field in self.load_fields.items()}
         self._defaults = tuple((name, field.load_default, callable(field.load_default))
                                for name, field in self.load_fields.items() if field.load_default is not missing)
-        # whether ``finish`` does anything (most schemas answer the dict itself)
-        self._finishes = type(self).finish is not ConvertingSchema.finish
 
     def convert(self, data: dict[str, Any]) -> Any:
         out = convert_fields(data, self._converters, self._defaults)
-        return self.finish(out) if self._finishes else out
+        return out if self.finish is None else self.finish(out)
 
-    def finish(self, data: dict[str, Any]) -> Any:
-        return data
+
+def _rules_value(data: dict[str, Any]) -> Rules:
+    return Rules(**data) if data else DEFAULT_RULES
 
 
 class RulesSchema(ConvertingSchema):
-    decks = Integer()
-    partnership = Plain()
-    opening_card = Plain()
-    must_lead_opening_card = Plain()
-    first_trick_ban = Plain()
-    pig_flips_with_all_hearts = Plain()
+    decks = Field(int)
+    partnership = Field()
+    opening_card = Field()
+    must_lead_opening_card = Field()
+    first_trick_ban = Field()
+    pig_flips_with_all_hearts = Field()
 
-    def finish(self, data: dict[str, Any]) -> Rules:
-        if not data:
-            return DEFAULT_RULES
-        key = frozenset(data.items())
-        rules = RULES_SEEN.get(key)
-        if rules is None:
-            rules = Rules(**data)
-            # the contract's options admit a few hundred rule sets: each is built once
-            if len(RULES_SEEN) < MAX_RULES_SEEN:
-                RULES_SEEN[key] = rules
-        return rules
+    finish = staticmethod(_rules_value)
 
 
-# Rules are values: the same options give an equal Rules, kept here by their options.
-RULES_SEEN: dict[frozenset, Rules] = {}
-MAX_RULES_SEEN = 1024
 RULES: RulesSchema = RulesSchema()
+# Rules are values, kept by the options as sent (validated scalars: ``1`` and ``1.0`` are one key): the
+# contract's options admit a few hundred rule sets, each built once.
+RULES_SENT: dict[frozenset, Rules] = {}
+MAX_RULES_SEEN = 1024
 
 
 def rules_in(sent: dict[str, Any]) -> Rules:
-    """The ``Rules`` of a request's ``rules`` object, kept by the options as sent (validated:
-    scalars, and ``1`` and ``1.0`` convert alike), so a rule set seen before costs one lookup."""
+    """The ``Rules`` of a request's ``rules`` object: a rule set seen before costs one lookup."""
     key = frozenset(sent.items())
     rules = RULES_SENT.get(key)
     if rules is None:
@@ -159,92 +105,88 @@ def rules_in(sent: dict[str, Any]) -> Rules:
     return rules
 
 
-RULES_SENT: dict[frozenset, Rules] = {}
-
-
-class RulesField(Field):
-    to_engine = staticmethod(rules_in)
-
-
-def _rules():
-    return RulesField(load_default=DEFAULT_RULES)
+def _rules() -> Field:
+    return Field(rules_in, load_default=DEFAULT_RULES)
 
 
 class DealStateSchema(ConvertingSchema):
     """A deal's history: rules, who leads, the hands as dealt, exposures, plays."""
 
     rules = _rules()
-    first_deal = Plain(load_default=True)
-    leader = Integer()
-    hands = CardRows()
-    exposed = CardRows(load_default=NO_EXPOSURE)
-    plays = CardRows(load_default=())
+    first_deal = Field(load_default=True)
+    leader = Field(int)
+    hands = Field(card_rows_in)
+    exposed = Field(card_rows_in, load_default=NO_EXPOSURE)
+    plays = Field(card_rows_in, load_default=())
 
 
 class PlaySchema(DealStateSchema):
-    move = Cards()
-    seat = Integer()
+    move = Field(cards_in)
+    seat = Field(int)
 
 
 class TrickSchema(ConvertingSchema):
     rules = _rules()
-    leader = Integer()
-    plays = CardRows()
+    leader = Field(int)
+    plays = Field(card_rows_in)
 
 
 class ScoreSchema(ConvertingSchema):
     rules = _rules()
-    captured = CardRows()
-    exposed = CardRows(load_default=NO_EXPOSURE)
+    captured = Field(card_rows_in)
+    exposed = Field(card_rows_in, load_default=NO_EXPOSURE)
 
 
 class ExposuresSchema(ConvertingSchema):
     rules = _rules()
-    hands = CardRows()
-    exposed = CardRows(load_default=NO_EXPOSURE)
+    hands = Field(card_rows_in)
+    exposed = Field(card_rows_in, load_default=NO_EXPOSURE)
 
 
 class DealSchema(ConvertingSchema):
     rules = _rules()
-    seed = DealSeed()
-    first_deal = Plain(load_default=True)
+    seed = Field(_deal_seed)
+    first_deal = Field(load_default=True)
 
 
 class IngotsSchema(ConvertingSchema):
-    scores = Integers()
-    multiplier = Integer(load_default=1)
-    fee = Integer(load_default=0)
+    scores = Field(_integers)
+    multiplier = Field(int, load_default=1)
+    fee = Field(int, load_default=0)
 
 
 class SuggestSchema(DealStateSchema):
-    budget_ms = Integer(load_default=DEFAULT_BUDGET_MS)
-    seed = Integer()
+    budget_ms = Field(int, load_default=DEFAULT_BUDGET_MS)
+    seed = Field(int)
 
 
 class ClaimSchema(DealStateSchema):
-    claim = ClaimField()
+    claim = Field(_claim)
 
 
 class ViewSchema(DealStateSchema):
-    seat = Integer()
+    seat = Field(int)
 
 
 class SuggestExposuresSchema(ConvertingSchema):
     rules = _rules()
-    hand = Cards()
+    hand = Field(cards_in)
+
+
+def _deal_record(data: dict[str, Any]) -> DealRecord:
+    return DealRecord(**data)
 
 
 class DealRecordSchema(ConvertingSchema):
     """One deal of a match: a deal state without its rules (the match's apply)."""
 
-    first_deal = Plain()
-    leader = Integer()
-    hands = CardRows()
-    exposed = CardRows(load_default=NO_EXPOSURE)
-    plays = CardRows(load_default=())
+    first_deal = Field()
+    leader = Field(int)
+    hands = Field(card_rows_in)
+    exposed = Field(card_rows_in, load_default=NO_EXPOSURE)
+    plays = Field(card_rows_in, load_default=())
 
-    def finish(self, data: dict[str, Any]) -> DealRecord:
-        return DealRecord(**data)
+    finish = staticmethod(_deal_record)
 
 
 DEAL_RECORD: DealRecordSchema = DealRecordSchema()
@@ -254,17 +196,13 @@ def _deal_records(value) -> tuple[DealRecord, ...]:
     return tuple(map(DEAL_RECORD.convert, value))
 
 
-class DealRecords(Field):
-    to_engine = staticmethod(_deal_records)
-
-
 class MatchSchema(ConvertingSchema):
     rules = _rules()
-    target = Integer(load_default=MATCH_TARGET)
-    leader_rule = Plain(load_default=PIG_TAKER)
-    multiplier = Integer(load_default=1)
-    fee = Integer(load_default=0)
-    deals = DealRecords()
+    target = Field(int, load_default=MATCH_TARGET)
+    leader_rule = Field(load_default=PIG_TAKER)
+    multiplier = Field(int, load_default=1)
+    fee = Field(int, load_default=0)
+    deals = Field(_deal_records)
 
 
 # each instance typed: the compiled build's type check meets this module in an import cycle, where it
@@ -281,8 +219,3 @@ SUGGEST_EXPOSURES: SuggestExposuresSchema = SuggestExposuresSchema()
 CLAIM: ClaimSchema = ClaimSchema()
 VIEW: ViewSchema = ViewSchema()
 MATCH: MatchSchema = MatchSchema()
-
-
-# ---- responses: built in ``results.py`` (compiled with the engine), named here too
-
-from .results import card_lists, cards, rules_out, trick_out  # noqa: E402,F401

@@ -1,19 +1,9 @@
-"""Bot work bounded per worker process: a /suggest search holds a slot while it runs.
+"""Bot work bounded per worker process: a /suggest or /claim search holds a slot while it runs.
 
-The bot's search is CPU-bound Python, so one process makes no more progress with two
-searches at once than with one (the GIL), and each would take twice as long. A
-worker therefore has ``GONGZHU_BOT_SLOTS`` slots (default 1). A request that finds
-every slot taken is answered at once — 503 problem ``busy`` with ``Retry-After`` — and
-never queues, so bot traffic can slow a pod's other answers by at most its slots'
-share of the CPU. ``Retry-After`` is the time until the first slot is expected to be
-free (at least 1 s): a running search of a kind measured before (``/suggest``,
-``/claim``) is expected to take as long as that kind's recent searches did (a moving
-average of how long they held their slot); one running longer than that, or of a kind
-not measured yet, until its bound (its budget, or the claims search's wall-clock cap).
-
-``GONGZHU_MAX_BUDGET_MS`` caps the thinking budget a request may ask for (default
-1000 ms; docs/deployment.md has the measurements): a larger ``budget_ms`` is served
-with the cap, so a slot is never held longer than the cap.
+A search is CPU-bound, so two at once in one process make no more progress than one (the GIL). A
+request that finds every slot taken gets 503 ``busy`` at once, with ``Retry-After`` from what recent
+searches of the running kind took, and never queues; ``GONGZHU_MAX_BUDGET_MS`` caps the budget a
+request may ask for. The settings and their measurements: docs/deployment.md ("Bot slots", "Budget cap").
 """
 from __future__ import annotations
 
@@ -23,6 +13,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 
 from . import messages as text
 from .problems import ApiProblem
@@ -46,13 +37,13 @@ class Busy(ApiProblem):
 RECENT_WEIGHT = 0.3
 
 
+@dataclass(slots=True, eq=False)
 class Held:
     """A slot being held: by what kind of search, since when, and until when at most."""
 
-    __slots__ = ("kind", "started", "bound")
-
-    def __init__(self, kind: str | None, started: float, bound: float) -> None:
-        self.kind, self.started, self.bound = kind, started, bound
+    kind: str | None
+    started: float
+    bound: float
 
 
 class BotSlots:

@@ -1,29 +1,9 @@
-"""One outermost WSGI middleware for what every request needs: its id, its metrics,
-its access line and (when enabled) its trace span.
+"""One outermost WSGI middleware for what every request needs, whichever path answers it inside: its
+id, its metrics, its access line, its trace span and the standard headers (docs/operations.md, "Request
+ids and trace context", "Metrics", "Logs"). Its operation is the request pipeline's match (``keys.py``).
 
-It wraps the whole application (``create_app``), so every request is seen once
-whichever path answers it inside — the lean ``/legal-moves`` path, Flask's views,
-a problem, a CORS preflight.
-
-- **Request id.** ``X-Request-ID`` from the client when it is 1–128 printable ASCII
-  characters, else a new one: 32 hexadecimal digits, 16 drawn at random when the
-  process starts (each worker draws its own) and a 16-digit sequence number; put in
-  ``environ["gongzhu.request_id"]`` (problem bodies carry it), echoed in the ``X-Request-ID``
-  response header and on every log line the application writes while it handles the request
-  (``gongzhu.server.logs.REQUEST_ID``).
-- **Trace context.** A well-formed W3C ``traceparent`` is parsed; its trace id and
-  parent id go into the access line (and parent the span when tracing is on).
-- **Operation.** The contract's ``operationId`` of the method and path, as the request
-  pipeline matched it (``Pipeline.operation``, left in the environ: ``keys.py``); ``none``
-  for anything the contract does not have, so metric labels stay a small fixed set
-  whatever clients send.
-- **Metrics and access line** once the answer's last byte is handed to the server
-  (the response iterable is closed): status, duration, bytes (``gongzhu.api.metrics``,
-  ``gongzhu.server.logs``).
-- **Standard headers** on every answer (``headers.py``), with ``X-Request-ID``.
-
-``GONGZHU_METRICS=off`` and ``GONGZHU_ACCESS_LOG=off`` switch the counting and the
-access lines off; they exist to measure what each costs (``bench/perf/telemetry.py``).
+``GONGZHU_METRICS=off`` and ``GONGZHU_ACCESS_LOG=off`` exist to measure what each costs
+(``bench/perf/telemetry.py``).
 """
 from __future__ import annotations
 
@@ -46,10 +26,7 @@ from gongzhu.server.logs import (
 )
 
 from . import keys, metrics, tracing
-from .headers import NO_STORE, NOSNIFF
 
-ENVIRON_KEY = keys.REQUEST_ID
-PROBLEM_KEY = keys.PROBLEM
 HEADER = "X-Request-ID"
 UNKNOWN_OPERATION = "none"
 METRICS_ENV = "GONGZHU_METRICS"
@@ -81,8 +58,8 @@ os.register_at_fork(after_in_child=_new_process)
 
 
 def request_id_of(environ: Environ) -> str:
-    """The client's ``X-Request-ID`` when it is acceptable, else a fresh id (the process's
-    random prefix and its next sequence number: unique, and no system call a request)."""
+    """The client's ``X-Request-ID`` when it is acceptable, else a fresh id: the process's random prefix
+    (each worker draws its own) and its next sequence number, unique, and no system call a request."""
     sent = environ.get("HTTP_X_REQUEST_ID")
     if sent and REQUEST_ID_PATTERN.fullmatch(sent):
         return sent
@@ -126,10 +103,10 @@ class Telemetry:
         # the pipeline's matcher (create_app); without one every request is "none"
         self.operation_of = operation_of or _unknown
 
-    def __call__(self, environ: Environ, start_response: Callable) -> Body:
+    def __call__(self, environ: Environ, start_response: Callable) -> Record:
         started = time.perf_counter()
         request_id = request_id_of(environ)
-        environ[ENVIRON_KEY] = request_id
+        environ[keys.REQUEST_ID] = request_id
         token = REQUEST_ID.set(request_id)
         operation = self.operation_of(environ)
         record = Record(self, environ, request_id, operation, started)
@@ -142,21 +119,22 @@ class Telemetry:
             return start_response(status, headers, exc_info)
 
         try:
-            body = self.app(environ, start)
+            record.body = self.app(environ, start)
         except BaseException:
             record.status = 500
             record.finish(0)
             raise
         finally:
             REQUEST_ID.reset(token)
-        return Body(body, record)
+        return record
 
 
 class Record:
-    """What is known of one request until its answer is sent."""
+    """What is known of one request until its answer is sent, and the app's response iterable around the
+    answer: the request is recorded when the server closes it."""
 
-    __slots__ = ("owner", "environ", "request_id", "operation", "started", "status", "length",
-                 "span")
+    __slots__ = ("owner", "environ", "request_id", "operation", "started", "status", "length", "span", "body",
+                 "sent")
 
     def __init__(self, owner: Telemetry, environ: Environ, request_id: str, operation: str,
                  started: float) -> None:
@@ -168,13 +146,15 @@ class Record:
         self.status = 500
         self.length: int | None = None
         self.span = owner.tracing.start(environ, operation) if owner.tracing.enabled else None
+        self.body: Any = None
+        self.sent = 0
 
     def finish(self, sent: int) -> None:
         seconds = time.perf_counter() - self.started
         owner = self.owner
         if owner.metrics:
             metrics.observe_request(self.operation, self.status, seconds)
-            problem = self.environ.get(PROBLEM_KEY)
+            problem = self.environ.get(keys.PROBLEM)
             if problem is not None:
                 metrics.count_problem(problem)
         if self.span is not None:
@@ -184,65 +164,6 @@ class Record:
             direct = direct_access_handler()
             if direct is not None or access_log.isEnabledFor(logging.INFO):
                 self._log(seconds, sent, direct)
-
-    def _log(self, seconds: float, sent: int, direct: BatchedStreamHandler | None) -> None:
-        environ = self.environ
-        method, path = environ.get("REQUEST_METHOD"), environ.get("PATH_INFO")
-        micros = round(seconds * MICROS)
-        sent = self.length if self.length is not None else sent
-        problem = environ.get(PROBLEM_KEY)
-        parent = trace_parent(environ)
-        if direct is not None and problem is None and parent is None and self.span is None \
-                and type(method) is str and type(path) is str:
-            write_request(direct, method, path, self.operation, self.status, micros, sent, self.request_id)
-            return
-        fields = {"method": method, "path": path, "operation": self.operation, "status": self.status,
-                  "duration_ms": micros / 1000, "bytes": sent, "request_id": self.request_id}
-        if problem is not None:
-            fields["problem"] = problem
-        if parent is not None:
-            fields["trace_id"], fields["parent_id"] = parent
-        if self.span is not None:
-            context = self.span.get_span_context()
-            fields["trace_id"], fields["span_id"] = f"{context.trace_id:032x}", f"{context.span_id:016x}"
-        if direct is not None:
-            write_access(direct, fields)
-            return
-        # makeRecord + handle: logging.info would also walk the stack for the caller's line
-        access_log.handle(access_log.makeRecord(ACCESS_LOGGER, logging.INFO, __file__, 0, "request",
-                                                (), None, extra={"fields": fields}))
-
-
-def add_standard_headers(headers: Headers) -> None:
-    """The headers of ``headers.py``, added to an answer's ``headers``."""
-    headers.append(NOSNIFF)
-    for name, _ in headers:
-        # a name of another length is no Cache-Control: not lowered to be told
-        if len(name) == CACHE_CONTROL_LENGTH and name.lower() == "cache-control":
-            return
-    headers.append(NO_STORE)
-
-
-CACHE_CONTROL_LENGTH = len("cache-control")
-CONTENT_LENGTH_LENGTH = len("content-length")
-
-
-def _content_length(headers: Headers) -> int | None:
-    for name, value in headers:
-        if len(name) == CONTENT_LENGTH_LENGTH and name.lower() == "content-length":
-            return int(value) if value.isdigit() else None
-    return None
-
-
-class Body:
-    """The app's response iterable; the request is recorded when the server closes it."""
-
-    __slots__ = ("body", "record", "sent")
-
-    def __init__(self, body, record: Record) -> None:
-        self.body = body
-        self.record = record
-        self.sent = 0
 
     def __iter__(self):
         # No request id in the log context here: a body the server stops reading would
@@ -266,4 +187,58 @@ class Body:
                 if close is not None:
                     close()
         finally:
-            self.record.finish(self.sent)
+            self.finish(self.sent)
+
+    def _log(self, seconds: float, sent: int, direct: BatchedStreamHandler | None) -> None:
+        environ = self.environ
+        method, path = environ.get("REQUEST_METHOD"), environ.get("PATH_INFO")
+        micros = round(seconds * MICROS)
+        sent = self.length if self.length is not None else sent
+        problem = environ.get(keys.PROBLEM)
+        parent = trace_parent(environ)
+        if direct is not None and problem is None and parent is None and self.span is None \
+                and type(method) is str and type(path) is str:
+            write_request(direct, method, path, self.operation, self.status, micros, sent, self.request_id)
+            return
+        fields = {"method": method, "path": path, "operation": self.operation, "status": self.status,
+                  "duration_ms": micros / 1000, "bytes": sent, "request_id": self.request_id}
+        if problem is not None:
+            fields["problem"] = problem
+        if parent is not None:
+            fields["trace_id"], fields["parent_id"] = parent
+        if self.span is not None:
+            context = self.span.get_span_context()
+            fields["trace_id"], fields["span_id"] = f"{context.trace_id:032x}", f"{context.span_id:016x}"
+        if direct is not None:
+            write_access(direct, fields)
+            return
+        # makeRecord + handle: logging.info would also walk the stack for the caller's line
+        access_log.handle(access_log.makeRecord(ACCESS_LOGGER, logging.INFO, __file__, 0, "request",
+                                                (), None, extra={"fields": fields}))
+
+
+# Every answer: a browser never reads JSON as something else, and, unless the answer sets its own caching,
+# nothing is cached (an answer depends on the request body).
+NOSNIFF = ("X-Content-Type-Options", "nosniff")
+NO_STORE = ("Cache-Control", "no-store")
+
+
+def add_standard_headers(headers: Headers) -> None:
+    """``NOSNIFF``, and ``NO_STORE`` unless ``headers`` has a Cache-Control, added to an answer's headers."""
+    headers.append(NOSNIFF)
+    for name, _ in headers:
+        # a name of another length is no Cache-Control: not lowered to be told
+        if len(name) == CACHE_CONTROL_LENGTH and name.lower() == "cache-control":
+            return
+    headers.append(NO_STORE)
+
+
+CACHE_CONTROL_LENGTH = len("cache-control")
+CONTENT_LENGTH_LENGTH = len("content-length")
+
+
+def _content_length(headers: Headers) -> int | None:
+    for name, value in headers:
+        if len(name) == CONTENT_LENGTH_LENGTH and name.lower() == "content-length":
+            return int(value) if value.isdigit() else None
+    return None

@@ -1,15 +1,7 @@
-"""Optional OpenTelemetry tracing: one server span per request, named after the operation.
-
-On only when ``OTEL_EXPORTER_OTLP_ENDPOINT`` is set and the ``otel`` extra is
-installed (``pip install 'gongzhu-service[otel]'``); spans are exported with OTLP
-over HTTP, in batches, to that endpoint (the exporter reads the standard ``OTEL_*``
-variables; the service name defaults to ``gongzhu-service``). Off, nothing of
-OpenTelemetry is imported and a request costs one attribute test. A W3C
-``traceparent`` from the client parents the span, with its ``tracestate`` kept; the
-span's ``http.route`` is the contract's path template the request matched.
-
-The exporter's thread is started in each worker on its first request, never in
-gunicorn's master before it forks (a thread does not survive ``fork``).
+"""Optional OpenTelemetry tracing: one server span per request, named after the operation, parented by
+the client's ``traceparent`` (docs/operations.md, "Tracing (optional)"). Off, nothing of OpenTelemetry is
+imported. The exporter's thread starts in each worker on its first request, never in gunicorn's master
+before it forks (a thread does not survive ``fork``).
 """
 from __future__ import annotations
 

@@ -1,12 +1,10 @@
-"""Request validation compiled from the contract: one validator per request
-body schema and per path parameter, built once at start-up with jsonschema-rs
-(JSON Schema 2020-12, the dialect of OpenAPI 3.1).
+"""Request validation compiled from the contract: one jsonschema-rs validator (JSON Schema 2020-12, the
+dialect of OpenAPI 3.1) per request body schema and per path parameter, built once at start-up. No
+constraint is written here: every one, the card names too, comes from ``openapi.yaml``.
 
-Valid input costs one ``is_valid`` call. Only invalid input is walked for its
-errors, and the report is bounded: at most ``MAX_ERRORS`` items (then
-``truncated``), each ``detail`` quoting at most ``MAX_ECHO`` characters of what
-the client sent. No constraint is written here: every one comes from
-``openapi.yaml`` (the card names too: the ``Card`` schema's ``enum``).
+Valid input costs one ``is_valid`` call. Invalid input gets a bounded report: at most ``MAX_ERRORS``
+items (then ``truncated``), each quoting at most ``MAX_ECHO`` characters of what the client sent, and
+the first violation alone past ``MAX_WALKED_VALUES`` (docs/deployment.md, "Validation is bounded").
 """
 from __future__ import annotations
 
@@ -25,8 +23,6 @@ MAX_ERRORS = 50
 MAX_ECHO = 100
 # An enum of more values than this is named by its description in a report, not listed.
 MAX_LISTED_OPTIONS = 8
-# An invalid input of more JSON values than this gets its first violation only: the full
-# report costs memory and time in proportion to its violations, which can be one a value.
 MAX_WALKED_VALUES = 1000
 SCHEMA_VIOLATION = "schema_violation"
 # A path segment is read as a JSON number when its schema asks for one.
@@ -113,20 +109,14 @@ def _keyword_values(schema: Any, keyword: str) -> list[int]:
                     for v in _keyword_values(item, keyword)]
 
 
-def _escape(token: object) -> str:
-    return str(token).replace("~", "~0").replace("/", "~1")
-
-
 def pointer(path) -> str:
-    return "".join("/" + _escape(token) for token in path)
+    """A JSON pointer (RFC 6901) of ``path``'s tokens."""
+    return "".join("/" + str(token).replace("~", "~0").replace("/", "~1") for token in path)
 
 
 def echo(value: Any) -> str:
     """What the client sent, as JSON, cut to ``MAX_ECHO`` characters."""
-    try:
-        return echo_text(json.dumps(value, ensure_ascii=False))
-    except (TypeError, ValueError):
-        return echo_text(repr(value))
+    return echo_text(json.dumps(value, ensure_ascii=False))
 
 
 def echo_text(sent: str) -> str:
@@ -195,9 +185,8 @@ class Compiled:
         if self.validator.is_valid(instance):
             return
         if _values_past(instance, MAX_WALKED_VALUES):
-            # jsonschema-rs builds every error (and copies what it points at) before the first
-            # is read: a large invalid input is reported by its first violation alone, found in
-            # a copy whose arrays past every maxItems of the contract are cut (still too long)
+            # the first violation alone, found in a copy whose arrays past every maxItems of the contract
+            # are cut (still too long): jsonschema-rs builds every error before the first is read
             for candidate in (_cut(instance, self.longest + 1), instance):
                 try:
                     self.validator.validate(candidate)

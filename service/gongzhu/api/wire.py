@@ -1,14 +1,7 @@
-"""The bytes of a request body: UTF-8 JSON in sound HTTP/1.1 framing.
-
-- A ``charset`` parameter other than UTF-8 on ``Content-Type`` is a 415 problem
-  (``unsupported_charset``), and so is a body in UTF-16 or UTF-32 (with or without
-  its byte order mark), which ``json.loads`` would otherwise decode silently.
-- A UTF-8 byte order mark at the start of the body is ignored, as RFC 8259 §8.1
-  allows a parser to do; bytes that are not UTF-8 otherwise make the body
-  malformed JSON (400).
-- A chunked body whose framing breaks while the application reads it (a chunk
-  size that is not hexadecimal, a missing CRLF, …) is a 400 problem
-  (``bad_framing``), logged as one warning line, never a 500.
+"""The bytes of a request body: UTF-8 JSON in sound HTTP/1.1 framing. A charset other than UTF-8, or a body
+in UTF-16/32 (which ``json.loads`` would decode silently), is 415 ``unsupported_charset``; framing that
+breaks while the body is read is 400 ``bad_framing``, never a 500 (docs/deployment.md, "Limits and the
+server's own answers").
 """
 from __future__ import annotations
 
