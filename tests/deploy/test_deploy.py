@@ -219,7 +219,7 @@ def test_pods_are_locked_down(tools: Tools, values: str) -> None:
     assert kinds["ServiceAccount"]["automountServiceAccountToken"] is False
 
 
-def test_deployment_probes_resources_and_writable_tmp(tools: Tools) -> None:
+def test_deployment_probes_resources_and_writable_paths(tools: Tools) -> None:
     deployment = by_kind(manifests(tools))["Deployment"]
     pod = deployment["spec"]["template"]["spec"]
     (container,) = pod["containers"]
@@ -231,12 +231,17 @@ def test_deployment_probes_resources_and_writable_tmp(tools: Tools) -> None:
     assert container["ports"] == [{"name": "http", "containerPort": 8080, "protocol": "TCP"}]
     env = {item["name"]: item["value"] for item in container["env"]}
     assert env == {"PORT": "8080", "WEB_CONCURRENCY": "2", "PROMETHEUS_MULTIPROC_DIR": "/tmp/metrics",
-                   "GUNICORN_THREADS": "4", "GONGZHU_BOT_SLOTS": "1", "GONGZHU_MAX_BUDGET_MS": "1000"}
+                   "GONGZHU_RUN_DIR": "/run/gongzhu", "GUNICORN_THREADS": "4", "GONGZHU_BOT_SLOTS": "1",
+                   "GONGZHU_MAX_BUDGET_MS": "1000"}
     assert container["livenessProbe"]["timeoutSeconds"] == 2
     assert container["readinessProbe"]["timeoutSeconds"] == 1
     assert container["resources"]["limits"]["memory"] == container["resources"]["requests"]["memory"]
-    assert container["volumeMounts"] == [{"name": "tmp", "mountPath": "/tmp"}]
-    assert pod["volumes"] == [{"name": "tmp", "emptyDir": {"medium": "Memory", "sizeLimit": "16Mi"}}]
+    assert container["volumeMounts"] == [{"name": "tmp", "mountPath": "/tmp"},
+                                         {"name": "run", "mountPath": "/run/gongzhu"}]
+    # the metric files in memory; the bodies nginx holds while they arrive on the node's disk, whose
+    # size bounds them (256 KiB for each of nginx's 4,096 connections), not the memory limit
+    assert pod["volumes"] == [{"name": "tmp", "emptyDir": {"medium": "Memory", "sizeLimit": "16Mi"}},
+                              {"name": "run", "emptyDir": {"sizeLimit": "1Gi"}}]
     assert container["lifecycle"] == {"preStop": {"sleep": {"seconds": 5}}}
     assert pod["terminationGracePeriodSeconds"] > 5
     # the registry the release workflow pushes each release's image to, at the chart's appVersion

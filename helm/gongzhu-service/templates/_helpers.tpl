@@ -88,3 +88,11 @@ Where the pod's one writable volume (in memory) is mounted: gunicorn's heartbeat
 {{- define "gongzhu-service.tmpDir" -}}
 /tmp
 {{- end }}
+
+{{/*
+The run directory of `gongzhu-service serve` (GONGZHU_RUN_DIR), on a volume of the node's disk: nginx's
+configuration, gunicorn's socket, and the request bodies nginx holds while they arrive.
+*/}}
+{{- define "gongzhu-service.runDir" -}}
+/run/gongzhu
+{{- end }}
