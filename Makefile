@@ -83,8 +83,9 @@ $(NODE_TOOLS)/node_modules/.stamp: $(NODE_TOOLS)/package-lock.json
 
 venv: $(VENV)/.stamp-test
 
-# gongzhu-service serve: gunicorn -c python:gongzhu.server.gunicorn_conf gongzhu.server.wsgi:app
+# gongzhu-service serve: nginx on PORT in front of gunicorn (gongzhu.server.front), nginx installed first.
 run: $(VENV)/.stamp-run
+	sh mk/nginx.sh
 	PORT=$(PORT) exec $(BIN)/gongzhu-service serve
 
 # The suite in two runs. First every test but the drills, on TEST_JOBS processes (a file's tests stay in
@@ -100,6 +101,7 @@ DRILLS := tests/faults
 PURE_TESTS := tests/rules tests/bot tests/api tests/ops/test_version.py::test_the_engine_build_is_read_from_where_each_engine_module_loads
 PURE_LOG := build/pure-pass.log
 test: $(VENV)/.stamp-test $(NODE_TOOLS)/node_modules/.stamp
+	sh mk/nginx.sh
 	$(if $(PYTEST_ARGS),,mkdir -p $(dir $(PURE_LOG)); nice -n 19 $(MAKE) --no-print-directory test-pure \
 		> $(PURE_LOG) 2>&1 & pure=$$!;) \
 	GONGZHU_EXPECT_ENGINE=$(EXPECT_ENGINE) $(BIN)/python -m pytest -n $(TEST_JOBS) --dist loadfile --no-loadscope-reorder \

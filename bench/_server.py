@@ -5,10 +5,9 @@
   from a fresh clone: ``python3 bench/perf/http.py``.
 - ``ensure_wrk()`` finds wrk, installs it with apt-get when running as root, or
   exits telling the one command to run.
-- ``Server`` starts gunicorn exactly as ``make run`` does
-  (``gunicorn -c python:gongzhu.server.gunicorn_conf gongzhu.server.wsgi:app``, ``PORT``,
-  ``WEB_CONCURRENCY``), bound to 127.0.0.1 on a free port, and reads its workers
-  and their memory from /proc.
+- ``Server`` starts the server exactly as ``make run`` does (``gongzhu-service serve``: nginx
+  in front of gunicorn, ``PORT``, ``WEB_CONCURRENCY``), on 127.0.0.1 and a free port, and reads
+  its gunicorn master, workers and their memory from /proc.
 - ``bodies()`` are the request bodies the benchmarks send, built with the engine.
 - ``run_wrk()`` runs wrk with a generated Lua script and returns its figures.
 
@@ -120,12 +119,12 @@ def rss_kib(pid: int) -> dict[str, int]:
 # --------------------------------------------------------------------------- server
 
 class Server:
-    """gunicorn as ``make run`` starts it, on 127.0.0.1:<free port>; a context manager."""
+    """The server as ``make run`` starts it, on 127.0.0.1:<free port>; a context manager."""
 
     def __init__(self, workers: int = 0, log_dir: Path | None = None, env: dict | None = None,
                  app: str = "gongzhu.server.wsgi:app"):
-        """``app``: the WSGI app gunicorn serves (``constant:app``, from bench/perf/ceiling/, for
-        the constant app bench/perf/http.py measures the server's ceiling with)."""
+        """``app``: the WSGI app gunicorn serves behind nginx (``constant:app``, from bench/perf/ceiling/,
+        for the constant app bench/perf/http.py measures the server's ceiling with)."""
         self.app = app
         self.workers = workers or (os.cpu_count() or 1) * 2 + 1  # gunicorn_conf's default
         self.port = free_port()
@@ -138,9 +137,9 @@ class Server:
     @property
     def command(self) -> list[str]:
         ceiling = ROOT / "bench" / "perf" / "ceiling"
-        return [str(ROOT / ".venv" / "bin" / "gunicorn"), "-c", "python:gongzhu.server.gunicorn_conf",
-                *(["--pythonpath", str(ceiling)] if self.app.startswith("constant:") else []),
-                self.app]
+        # gunicorn serves the first application named: serve's own comes last
+        return [str(VENV_PY), "-m", "gongzhu", "serve",
+                *(["--pythonpath", str(ceiling), self.app] if self.app.startswith("constant:") else [])]
 
     def start(self, timeout: float = 30.0) -> Server:
         from gongzhu.cli import MALLOC_ENV  # the allocator settings `make run` and the image start with
@@ -171,7 +170,14 @@ class Server:
 
     @property
     def pid(self) -> int:
+        """The gunicorn master (the child of serve's process that runs gunicorn)."""
         assert self.proc is not None
+        for kid in children(self.proc.pid):
+            try:
+                if b"gunicorn" in Path(f"/proc/{kid}/cmdline").read_bytes():
+                    return kid
+            except OSError:
+                pass
         return self.proc.pid
 
     def worker_pids(self) -> list[int]:

@@ -6,14 +6,13 @@ session. Tests that use it are marked ``live``.
 """
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
 import yaml
 
 from gongzhu.api import create_app
-from tests.servers import free_port, start, stop
+from tests.servers import SERVE, free_port, start, stop
 
 ROOT = Path(__file__).resolve().parent.parent
 CONTRACT = ROOT / "service" / "gongzhu" / "openapi.yaml"
@@ -74,13 +73,11 @@ def client(app):
 
 @pytest.fixture(scope="session")
 def live_server(tmp_path_factory):
-    """Base URL of a gunicorn server (2 workers) on 127.0.0.1; its log is kept in a file."""
+    """Base URL of a server as make run starts it (2 workers) on 127.0.0.1; its log is kept in a file."""
     port = free_port()
     log = tmp_path_factory.mktemp("gunicorn") / "gunicorn.log"
     base = f"http://127.0.0.1:{port}"
-    proc = start([sys.executable, "-m", "gunicorn", "-c", "python:gongzhu.server.gunicorn_conf",
-                  "gongzhu.server.wsgi:app"],
-                 log, f"{base}/readyz", {"PORT": str(port), "HOST": "127.0.0.1", "WEB_CONCURRENCY": "2"})
+    proc = start(SERVE, log, f"{base}/readyz", {"PORT": str(port), "HOST": "127.0.0.1", "WEB_CONCURRENCY": "2"})
     try:
         yield base
     finally:

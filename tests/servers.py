@@ -1,6 +1,6 @@
-"""Processes the live tests start — gunicorn (as ``make run`` does) and Prometheus —
-each on a free loopback port and stopped by whoever started it, and the worker
-processes of a gunicorn master."""
+"""Processes the live tests start — the server (as ``make run`` does: nginx in front of gunicorn)
+and Prometheus — each on a free loopback port and stopped by whoever started it, and the
+gunicorn master and workers under a server's process."""
 from __future__ import annotations
 
 import fcntl
@@ -9,6 +9,7 @@ import shutil
 import signal
 import socket
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -77,8 +78,8 @@ def start(command: list[str], log: Path, ready_url: str, env: dict | None = None
     return proc
 
 
-def workers_of(pid: int) -> set[int]:
-    """The child processes of ``pid`` (a gunicorn master's workers), from /proc."""
+def children_of(pid: int) -> set[int]:
+    """The child processes of ``pid``, from /proc."""
     kids: set[int] = set()
     for task in Path(f"/proc/{pid}/task").glob("*"):
         try:
@@ -86,6 +87,26 @@ def workers_of(pid: int) -> set[int]:
         except (OSError, ValueError):
             pass
     return kids
+
+
+def master_of(pid: int) -> int:
+    """The gunicorn master of the server ``pid`` (``gongzhu-service serve``'s child), or ``pid`` itself
+    when it is a gunicorn master."""
+    for kid in children_of(pid):
+        try:
+            if b"gunicorn" in Path(f"/proc/{kid}/cmdline").read_bytes():
+                return kid
+        except OSError:
+            pass
+    return pid
+
+
+def workers_of(pid: int) -> set[int]:
+    """The gunicorn workers of the server ``pid`` (``master_of``)."""
+    return children_of(master_of(pid))
+
+
+SERVE = [sys.executable, "-m", "gongzhu", "serve"]
 
 
 def debian_binary(package: str, command: str, also: tuple[str, ...] = ()) -> str:

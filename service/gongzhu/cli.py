@@ -1,12 +1,13 @@
 """The ``gongzhu-service`` command (also ``python -m gongzhu``).
 
-- ``gongzhu-service serve [gunicorn options]`` runs
-  ``gunicorn -c python:gongzhu.server.gunicorn_conf gongzhu.server.wsgi:app`` in this process (started
-  again first with glibc's allocator settings, ``MALLOC_ENV``, when the environment lacks them)
-  (``HOST``, ``PORT``, ``WEB_CONCURRENCY``, ...: ``gongzhu.server.gunicorn_conf``; ``make run``
-  runs it too); every option after ``serve`` goes to gunicorn, e.g. ``serve --workers 4``.
-  It needs the ``server`` extra; without it, it says what to install. An address
-  already in use is one line that says to set ``PORT``, not gunicorn's five retries.
+- ``gongzhu-service serve [gunicorn options]`` runs nginx on ``HOST:PORT`` in front of
+  ``gunicorn -c python:gongzhu.server.gunicorn_conf gongzhu.server.wsgi:app`` on a unix socket
+  (``gongzhu.server.front``; started again first with glibc's allocator settings, ``MALLOC_ENV``,
+  when the environment lacks them) (``HOST``, ``PORT``, ``WEB_CONCURRENCY``, ...:
+  ``gongzhu.server.gunicorn_conf``; ``make run`` runs it too); every option after ``serve`` goes to
+  gunicorn, e.g. ``serve --workers 4``.
+  It needs the ``server`` extra and nginx; without them, it says what to install. An address
+  already in use is one line that says to set ``PORT``.
 - ``gongzhu-service --version``: the service and contract versions, the engine
   build and the commit (``gongzhu.about``); works with the engine alone.
 - ``gongzhu-service conformance --base-url URL`` runs the conformance cases against a server
@@ -19,6 +20,7 @@ import argparse
 import errno
 import os
 import socket
+import subprocess
 import sys
 from collections.abc import Sequence
 
@@ -34,8 +36,9 @@ APP = "gongzhu.server.wsgi:app"
 # freed, and threads share 2 heaps, so memory a burst of large bodies took goes back to the system instead of
 # staying in per-thread heaps. Values already set win; the image sets the same (Dockerfile).
 MALLOC_ENV = {"MALLOC_ARENA_MAX": "2", "MALLOC_MMAP_THRESHOLD_": "65536"}
-SERVE_HELP = f"""Serve the API with gunicorn:
+SERVE_HELP = f"""Serve the API: nginx on HOST:PORT in front of
   gunicorn -c {CONFIG} [options] {APP}
+on a unix socket in GONGZHU_RUN_DIR (a private temporary directory by default).
 Settings come from the environment:
   HOST              127.0.0.1 (loopback); 0.0.0.0 offers the server to the network
   PORT              8080
@@ -83,28 +86,22 @@ def serve(options: Sequence[str]) -> int:
         # started without them: this process's allocator is set up already, so start again with them
         os.execve(sys.executable, [sys.executable, "-m", "gongzhu", "serve", *options],
                   {**MALLOC_ENV, **os.environ})
-    from gunicorn.app.wsgiapp import WSGIApplication
+    from gongzhu.server import front
 
+    gunicorn = [sys.executable, "-m", *argv(options)]
     if list(options) == ["--gunicorn-help"]:
-        options = ["--help"]
-    sys.argv = argv(options)
-    server = WSGIApplication("%(prog)s [OPTIONS] [APP_MODULE]")
-    for address in server.cfg.address:
-        if in_use(address):
-            host, port = address
-            print(f"{PROG}: {host}:{port} is in use (another server listens there); set PORT to a free port, "
-                  f"e.g. PORT={port + 1} {PROG} serve", file=sys.stderr)
-            return 1
-    server.run()
-    return 0
+        return subprocess.call([sys.executable, "-m", *argv(["--help"])])
+    host, port = os.environ.get("HOST", "127.0.0.1"), int(os.environ.get("PORT", "8080"))
+    if in_use(host, port):
+        print(f"{PROG}: {host}:{port} is in use (another server listens there); set PORT to a free port, "
+              f"e.g. PORT={port + 1} {PROG} serve", file=sys.stderr)
+        return 1
+    return front.run(gunicorn)
 
 
-def in_use(address: object) -> bool:
-    """Whether a TCP ``(host, port)`` gunicorn is to bind is taken: asked before gunicorn binds it,
-    which would retry five times a second apart and end without a word on what to do."""
-    if not isinstance(address, tuple):  # a Unix socket or an inherited descriptor
-        return False
-    host, port = address
+def in_use(host: str, port: int) -> bool:
+    """Whether the TCP address nginx is to listen on is taken: asked before anything starts, for one
+    line on what to do."""
     try:
         socket.create_server((host, port), family=socket.AF_INET6 if ":" in host else socket.AF_INET).close()
     except OSError as error:

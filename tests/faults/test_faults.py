@@ -9,14 +9,13 @@ import os
 import signal
 import socket
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 import requests
 
-from tests.servers import free_port, workers_of
+from tests.servers import SERVE, free_port, workers_of
 
 pytestmark = pytest.mark.faults
 
@@ -43,9 +42,7 @@ class Gunicorn:
         env = {**os.environ, "PORT": str(self.port), "HOST": "127.0.0.1",
                "WEB_CONCURRENCY": str(workers)}
         with log.open("wb") as out:
-            self.proc = subprocess.Popen(
-                [sys.executable, "-m", "gunicorn", "-c", "python:gongzhu.server.gunicorn_conf",
-                 "gongzhu.server.wsgi:app"], cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
+            self.proc = subprocess.Popen(SERVE, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
 
     def ready(self) -> bool:
         if self.proc.poll() is not None:

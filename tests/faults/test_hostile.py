@@ -1,9 +1,11 @@
-"""Hostile clients against a live gunicorn with 2 workers, started as ``make run`` does,
-with a request deadline of 3 s (``GUNICORN_REQUEST_TIMEOUT``) so each drill takes seconds.
+"""Hostile clients against a live server with 2 workers, started as ``make run`` does (nginx in
+front of gunicorn), with a request timeout of 3 s (``GUNICORN_REQUEST_TIMEOUT``) so each drill
+takes seconds.
 
 Each drill holds its attack open while another client calls ``/healthz`` and
 ``/legal-moves`` on new connections: both must answer within 1 s. The attacker must
-get a problem answer at once, or a 408 problem at its request's deadline. The
+get a problem answer at once, or have its connection closed, unanswered, once it has been
+silent for the timeout (nginx's client_header_timeout and client_body_timeout). The
 figures under load come from ``bench/drills/faults.py``."""
 from __future__ import annotations
 
@@ -133,62 +135,69 @@ def _attack(server, attackers: list[Attacker]) -> None:
         a.join(DEADLINE_S + 10)
 
 
-def _timed_out_at_deadline(attacker: Attacker) -> None:
-    head, _, body = attacker.answer.partition(b"\r\n\r\n")
-    assert head.startswith(b"HTTP/1.1 408 Request Timeout\r\n"), attacker.answer[:200]
-    assert json.loads(body)["code"] == "request_timeout"
-    assert attacker.after is not None and DEADLINE_S - 0.5 < attacker.after < DEADLINE_S + 2
+def _closed_unanswered(attacker: Attacker, answered: bytes = b"") -> None:
+    """Closed without an answer (after ``answered``, what came before the attack) within the timeout
+    after the attacker's last byte (``TRICKLE`` bytes, one every half second)."""
+    assert attacker.answer == answered, attacker.answer[:200]
+    assert attacker.after is not None and DEADLINE_S - 0.5 < attacker.after < TRICKLE * 0.5 + DEADLINE_S + 2
 
 
-def test_slow_chunked_bodies_hold_no_thread_and_time_out_at_the_deadline(server):
+# bytes each trickling attacker sends, one every half second, after its first
+TRICKLE = 6
+
+
+def test_slow_chunked_bodies_hold_no_thread_and_are_closed_when_silent(server):
     head = b"POST /ingots HTTP/1.1\r\n" + JSON_HEAD + b"Transfer-Encoding: chunked\r\n\r\n1000\r\n"
-    attackers = [Attacker(server.port, head + b"{", b"x" * 100) for _ in range(8)]
+    attackers = [Attacker(server.port, head + b"{", b"x" * TRICKLE) for _ in range(8)]
     _attack(server, attackers)
     for a in attackers:
-        _timed_out_at_deadline(a)
+        _closed_unanswered(a)
 
 
-def test_a_thirteen_digit_content_length_is_read_by_the_event_loop(server):
+def test_a_thirteen_digit_content_length_holds_no_thread(server):
     head = b"POST /score HTTP/1.1\r\n" + JSON_HEAD + b"Content-Length: 0000000004096\r\n\r\n"
-    attackers = [Attacker(server.port, head + b"{", b"x" * 100) for _ in range(8)]
+    attackers = [Attacker(server.port, head + b"{", b"x" * TRICKLE) for _ in range(8)]
     _attack(server, attackers)
     for a in attackers:
-        _timed_out_at_deadline(a)
+        _closed_unanswered(a)
 
 
-def test_expect_100_continue_is_answered_by_the_event_loop_and_holds_no_thread(server):
+def test_expect_100_continue_is_answered_by_the_front_and_holds_no_thread(server):
     head = b"POST /score HTTP/1.1\r\n" + JSON_HEAD + b"Expect: 100-continue\r\nContent-Length: 100\r\n\r\n"
     attackers = [Attacker(server.port, head) for _ in range(8)]
     _attack(server, attackers)
     for a in attackers:
-        assert a.answer.startswith(b"HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 408 Request Timeout\r\n")
-        assert a.after is not None and a.after < DEADLINE_S + 2
+        _closed_unanswered(a, b"HTTP/1.1 100 Continue\r\n\r\n")
 
 
 def test_an_oversized_expect_is_413_without_continue(server):
-    answer, seconds = _exchange(server.port, b"POST /score HTTP/1.1\r\n" + JSON_HEAD
-                                + b"Expect: 100-continue\r\nContent-Length: 999999999\r\n\r\n")
+    with socket.create_connection((HOST, server.port), timeout=5) as s:
+        t0 = time.monotonic()
+        s.sendall(b"POST /score HTTP/1.1\r\n" + JSON_HEAD
+                  + b"Expect: 100-continue\r\nContent-Length: 999999999\r\n\r\n")
+        answer = s.recv(65536)
+        seconds = time.monotonic() - t0
     assert answer.startswith(b"HTTP/1.1 413 "), answer[:100]
     assert seconds < PROMPT_S
 
 
 def test_a_pipelined_request_still_arriving_holds_no_thread(server):
     first = b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"
-    attackers = [Attacker(server.port, first + b"POST /score HTTP/1.1\r\nHost: x\r\n", b"X" * 100)
+    attackers = [Attacker(server.port, first + b"POST /score HTTP/1.1\r\nHost: x\r\n", b"X" * TRICKLE)
                  for _ in range(8)]
     _attack(server, attackers)
     for a in attackers:
         served, _, rest = a.answer.partition(b'{"status":"ok"}\n')
         assert served.startswith(b"HTTP/1.1 200 OK\r\n"), a.answer[:200]
-        assert rest.startswith(b"HTTP/1.1 408 Request Timeout\r\n"), rest[:200]
+        assert rest == b"", rest[:200]
 
 
-def test_a_healthz_with_a_body_is_no_probe_and_probes_stay_prompt(server):
+def test_a_healthz_with_a_body_holds_no_thread_and_probes_stay_prompt(server):
     head = b"GET /healthz HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n10\r\n"
-    attackers = [Attacker(server.port, head, b"x" * 100) for _ in range(20)]
+    attackers = [Attacker(server.port, head, b"x" * TRICKLE) for _ in range(20)]
     _attack(server, attackers)
     for a in attackers:
-        _timed_out_at_deadline(a)
+        _closed_unanswered(a)
 
 
 class SlowReader(threading.Thread):
@@ -231,12 +240,11 @@ def test_slow_readers_of_large_answers_hold_no_thread(server):
 
 
 @pytest.mark.parametrize("request_bytes, status, code", [
-    (b"GET /healthz HTTP/1.1\nHost: x\n\n", 400, "bad_request"),
-    (b"GET /healthz HTTP/1.1\r\nHost: x\nX-A: b\r\n\r\n", 400, "bad_request"),
-    (b"GET /healthz HTTP/1.1\r\n\r\n", 400, "bad_request"),
-    (b"POST /score HTTP/1.1\r\n" + JSON_HEAD + b"Transfer-Encoding: chunked\r\n\r\nzz\r\n", 400, "bad_framing"),
+    (b"GET /healthz HTTP/1.1\r\n\r\n", 400, "invalid_host"),
+    (b"GET /healthz HTTP/2.0\r\nHost: x\r\n\r\n", 400, "bad_request"),
+    (b"POST /score HTTP/1.1\r\n" + JSON_HEAD + b"Transfer-Encoding: chunked\r\n\r\nzz\r\n", 400, "bad_request"),
     (b"POST /score HTTP/1.1\r\n" + JSON_HEAD + b"Transfer-Encoding: chunked\r\n\r\nFFFFFFFFFFFFFFFFF\r\n"
-     + b"{" * (256 * 1024 + 1), 413, "payload_too_large"),
+     + b"{" * (256 * 1024 + 1), 400, "bad_request"),
     (b"POST /score HTTP/1.1\r\n" + JSON_HEAD + b"Transfer-Encoding: gzip, chunked\r\n\r\n", 501,
      "unsupported_transfer_coding"),
 ])
@@ -246,6 +254,14 @@ def test_http_conformance_problems_come_at_once(server, request_bytes, status, c
     assert head.startswith(b"HTTP/1.1 %d " % status), head
     assert json.loads(body)["code"] == code
     assert seconds < PROMPT_S
+
+
+def test_bare_line_feeds_are_read_as_line_ends_and_the_request_served(server):
+    # nginx reads LF as CRLF and hands gunicorn a request of its own framing: nothing to smuggle past it
+    for request in (b"GET /healthz HTTP/1.1\nHost: x\nConnection: close\n\n",
+                    b"GET /healthz HTTP/1.1\r\nHost: x\nConnection: close\r\n\r\n"):
+        answer, _ = _exchange(server.port, request)
+        assert answer.startswith(b"HTTP/1.1 200 OK\r\n") and answer.count(b"HTTP/1.1 ") == 1, answer[:100]
 
 
 def test_an_http_1_2_request_is_answered_in_http_1_1(server):
@@ -260,23 +276,3 @@ def test_refused_requests_leave_no_traceback_and_no_error_line(server):
     log = server.log.read_text()
     assert "Traceback" not in log
     assert '"level":"error"' not in log and '"level":"critical"' not in log
-
-
-def test_a_request_past_the_cap_is_answered_503_at_once_and_a_probe_200(tmp_path_factory):
-    capped = _start(tmp_path_factory, 1, {"GUNICORN_WORKER_CONNECTIONS": "8", "GUNICORN_THREADS": "2"})
-    # requests begun and never finished hold the cap (idle connections would make room)
-    idle = [socket.create_connection((HOST, capped.port), timeout=5) for _ in range(8)]
-    for s in idle:
-        s.sendall(b"POST /score HTTP/1.1\r\n")
-    try:
-        time.sleep(0.3)
-        answer, seconds = _exchange(capped.port, b"GET /version HTTP/1.1\r\nHost: x\r\n\r\n")
-        head, _, body = answer.partition(b"\r\n\r\n")
-        assert head.startswith(b"HTTP/1.1 503 Service Unavailable\r\n"), head
-        assert b"\r\nRetry-After: 1" in head and json.loads(body)["code"] == "busy"
-        assert seconds < PROMPT_S
-        answer_200(capped.port, (b"/healthz", b"/readyz"), PROMPT_S)
-    finally:
-        for s in idle:
-            s.close()
-        capped.stop()

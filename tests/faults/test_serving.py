@@ -100,19 +100,19 @@ def test_with_16_slow_header_clients_every_probe_answers_under_1_s(gunicorn):  #
     assert probes["max_ms"] < 1000, probes
 
 
-def test_a_slow_header_client_gets_408_at_the_request_timeout(gunicorn, monkeypatch):  # noqa: F811
+def test_a_slow_header_client_is_closed_unanswered_at_the_request_timeout(gunicorn, monkeypatch):  # noqa: F811
     monkeypatch.setenv("GUNICORN_REQUEST_TIMEOUT", "2")
     server = gunicorn(2)
     with socket.create_connection(("127.0.0.1", server.port), timeout=10) as s:
         s.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n")
         t0 = time.monotonic()
-        answer = s.recv(4096)
+        try:
+            answer = s.recv(4096)
+        except ConnectionResetError:
+            answer = b""
         waited = time.monotonic() - t0
-    head, _, body = answer.partition(b"\r\n\r\n")
-    assert head.startswith(b"HTTP/1.1 408 Request Timeout\r\n")
-    assert b"Content-Type: application/problem+json" in head
-    assert json.loads(body)["code"] == "request_timeout"
-    assert 1.0 < waited < 5.0
+    assert answer == b""
+    assert 1.5 < waited < 5.0
 
 
 def test_a_suggest_flood_at_the_largest_budget_leaves_probes_and_answers_prompt(gunicorn):  # noqa: F811
@@ -147,13 +147,13 @@ def test_a_bad_chunk_size_is_a_400_problem_without_a_traceback(gunicorn):  # noq
                   b"-a\r\n{}\r\n0\r\n\r\n")
     head, _, body = answer.partition(b"\r\n\r\n")
     assert head.startswith(b"HTTP/1.1 400 ")
-    assert json.loads(body)["code"] == "bad_framing"
+    assert json.loads(body)["code"] == "bad_request"
     time.sleep(0.2)
     assert "Traceback" not in server.log.read_text()
 
 
 @pytest.mark.parametrize("request_bytes, status, code", [
-    (b"GET /healthz HTTP/1.1\r\nHost: x\r\n" + b"".join(b"X-%d: a\r\n" % i for i in range(40))
+    (b"GET /healthz HTTP/1.1\r\nHost: x\r\n" + b"".join(b"X-%d: %s\r\n" % (i, b"a" * 7000) for i in range(40))
      + b"\r\n", 431, "header_fields_too_large"),
     (b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 9000 + b"\r\n\r\n",
      431, "header_fields_too_large"),
@@ -182,7 +182,7 @@ def test_twenty_thousand_unknown_keys_get_at_most_64_kib(gunicorn):  # noqa: F81
     conn.close()
 
 
-def test_a_body_cut_short_by_the_client_gets_a_400_problem(gunicorn):  # noqa: F811
+def test_a_body_cut_short_by_the_client_is_never_served(gunicorn):  # noqa: F811
     server = gunicorn(2)
     with socket.create_connection(("127.0.0.1", server.port), timeout=10) as s:
         s.sendall(b"POST /score HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
@@ -191,37 +191,13 @@ def test_a_body_cut_short_by_the_client_gets_a_400_problem(gunicorn):  # noqa: F
         answer = b""
         while chunk := s.recv(4096):
             answer += chunk
-    head, _, body = answer.partition(b"\r\n\r\n")
-    assert head.startswith(b"HTTP/1.1 400 Bad Request\r\n")
-    assert json.loads(body)["code"] == "bad_framing"
-
-
-def test_unfinished_requests_past_the_read_buffer_are_shed_with_503(gunicorn, monkeypatch):  # noqa: F811
-    monkeypatch.setenv("GUNICORN_READ_BUFFER_MIB", "0.5")
-    server = gunicorn(1)
-    part = b"[" + b"0," * 100_000  # 200,001 bytes of a 250,000-byte body
-    head = (b"POST /score HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-            b"Content-Length: 250000\r\n\r\n")
-    socks = [socket.create_connection(("127.0.0.1", server.port), timeout=10) for _ in range(3)]
-    try:
-        for s in socks[:2]:
-            s.sendall(head + part)
-        time.sleep(0.5)
-        socks[2].sendall(head + part)
-        shed_head, _, shed_body = socks[2].recv(4096).partition(b"\r\n\r\n")
-        assert shed_head.startswith(b"HTTP/1.1 503 Service Unavailable\r\n")
-        assert shed_head.endswith(b"\r\nRetry-After: 1")
-        assert json.loads(shed_body)["code"] == "busy"
-        socks[0].sendall(b"0]" + b" " * (250_000 - len(part) - 2))
-        served = socks[0].recv(4096)
-        assert served.startswith(b"HTTP/1.1 422 "), served[:100]
-    finally:
-        for s in socks:
-            s.close()
+    assert answer == b""
+    time.sleep(0.3)
+    assert '"path":"/score"' not in server.log.read_text()
 
 
 def test_a_client_still_sending_its_refused_body_reads_the_413(gunicorn):  # noqa: F811
-    """RFC 9112 §9.6: the worker refuses an oversized body from its head, then closes in stages
+    """RFC 9112 §9.6: nginx refuses an oversized body from its head, then closes in stages
     and drops what still arrives. Closed at once, the bytes it had not read would reset the
     connection and the client (curl sending its body) would never see the answer."""
     server = gunicorn(2)

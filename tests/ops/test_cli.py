@@ -1,5 +1,5 @@
-"""The ``gongzhu-service`` command: ``serve`` runs gunicorn as ``make run`` does (gunicorn's
-options after it), ``--version`` names the service, the contract, the engine build and the
+"""The ``gongzhu-service`` command: ``serve`` runs nginx in front of gunicorn as ``make run`` does
+(gunicorn's options after it), ``--version`` names the service, the contract, the engine build and the
 commit, ``--help`` is ours; ``python -m gongzhu`` is the same command. (Without the
 server extra, ``serve`` says what to install: test_packaging.py.)"""
 from __future__ import annotations
@@ -20,44 +20,31 @@ from tests.servers import ROOT, expected_engine, free_port, start, stop, workers
 
 def test_make_run_is_gongzhu_service_serve_which_is_gunicorn_with_our_config():
     makefile = (ROOT / "Makefile").read_text()
-    run = re.search(r"^run:.*\n\t(.*)$", makefile, flags=re.M).group(1)
-    assert run.endswith("$(BIN)/gongzhu-service serve")
+    recipe = re.search(r"^run:.*\n((?:\t.*\n)+)", makefile, flags=re.M).group(1).splitlines()
+    assert recipe == ["\tsh mk/nginx.sh", "\tPORT=$(PORT) exec $(BIN)/gongzhu-service serve"]
     assert cli.argv([]) == ["gunicorn", "-c", "python:gongzhu.server.gunicorn_conf", "gongzhu.server.wsgi:app"]
     assert cli.argv(["--workers", "3"])[-3:] == ["--workers", "3", "gongzhu.server.wsgi:app"]
 
 
-class FakeGunicorn:
-    """gunicorn's application: what it was run with, bound to nothing."""
-
-    ran: list[list[str]] = []
-
-    def __init__(self, usage: str) -> None:
-        self.argv = list(sys.argv)
-        self.cfg = type("Config", (), {"address": []})()
-
-    def run(self) -> None:
-        self.ran.append(self.argv)
-
-
 def test_every_option_after_serve_goes_to_gunicorn(monkeypatch):
-    ran = FakeGunicorn.ran = []
+    ran = []
     for name, value in cli.MALLOC_ENV.items():
         monkeypatch.setenv(name, value)
-    monkeypatch.setattr("gunicorn.app.wsgiapp.WSGIApplication", FakeGunicorn)
-    monkeypatch.setattr(sys, "argv", ["gongzhu-service"])
-    assert cli.main(["serve", "--workers", "4", "--bind", "127.0.0.1:9000", "--version"]) == 0
+    monkeypatch.setenv("PORT", str(free_port()))
+    monkeypatch.setattr("gongzhu.server.front.run", lambda argv: ran.append(argv) or 0)
+    monkeypatch.setattr(subprocess, "call", lambda argv: ran.append(argv) or 0)
+    assert cli.main(["serve", "--workers", "4", "--version"]) == 0
     assert cli.main(["serve", "--gunicorn-help"]) == 0
-    assert ran == [
-        ["gunicorn", "-c", "python:gongzhu.server.gunicorn_conf", "--workers", "4", "--bind", "127.0.0.1:9000",
-         "--version", "gongzhu.server.wsgi:app"],
-        ["gunicorn", "-c", "python:gongzhu.server.gunicorn_conf", "--help", "gongzhu.server.wsgi:app"],
-    ]
+    gunicorn = [sys.executable, "-m", "gunicorn", "-c", "python:gongzhu.server.gunicorn_conf"]
+    assert ran == [[*gunicorn, "--workers", "4", "--version", "gongzhu.server.wsgi:app"],
+                   [*gunicorn, "--help", "gongzhu.server.wsgi:app"]]
 
 
 def test_serve_starts_again_with_the_allocator_settings_when_the_environment_lacks_them(monkeypatch):
     started = []
     monkeypatch.setattr(os, "execve", lambda path, args, env: started.append((path, args, env)))
-    monkeypatch.setattr("gunicorn.app.wsgiapp.WSGIApplication", FakeGunicorn)
+    monkeypatch.setattr("gongzhu.server.front.run", lambda argv: 0)
+    monkeypatch.setenv("PORT", str(free_port()))
     monkeypatch.delenv("MALLOC_ARENA_MAX", raising=False)
     monkeypatch.setenv("MALLOC_MMAP_THRESHOLD_", "131072")
     cli.main(["serve", "--workers", "4"])

@@ -14,7 +14,7 @@ import pytest
 import requests
 
 from gongzhu import __version__, about
-from tests.servers import ROOT, expected_engine, free_port, start, stop, workers_of
+from tests.servers import ROOT, expected_engine, free_port, master_of, start, stop, workers_of
 
 from .metrics_text import value
 
@@ -75,7 +75,7 @@ def git_head() -> str:
 
 
 def expected_processes(proc) -> set[tuple[str, str]]:
-    return {(str(proc.pid), "master")} | {(str(pid), "worker") for pid in workers_of(proc.pid)}
+    return {(str(master_of(proc.pid)), "master")} | {(str(pid), "worker") for pid in workers_of(proc.pid)}
 
 
 def test_build_info_is_one_series_over_the_workers(server):

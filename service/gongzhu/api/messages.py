@@ -31,6 +31,20 @@ NOT_LOADED: Text = Text("the API contract (openapi.yaml) is not loaded", "API �
 BUSY: Text = Text("every bot slot of this server is thinking; retry after {seconds} s or on another server",
             "本服务器的托管计算位都在忙；请 {seconds} 秒后重试，或换一台服务器")
 
+LATE: Text = Text("the request waited past its deadline; retry", "请求等待超过了期限；请重试")
+# what the front (nginx) refused, answered here (pipeline.refusal)
+REFUSED: dict[str, str] = {
+    "bad_request": "the request is not valid HTTP/1.1",
+    "invalid_host": "the Host header is not a host name with an optional port",
+    "upgrade_not_supported": "this server speaks HTTP/1.1 only and upgrades no connection",
+    "payload_too_large": "the request body is too large",
+    "uri_too_long": "the request target is too long",
+    "header_fields_too_large": "the request head is too large",
+    "unsupported_transfer_coding": "the only transfer coding accepted is chunked",
+    "not_found": "no such resource; see /openapi.yaml for the operations this service offers",
+    "method_not_allowed": "this method is not allowed",
+}
+
 NO_SEAT_TO_ACT: Text = Text("the deal is finished: no seat is to act", "这一局已经结束：没有座位要出牌")
 
 # contract violations (``keyword`` of JSON Schema)

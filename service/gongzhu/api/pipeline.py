@@ -24,7 +24,10 @@ import functools
 import json
 import logging
 import math
+import os
 import re
+import socket
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, NamedTuple
@@ -35,7 +38,7 @@ from . import keys
 from . import messages as text
 from .contract import Contract, Operation
 from .operations import HANDLERS, Call, Handler
-from .problems import ApiProblem, answer
+from .problems import Answer, ApiProblem, answer, render
 from .validation import MAX_WALKED_VALUES, Compiled, SchemaViolation, path_value, resolve
 from .wire import FRAMING_ERRORS, check_declared_charset, check_encoding, framing_problem
 
@@ -73,6 +76,16 @@ class Match(NamedTuple):
 
 
 UNKNOWN_OPERATION = "none"
+# Set by nginx (server/nginx.conf) on the requests it hands over, and on those it refused: the status
+# and, where the status alone does not say it, the code.
+REFUSED_HEADER = "HTTP_X_GONGZHU_REFUSED"
+REFUSAL_CODES = {400: "bad_request", 404: "not_found", 405: "method_not_allowed", 413: "payload_too_large",
+                 414: "uri_too_long", 431: "header_fields_too_large", 501: "unsupported_transfer_coding"}
+# A request that waited longer than this since nginx handed it over is not started (503 busy).
+REQUEST_TIMEOUT_S = float(os.environ.get("GUNICORN_REQUEST_TIMEOUT", 10))
+# The status logged and counted for a request whose client closed before it was served (nginx's
+# 499: no answer is read).
+CLIENT_GONE = 499
 HEALTHY = {"status": "ok"}
 READY = {"status": "ready"}
 # The probes, answered even when the contract did not load (then /readyz says so), and the contract's
@@ -232,6 +245,41 @@ def _compile_route(contract: Contract, operation: Operation, handler: Handler | 
     return Route(operation, handler, body, parameters)
 
 
+def refusal(value: str, environ: dict) -> Answer:
+    """The problem for what nginx refused: fixed English text and no request id (the contract's
+    ``UriTooLong``), the code left for the metrics."""
+    status_text, _, code = value.partition(" ")
+    status = int(status_text) if status_text.isdigit() else 400
+    code = code.strip() or REFUSAL_CODES.get(status, "bad_request")
+    status = status if status in REFUSAL_CODES else 400
+    environ[keys.PROBLEM] = code
+    return render(status, code, text.REFUSED.get(code, text.REFUSED["bad_request"]))
+
+
+class ClientGone(Exception):
+    """nginx has closed the connection, its client gone: nothing is answered (logged and counted as 499)."""
+
+
+def check_worth_starting(environ: dict) -> None:
+    """503 ``busy`` for a request that waited past its deadline since nginx handed it over;
+    ``ClientGone`` when nobody waits for the answer any more."""
+    started = environ.get("HTTP_X_REQUEST_START", "")
+    if started.startswith("t=") and time.time() - float(started[2:]) > REQUEST_TIMEOUT_S:
+        raise ApiProblem(503, "busy", text.LATE(), headers=(("Retry-After", "1"),))
+    sock = environ.get("gunicorn.socket")
+    if sock is not None and _closed(sock):
+        raise ClientGone
+
+
+def _closed(sock: socket.socket) -> bool:
+    try:
+        return sock.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT) == b""
+    except (BlockingIOError, InterruptedError):
+        return False
+    except OSError:
+        return True
+
+
 class Pipeline:
     """The WSGI application of the contract's operations and pages (``pages`` by ``operationId``, run
     in ``app``'s request context); any other path is a 404 problem."""
@@ -342,6 +390,11 @@ class Pipeline:
         # telemetry, outermost, has matched the request already (its operation)
         matched = environ[keys.MATCH] if keys.MATCH in environ else self.match(environ)
         head = environ.get("REQUEST_METHOD", "GET") == "HEAD"
+        refused = environ.get(REFUSED_HEADER)
+        if refused:
+            problem = refusal(refused, environ)
+            start_response(problem.status_line, problem.wsgi_headers())
+            return [b"" if head else problem.body]
         try:
             if matched is None:
                 raise ApiProblem(404, "not_found", text.NOT_FOUND())
@@ -356,6 +409,9 @@ class Pipeline:
                 return self.page(route.page, environ, params, start_response)
             body = encode(self.serve(route, environ, params))
             status, headers = "200 OK", [*JSON_HEADERS, ("Content-Length", str(len(body)))]
+        except ClientGone:
+            start_response(f"{CLIENT_GONE} Client Closed Request", [("Content-Length", "0")])
+            return [b""]
         except Exception as error:  # noqa: BLE001 — every fault becomes a problem answer
             problem = answer(error, environ)
             status, headers, body = problem.status_line, problem.wsgi_headers(), problem.body
@@ -381,6 +437,7 @@ class Pipeline:
         body: Any = None
         schema = route.body
         if schema is not None and handler.convert is not None:
+            check_worth_starting(environ)
             content_type = environ.get("CONTENT_TYPE", "")
             if content_type != JSON:
                 check_media_type(content_type)

@@ -1,8 +1,8 @@
 """gunicorn settings from the environment: ``HOST`` (127.0.0.1), ``PORT`` (8080), ``WEB_CONCURRENCY``
 (2 × cores + 1) and the ``GUNICORN_*`` below; logs to stdout (``logs.py``), metrics summed across
-workers (``gunicorn_hooks.py``), the worker ``worker.BufferedThreadWorker``. Use:
-``gunicorn -c python:gongzhu.server.gunicorn_conf gongzhu.server.wsgi:app``. Sizing and the
-measurements behind each default: docs/deployment.md.
+workers (``gunicorn_hooks.py``), gunicorn's gthread worker (``gthread.py``). ``gongzhu-service serve`` (``front.py``)
+binds it to a unix socket (``GONGZHU_SOCKET``) behind nginx; alone, it binds ``HOST:PORT``. Sizing and
+the measurements behind each default: docs/deployment.md.
 """
 import multiprocessing
 import os
@@ -16,24 +16,20 @@ def _env_int(name: str, default: int) -> int:
 
 # Loopback unless HOST says otherwise: the answers include all four hands, so a server started
 # on a laptop is not offered to the whole network (the image sets HOST=0.0.0.0).
-bind = f"{os.environ.get('HOST', '127.0.0.1')}:{_env_int('PORT', 8080)}"
+bind = (f"unix:{os.environ['GONGZHU_SOCKET']}" if os.environ.get("GONGZHU_SOCKET")
+        else f"{os.environ.get('HOST', '127.0.0.1')}:{_env_int('PORT', 8080)}")
 workers = _env_int("WEB_CONCURRENCY", multiprocessing.cpu_count() * 2 + 1)
-worker_class = os.environ.get("GUNICORN_WORKER_CLASS", "gongzhu.server.worker.BufferedThreadWorker")
+worker_class = os.environ.get("GUNICORN_WORKER_CLASS", "gongzhu.server.gthread.ThreadWorker")
 # Request threads per worker. Requests are CPU-bound Python: one process runs one at a
 # time (the GIL), so more threads add queueing, not throughput; 4 leave room for a bot
 # call (service/gongzhu/api/slots.py) while others answer.
 threads = _env_int("GUNICORN_THREADS", 4)
-# Open connections per worker (idle, kept alive, being read, in a thread, being sent);
-# past it a new connection is answered 503 at once and closed (docs/deployment.md).
+# Open connections per worker: nginx's, kept alive to the socket (``nginx.conf``'s upstream).
 worker_connections = _env_int("GUNICORN_WORKER_CONNECTIONS", 1000)
 # Seconds an idle connection (new or between requests) is kept before it is closed.
 keepalive = _env_int("GUNICORN_KEEPALIVE", 10)
-# Read by the worker itself (service/gongzhu/server/worker.py): GUNICORN_REQUEST_TIMEOUT (10 s: a
-# started request must arrive whole, and its answer be read, within it; else 408 problem
-# or the connection is closed),
-# GUNICORN_READ_BUFFER_MIB (8: unfinished requests' bytes per worker, else 503),
-# GUNICORN_WRITE_BUFFER_MIB (64: answers' bytes waiting for slow readers, else dropped) and
-# GUNICORN_SWITCH_INTERVAL_MS (1: the GIL switch interval).
+# GUNICORN_REQUEST_TIMEOUT (10 s) is read by nginx (a request must arrive whole, and its answer be read,
+# within it) and by the application (a request that waited longer is not started): front.py, pipeline.py.
 # Connections the kernel queues before any worker accepts them: a short queue sheds
 # load (connection refused, retried elsewhere) instead of hiding it.
 backlog = _env_int("GUNICORN_BACKLOG", 256)
@@ -54,19 +50,17 @@ logger_class = "gongzhu.server.logs.GunicornLogger"
 # Before the app is loaded: prometheus_client reads it when first imported.
 gunicorn_hooks.prepare_metrics_dir()
 pre_fork = gunicorn_hooks.pre_fork
+post_fork = gunicorn_hooks.post_fork
+worker_exit = gunicorn_hooks.worker_exit
 child_exit = gunicorn_hooks.child_exit
 on_exit = gunicorn_hooks.on_exit
-# gunicorn answers an over-long request line itself (a 414 problem, service/gongzhu/server/worker.py):
-# allow its maximum, far beyond any URL of this API (/ranks/{points}).
-limit_request_line = 8190
-# At most 32 header fields of at most 8 KiB each (431 problem beyond).
-limit_request_fields = 32
-limit_request_field_size = 8190
-# Behind a proxy or ingress: trust X-Forwarded-* from it only when told to.
-forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
+# No limits of gunicorn's own on a request's head: nginx has applied its limits (nginx.conf) and
+# answers past them with problems, where gunicorn would answer with its HTML error page.
+limit_request_line = 0
+limit_request_fields = 32768
+limit_request_field_size = 0
+# X-Forwarded-* are trusted from nginx on the socket; a gunicorn served alone trusts them only when told to.
+forwarded_allow_ips = "*" if os.environ.get("GONGZHU_SOCKET") else os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
 # No runtime control socket (gunicorn ≥ 24): one fixed path per user would be shared
 # by every server on the host, and a read-only root filesystem has nowhere to put it.
 control_socket_disable = True
-# Answers are written to memory and sent by the worker's event loop (service/gongzhu/server/worker.py):
-# never straight from a file to the socket by a request thread.
-sendfile = False

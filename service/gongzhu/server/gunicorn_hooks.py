@@ -1,4 +1,4 @@
-"""What ``gunicorn_conf.py`` calls: the metrics directory, the fork and a worker's exit.
+"""What ``gunicorn_conf.py`` calls: the metrics directory, the fork, a worker's start and exit.
 
 prometheus_client's multiprocess mode keeps each worker's counters in files under
 ``PROMETHEUS_MULTIPROC_DIR`` (set before prometheus_client is first imported, emptied at start;
@@ -13,13 +13,22 @@ from __future__ import annotations
 import gc
 import os
 import shutil
+import sys
 import tempfile
+import threading
+import time
 from pathlib import Path
 
 MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
 SERVER_PID_ENV = "GONGZHU_SERVER_PID"
 # The directory this process created (and removes on exit), if it chose one itself.
 _created: list[str] = []
+# Access lines and metric observations wait in memory at most this long before a worker writes
+# and counts them (one write and one lock a batch, not a request).
+FLUSH_S = 0.05
+# How long a thread running Python keeps the GIL while another waits for it: 1 ms instead of
+# CPython's 5 keeps probes and short requests prompt beside a long request (docs/performance.md).
+SWITCH_INTERVAL_S = float(os.environ.get("GUNICORN_SWITCH_INTERVAL_MS", 1)) / 1000
 
 
 def prepare_metrics_dir() -> str:
@@ -41,6 +50,38 @@ def prepare_metrics_dir() -> str:
 def pre_fork(server, worker) -> None:
     """gunicorn's ``pre_fork`` hook: what the master holds is frozen out of the workers' collections."""
     gc.freeze()
+
+
+def post_fork(server, worker) -> None:
+    """gunicorn's ``post_fork`` hook: before the worker has a thread, its search processes start; then
+    its flusher."""
+    from gongzhu.api import searches
+
+    searches.start()
+    sys.setswitchinterval(SWITCH_INTERVAL_S)
+    threading.Thread(target=_flush_every, args=(FLUSH_S,), name="gongzhu-flush", daemon=True).start()
+
+
+def _flush_every(seconds: float) -> None:
+    while True:
+        time.sleep(seconds)
+        _flush()
+
+
+def _flush() -> None:
+    from gongzhu.api import metrics
+    from gongzhu.server.logs import flush_access
+
+    flush_access()
+    metrics.flush()
+
+
+def worker_exit(server, worker) -> None:
+    """gunicorn's ``worker_exit`` hook: what waits is written and counted; the searches stop."""
+    from gongzhu.api import searches
+
+    _flush()
+    searches.stop()
 
 
 def child_exit(server, worker) -> None:

@@ -12,7 +12,7 @@ from importlib.util import find_spec
 
 INSTALL = "pip install 'gongzhu-service[server]'"
 # The import names of the server extra's packages (pyproject.toml, [server]).
-SERVER_MODULES = ("flask", "flask_swagger_ui", "marshmallow", "gunicorn", "h11", "jsonschema_rs", "orjson",
+SERVER_MODULES = ("flask", "flask_swagger_ui", "marshmallow", "gunicorn", "jsonschema_rs", "orjson",
                   "prometheus_client", "yaml")
 
 
