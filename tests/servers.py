@@ -92,6 +92,8 @@ def children_of(pid: int) -> set[int]:
 def master_of(pid: int) -> int:
     """The gunicorn master of the server ``pid`` (``gongzhu-service serve``'s child), or ``pid`` itself
     when it is a gunicorn master."""
+    if b"gunicorn" in Path(f"/proc/{pid}/cmdline").read_bytes():
+        return pid
     for kid in children_of(pid):
         try:
             if b"gunicorn" in Path(f"/proc/{kid}/cmdline").read_bytes():

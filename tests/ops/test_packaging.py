@@ -108,7 +108,7 @@ def test_the_base_distribution_has_no_runtime_dependency(wheel):
     assert {"server", "otel", "test"} <= set(meta.get_all("Provides-Extra"))
     server = sorted(r.split("<")[0].split(">")[0].split(";")[0].strip().lower() for r in requires
                     if 'extra == "server"' in r)
-    assert server == ["flask", "flask-swagger-ui", "gunicorn", "h11", "jsonschema-rs", "marshmallow",
+    assert server == ["flask", "flask-swagger-ui", "gunicorn", "jsonschema-rs", "marshmallow",
                       "openapi-spec-validator", "orjson", "prometheus-client", "pyyaml"]
     assert meta["License-Expression"] == "MIT"
     assert "Typing :: Typed" in meta.get_all("Classifier")
@@ -160,7 +160,7 @@ def test_serving_without_the_server_extra_says_what_to_install(engine_only, tmp_
     assert done.stdout == ""
     assert done.stderr.splitlines() == [
         "gongzhu-service: the gongzhu-service HTTP server needs the server extra (flask, flask_swagger_ui, "
-        f"marshmallow, gunicorn, h11, jsonschema_rs, orjson, prometheus_client, yaml not installed): {INSTALL_LINE}"]
+        f"marshmallow, gunicorn, jsonschema_rs, orjson, prometheus_client, yaml not installed): {INSTALL_LINE}"]
 
 
 @pytest.mark.parametrize("module", ["gongzhu.server.wsgi", "gongzhu.api"])

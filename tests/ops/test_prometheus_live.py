@@ -6,14 +6,13 @@ from __future__ import annotations
 import json
 import os
 import signal
-import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 import requests
 
-from tests.servers import free_port, prometheus_binary, start, stop, workers_of
+from tests.servers import SERVE, free_port, prometheus_binary, start, stop, workers_of
 
 from .deals import SEED1
 from .metrics_text import value
@@ -43,8 +42,7 @@ def server(tmp_path_factory):
            "PROMETHEUS_MULTIPROC_DIR": str(tmp / "metrics"), "GONGZHU_LOG_FORMAT": "json"}
     log = tmp / "gunicorn.log"
     base = f"http://127.0.0.1:{port}"
-    proc = start([sys.executable, "-m", "gunicorn", "-c", "python:gongzhu.server.gunicorn_conf",
-                  "gongzhu.server.wsgi:app"], log, f"{base}/readyz", env)
+    proc = start(SERVE, log, f"{base}/readyz", env)
     yield base, port, log, proc
     stop(proc)
 

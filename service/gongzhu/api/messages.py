@@ -41,8 +41,6 @@ REFUSED: dict[str, str] = {
     "uri_too_long": "the request target is too long",
     "header_fields_too_large": "the request head is too large",
     "unsupported_transfer_coding": "the only transfer coding accepted is chunked",
-    "not_found": "no such resource; see /openapi.yaml for the operations this service offers",
-    "method_not_allowed": "this method is not allowed",
 }
 
 NO_SEAT_TO_ACT: Text = Text("the deal is finished: no seat is to act", "这一局已经结束：没有座位要出牌")

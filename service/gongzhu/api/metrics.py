@@ -74,11 +74,6 @@ def observe_replay(seconds: float) -> None:
         flush()
 
 
-def waiting() -> bool:
-    """Whether observations wait to be counted (``flush``)."""
-    return bool(_pending)
-
-
 class _Batch:
     """One histogram series' observations of a flush: how many, their sum, each bucket's count."""
 

@@ -79,8 +79,8 @@ UNKNOWN_OPERATION = "none"
 # Set by nginx (server/nginx.conf) on the requests it hands over, and on those it refused: the status
 # and, where the status alone does not say it, the code.
 REFUSED_HEADER = "HTTP_X_GONGZHU_REFUSED"
-REFUSAL_CODES = {400: "bad_request", 404: "not_found", 405: "method_not_allowed", 413: "payload_too_large",
-                 414: "uri_too_long", 431: "header_fields_too_large", 501: "unsupported_transfer_coding"}
+REFUSAL_CODES = {400: "bad_request", 413: "payload_too_large", 414: "uri_too_long", 431: "header_fields_too_large",
+                 501: "unsupported_transfer_coding"}
 # A request that waited longer than this since nginx handed it over is not started (503 busy).
 REQUEST_TIMEOUT_S = float(os.environ.get("GUNICORN_REQUEST_TIMEOUT", 10))
 # The status logged and counted for a request whose client closed before it was served (nginx's
