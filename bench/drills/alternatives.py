@@ -1,4 +1,5 @@
-"""The custom worker against its alternatives, on the same drills and the same throughput rounds.
+"""The custom worker against its alternatives, on the same drills and the same throughput rounds
+(docs/deployment.md, "The worker against its alternatives": the comparison that replaced it).
 
 One command from a fresh clone (bootstraps .venv, installs wrk and nginx with apt-get as root and
 waitress into .venv with pip, none of which the tests need):
@@ -8,7 +9,11 @@ waitress into .venv with pip, none of which the tests need):
 
 Setups, each with 2 processes serving (the chart's default) and 4 request threads per process:
 
-custom    gunicorn with ``gongzhu.server.worker.BufferedThreadWorker``, exactly as ``make run``.
+custom    gunicorn with ``gongzhu.server.worker.BufferedThreadWorker``, the worker ``make run`` served
+          with until commit fe3594d. It no longer exists in the tree, so this setup cannot run it
+          any more: ``custom`` now starts what ``make run`` starts (``gongzhu-service serve``: nginx
+          in front of gunicorn's stock gthread, service/gongzhu/server/front.py). To measure the
+          worker again, run this script in a checkout of fe3594d^ (``git worktree add``).
 nginx     gunicorn's stock ``gthread`` worker (searches forked per worker by a ``post_fork`` hook)
           behind nginx from Debian, buffering requests and answers (``proxy_request_buffering``,
           ``proxy_buffering``), keep-alive to the upstream; nginx's timeouts and body limit as the
@@ -44,7 +49,7 @@ ROOT = _server.ROOT
 THREADS = 4
 DRILLS = ("slow-headers", "idle", "slow-chunked", "expect", "claim-flood", "idle-cap", "invalid-arrays")
 
-# post_fork: the searches' processes are forked before gthread starts its threads, as the custom worker does
+# post_fork: the searches' processes are forked before gthread starts its threads, as the custom worker did
 GTHREAD_CONF = """from gongzhu.server.gunicorn_conf import *  # noqa: F401,F403
 
 worker_class = "gthread"
@@ -136,7 +141,7 @@ def ensure_waitress() -> None:
 
 
 class Custom(_server.Server):
-    """The worker as ``make run`` serves."""
+    """What ``make run`` serves: since fe3594d nginx in front of gthread, no longer the custom worker."""
 
 
 class GthreadBehindNginx(_server.Server):
@@ -228,7 +233,8 @@ def throughput(args, wrk) -> dict:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--setups", default=",".join(SETUPS))
+    ap.add_argument("--setups", default=",".join(SETUPS),
+                    help="custom (now make run's server: the custom worker is gone), nginx, waitress")
     ap.add_argument("--drills", default=",".join(DRILLS), help="faults.py scenarios, or none")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--seconds", type=int, default=5)
