@@ -33,7 +33,7 @@ answered, p50/p99/max; /legal-moves req/s and errors; drill/baseline throughput.
 
 idle          ``--idle`` (64) connections opened that send nothing.
 slow-headers  ``--slow-headers`` (16) clients sending a request head a byte a second
-              (the server answers 408 after GUNICORN_REQUEST_TIMEOUT; they reconnect).
+              (nginx closes them unanswered after GUNICORN_REQUEST_TIMEOUT; they reconnect).
 bot-flood     ``--flood`` (8) clients looping POST /suggest at ``--budget`` (2000 ms,
               the largest) on kept-alive connections; also reports the /suggest answers
               (200, 503 with Retry-After), the slowest of them and the distinct suggestions
@@ -52,8 +52,8 @@ pipelined     a whole GET /healthz, then a second request whose head trickles.
 probe-body    ``GET /healthz`` with a chunked body that trickles (20 clients): no probe.
 slow-readers  16 clients pipelining 4 x /docs/swagger-ui-bundle.js, reading 512 bytes
               every 3 s.
-Each reports its clients' answers (first line of each: 408 at the request deadline,
-100 Continue, …) beside the probes and /legal-moves figures.
+Each reports its clients' answers (first line of each: none when nginx closed the connection
+at the timeout, 100 Continue, …) beside the probes and /legal-moves figures.
 
 claim-flood   ``--attackers`` (2) clients looping a valid POST /claim whose search runs to its
               wall-clock bound; also probes /readyz and reports the /claim answers.
@@ -647,8 +647,8 @@ def invalid_arrays(args, _wrk) -> dict:
 
 
 def idle_cap(args, _wrk) -> dict:
-    """``--idle-cap`` (2,200) connections that send nothing (past both workers' cap of 1,000), then
-    /healthz and /readyz probes on new connections: statuses and seconds."""
+    """``--idle-cap`` (2,200) connections that send nothing, then /healthz and /readyz probes on new
+    connections: statuses and seconds."""
     with _server.Server(workers=args.workers, log_dir=WORK) as srv:
         socks = []
         for _ in range(args.idle_cap):
