@@ -22,7 +22,6 @@ from gongzhu.server.logs import (
     BatchedStreamHandler,
     direct_access_handler,
     write_access,
-    write_request,
 )
 
 from . import keys, metrics, tracing
@@ -191,19 +190,13 @@ class Record:
 
     def _log(self, seconds: float, sent: int, direct: BatchedStreamHandler | None) -> None:
         environ = self.environ
-        method, path = environ.get("REQUEST_METHOD"), environ.get("PATH_INFO")
-        micros = round(seconds * MICROS)
-        sent = self.length if self.length is not None else sent
+        fields = {"method": environ.get("REQUEST_METHOD"), "path": environ.get("PATH_INFO"),
+                  "operation": self.operation, "status": self.status, "duration_ms": round(seconds * MICROS) / 1000,
+                  "bytes": self.length if self.length is not None else sent, "request_id": self.request_id}
         problem = environ.get(keys.PROBLEM)
-        parent = trace_parent(environ)
-        if direct is not None and problem is None and parent is None and self.span is None \
-                and type(method) is str and type(path) is str:
-            write_request(direct, method, path, self.operation, self.status, micros, sent, self.request_id)
-            return
-        fields = {"method": method, "path": path, "operation": self.operation, "status": self.status,
-                  "duration_ms": micros / 1000, "bytes": sent, "request_id": self.request_id}
         if problem is not None:
             fields["problem"] = problem
+        parent = trace_parent(environ)
         if parent is not None:
             fields["trace_id"], fields["parent_id"] = parent
         if self.span is not None:
@@ -211,10 +204,10 @@ class Record:
             fields["trace_id"], fields["span_id"] = f"{context.trace_id:032x}", f"{context.span_id:016x}"
         if direct is not None:
             write_access(direct, fields)
-            return
-        # makeRecord + handle: logging.info would also walk the stack for the caller's line
-        access_log.handle(access_log.makeRecord(ACCESS_LOGGER, logging.INFO, __file__, 0, "request",
-                                                (), None, extra={"fields": fields}))
+        else:
+            # makeRecord + handle: logging.info would also walk the stack for the caller's line
+            access_log.handle(access_log.makeRecord(ACCESS_LOGGER, logging.INFO, __file__, 0, "request",
+                                                    (), None, extra={"fields": fields}))
 
 
 # Every answer: a browser never reads JSON as something else, and, unless the answer sets its own caching,

@@ -10,7 +10,6 @@ event loop writes the lines gathered at most 50 ms later in one write (``Batched
 from __future__ import annotations
 
 import contextvars
-import json
 import logging
 import os
 import time
@@ -19,7 +18,7 @@ from logging.config import dictConfig
 
 from gunicorn.glogging import Logger
 
-from gongzhu.server.log_lines import ACCESS_LOGGER, access_line, only_handler, pend, request_line, utc
+from gongzhu.server.log_lines import ACCESS_LOGGER, access_line, json_line, only_handler, pend, utc
 
 LOG_FORMAT_ENV = "GONGZHU_LOG_FORMAT"
 LOG_LEVEL_ENV = "LOG_LEVEL"
@@ -50,7 +49,7 @@ class JsonFormatter(logging.Formatter):
             line.update(fields)
         if record.exc_info:
             line["exception"] = self.formatException(record.exc_info)
-        return json.dumps(line, ensure_ascii=False, separators=(",", ":"), default=str)
+        return json_line(line)
 
 
 # What a client sent (a path, a header) is logged with its control characters escaped: a raw
@@ -84,14 +83,12 @@ class BatchedStreamHandler(logging.StreamHandler):
         self.max_lines = max_lines
 
     def emit(self, record: logging.LogRecord) -> None:
-        # runs under the handler's lock (Handler.handle), like flush
         try:
-            self.pending.append(self.format(record))
+            text = self.format(record)
         except Exception:  # noqa: BLE001 — logging's own contract: report, never raise
             self.handleError(record)
             return
-        if len(self.pending) >= self.max_lines:
-            self.flush()
+        pend(self, text)
 
     def flush(self) -> None:
         with self.lock or nullcontext():
@@ -111,12 +108,6 @@ def direct_access_handler() -> BatchedStreamHandler | None:
 def write_access(handler: BatchedStreamHandler, fields: dict) -> None:
     """One access line through ``handler`` (``direct_access_handler``)."""
     pend(handler, access_line(time.time(), fields))
-
-
-def write_request(handler: BatchedStreamHandler, method: str, path: str, operation: str, status: int,
-                  micros: int, sent: int, request_id: str) -> None:
-    """The access line of a request with nothing more to say (``log_lines.request_line``)."""
-    pend(handler, request_line(time.time(), method, path, operation, status, micros, sent, request_id))
 
 
 def access_waiting() -> bool:
