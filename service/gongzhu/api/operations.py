@@ -39,13 +39,12 @@ def legal_moves(call: Call) -> dict:
 def play(call: Call) -> dict:
     data = call.data
     state = replay(data)
-    move = data["move"]
     try:
-        engine.check_move(state, move, data.get("seat"))
+        engine.check_move(state, data["move"], data.get("seat"))
     except engine.IllegalMove as error:
-        raise move_problem(error, state, move) from None
+        raise move_problem(error) from None
     # the state is this request's own: the move is applied to it, not to a copy
-    state.apply_unchecked(tuple(sorted(move)))
+    state.apply_unchecked(tuple(sorted(data["move"])))
     return play_out(call.body, data, state)
 
 
