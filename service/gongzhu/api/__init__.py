@@ -21,20 +21,16 @@ from flask import Flask  # noqa: E402
 
 from gongzhu import about  # noqa: E402
 
-from . import cors, deal_page, home, meta, metrics, status  # noqa: E402
+from . import cors, metrics  # noqa: E402
 from .contract import Contract, ContractError, read_contract  # noqa: E402
-from .meta import CONTRACT_KEY  # noqa: E402
-from .pipeline import Page, Pipeline  # noqa: E402
+from .pages import CONTRACT_KEY, PAGES  # noqa: E402
+from .pipeline import Pipeline  # noqa: E402
 from .telemetry import Telemetry  # noqa: E402
 
 DEFAULT_MAX_BODY = 256 * 1024
 MAX_BODY_ENV = "GONGZHU_MAX_BODY"
 LOG = logging.getLogger("gongzhu.api")
 PIPELINE_KEY = "gongzhu.pipeline"
-# The contract's pages by operationId: views run in Flask's request context.
-PAGES: dict[str, Page] = {"index": home.index, "contract": meta.openapi, "docs": meta.docs,
-                          "docs_asset": meta.docs_asset, "table": deal_page.page, "table_asset": deal_page.page_asset,
-                          "version": status.version_info, "metrics": status.metrics}
 
 
 def _contract() -> Contract | None:
