@@ -62,10 +62,10 @@ class ConvertingSchema(Schema):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        # per field, what converts it; the fields with a default (a callable one is called each time)
+        # per field, what converts it; the fields' defaults
         self._converters = {name: cast(Field, field).to_engine for name, field in self.load_fields.items()}
-        self._defaults = tuple((name, field.load_default, callable(field.load_default))
-                               for name, field in self.load_fields.items() if field.load_default is not missing)
+        self._defaults = {name: field.load_default for name, field in self.load_fields.items()
+                          if field.load_default is not missing}
 
     def convert(self, data: dict[str, Any]) -> Any:
         out = convert_fields(data, self._converters, self._defaults)
