@@ -140,7 +140,15 @@ def score_out(rules: Rules, sheet: ScoreSheet) -> dict:
         "raw": list(sheet.raw),
         "normalized": list(base),
         "final": list(final_scores(rules, sheet.raw, base)),
-        "seats": [seat._asdict() for seat in sheet.seats],
+        "seats": [{
+            "hearts": seat.hearts,
+            "pig": seat.pig,
+            "sheep": seat.sheep,
+            "transformer_factor": seat.transformer_factor,
+            "all_hearts": seat.all_hearts,
+            "grand_slam": seat.grand_slam,
+            "raw": seat.raw,
+        } for seat in sheet.seats],
         "exposed": cards(sheet.exposed),
     }
 

@@ -1,6 +1,6 @@
-"""A log line's JSON text (``gongzhu.server.logs``): one writer, orjson, for ``logs.JsonFormatter`` and for
-an access line written without a ``LogRecord`` and kept by the batching handler (``pend``). Compiled with the
-engine when a C compiler is there (setup.py): every request writes one.
+"""A log line's JSON text (``gongzhu.server.logs``): orjson writes ``logs.JsonFormatter``'s lines and the
+fields of an access line, written without a ``LogRecord`` and kept by the batching handler (``pend``).
+Compiled with the engine when a C compiler is there (setup.py): every request writes one.
 """
 from __future__ import annotations
 
@@ -44,13 +44,13 @@ def json_line(line: dict[str, Any]) -> str:
 
 
 class _Pid:
-    """This process's pid, for its lines (a forked worker writes its own)."""
+    """This process's pid as text, for its lines (a forked worker writes its own)."""
 
     def __init__(self) -> None:
-        self.value = os.getpid()
+        self.text = str(os.getpid())
 
     def renew(self) -> None:
-        self.value = os.getpid()
+        self.text = str(os.getpid())
 
 
 _pid = _Pid()
@@ -58,9 +58,11 @@ os.register_at_fork(after_in_child=_pid.renew)
 
 
 def access_line(now: float, fields: dict[str, Any]) -> str:
-    """The line ``JsonFormatter`` writes for an access line with these ``fields`` (its keys in the same order)."""
-    return json_line({"time": utc(now), "level": "info", "logger": ACCESS_LOGGER, "message": "request",
-                      "pid": _pid.value, **fields})
+    """The line ``JsonFormatter`` writes for an access line with these ``fields`` (not empty): its head, the
+    same for every line but the time and the pid, as a template; the fields' object after it, by orjson
+    (merged into one dict first, the line would cost a request about a microsecond more)."""
+    head = f'{{"time":"{utc(now)}","level":"info","logger":"{ACCESS_LOGGER}","message":"request","pid":{_pid.text},'
+    return head + orjson.dumps(fields, default=str)[1:].decode()
 
 
 def pend(handler, text: str) -> None:
