@@ -1,10 +1,8 @@
 """Request validation compiled from the contract: one jsonschema-rs validator (JSON Schema 2020-12, the
 dialect of OpenAPI 3.1) per request body schema and per path parameter, built once at start-up. No
-constraint is written here: every one, the card names too, comes from ``openapi.yaml``.
-
-Valid input costs one ``is_valid`` call. Invalid input gets a bounded report: at most ``MAX_ERRORS``
-items (then ``truncated``), each quoting at most ``MAX_ECHO`` characters of what the client sent, and
-the first violation alone past ``MAX_WALKED_VALUES`` (docs/deployment.md, "Validation is bounded").
+constraint is written here: every one, the card names too, comes from ``openapi.yaml``. Valid input costs
+one ``is_valid`` call; invalid input gets a bounded report: at most ``MAX_ERRORS`` items, each quoting at most
+``MAX_ECHO`` characters of what was sent, the first alone past ``MAX_WALKED_VALUES`` values (docs/deployment.md).
 """
 from __future__ import annotations
 
@@ -233,14 +231,10 @@ class Compiled:
 
     def _subschema(self, schema_path) -> dict[str, Any]:
         """The schema object holding the failed keyword (for its description)."""
-        node: Any = self.document
-        for token in list(schema_path)[:-1]:
-            if isinstance(node, dict) and token in node:
-                node = node[token]
-            elif isinstance(node, list) and isinstance(token, int) and token < len(node):
-                node = node[token]
-            else:
-                return {}
+        try:
+            node = _at(self.document, list(schema_path)[:-1])
+        except (KeyError, IndexError, TypeError):
+            return {}
         return node if isinstance(node, dict) else {}
 
 
