@@ -1,14 +1,9 @@
-"""The contract's pages, served in Flask's request context (``PAGES``): where a newcomer lands (``GET /``), the
-contract and its Swagger UI (``/openapi.yaml``, ``/docs``), the deal table (``/table``), ``/version`` and
-``/metrics``.
-
-``GET /`` is JSON for scripts and an HTML page of the same links for a client that prefers ``text/html`` (a
-browser). Swagger UI is served as the flask-swagger-ui package ships it, from local files. The deal page (named
-so in the code: the engine's play loops are its ``table``) has its own files (``deal_page_files/``) and its
-assets' digest in their URLs: docs/table.md, "How it is served". Each page has a Content-Security-Policy;
-assets carry a version in their URL and are cached for a year, ``/openapi.yaml`` is revalidated, all with
-ETags and gzip (docs/deployment.md, "Limits and the server's own answers"). ``gongzhu.about`` says where each
-version of ``/version`` comes from (docs/operations.md).
+"""The contract's pages (``PAGES``, by operationId), run in Flask's request context: ``GET /`` (JSON for
+scripts, the same links as HTML for a browser), the contract and its Swagger UI (as flask-swagger-ui ships it),
+the deal table (the deal page in the code: the engine's play loops are its ``table``; docs/table.md, "How it is
+served"), ``/version`` (docs/operations.md) and ``/metrics``. Each page has a Content-Security-Policy; assets
+carry a version in their URL and are cached for a year, ``/openapi.yaml`` is revalidated, all with ETags and
+gzip (docs/deployment.md, "Limits and the server's own answers").
 """
 from __future__ import annotations
 

@@ -1,11 +1,8 @@
-"""Log lines on stdout: one JSON object per line, or text with ``GONGZHU_LOG_FORMAT=text``.
-
-Every line has the time (UTC), level, logger, message, pid and, while a request is served, its
-``request_id``; access lines (logger ``gongzhu.access``, written by ``gongzhu.api.telemetry``) add
-the request's fields. Under gunicorn a request thread only formats its access line and the
-event loop writes the lines gathered at most 50 ms later in one write (``BatchedStreamHandler``,
-``flush_access``; docs/performance.md, "Tried and rejected"). ``GunicornLogger`` (gunicorn's
-``logger_class``) puts gunicorn's error log through the same formatter and its access log off.
+"""Log lines on stdout: one JSON object per line, or text with ``GONGZHU_LOG_FORMAT=text`` (docs/operations.md,
+"Logs", has their fields). Under gunicorn a request thread only formats its access line and the event loop writes
+the lines gathered in one write (``BatchedStreamHandler``, ``flush_access``; docs/performance.md, "Tried and
+rejected"). ``GunicornLogger`` (gunicorn's ``logger_class``) puts gunicorn's error log through the same formatter
+and its access log off.
 """
 from __future__ import annotations
 
