@@ -6,10 +6,11 @@ import json
 import logging
 import re
 import sys
+import time
 
 import pytest
 
-from gongzhu.server import logs
+from gongzhu.server import log_lines, logs
 
 
 def record(message="hello", **extra) -> logging.LogRecord:
@@ -96,7 +97,7 @@ def test_an_access_line_written_directly_is_the_formatters_line(fields):
 
     handler = logs.BatchedStreamHandler(io.StringIO())
     handler.setFormatter(logs.JsonFormatter())
-    logs.write_access(handler, fields)
+    log_lines.pend(handler, log_lines.access_line(time.time(), fields))
     record = logging.LogRecord(logs.ACCESS_LOGGER, logging.INFO, __file__, 0, "request", (), None)
     record.fields = fields
     handler.handle(record)
@@ -117,7 +118,7 @@ def test_an_access_lines_duration_is_its_microseconds_in_milliseconds(micros):
     handler.setFormatter(logs.JsonFormatter())
     fields = {"method": "POST", "path": '/a"b\\c\n\u00e9', "operation": "legal_moves", "status": 200,
               "duration_ms": micros / 1000, "bytes": 321, "request_id": 'id "q"'}
-    logs.write_access(handler, fields)
+    log_lines.pend(handler, log_lines.access_line(time.time(), fields))
     record = logging.LogRecord(logs.ACCESS_LOGGER, logging.INFO, __file__, 0, "request", (), None)
     record.fields = fields
     handler.handle(record)

@@ -79,7 +79,7 @@ def only_handler(logger: logging.Logger, handler_class: type[logging.Handler],
                  formatter_class: type[logging.Formatter]) -> Any:
     """``logger``'s one handler when it is of ``handler_class`` (exactly) with no filter and a
     ``formatter_class`` formatter, and ``logger`` (no filter either) and it pass INFO lines; else None
-    (``logs.direct_access_handler``, compiled: asked once a request)."""
+    (compiled: telemetry asks it once a request)."""
     handlers = logger.handlers
     if len(handlers) != 1:
         return None

@@ -9,20 +9,17 @@ from __future__ import annotations
 import contextvars
 import logging
 import os
-import time
 from contextlib import nullcontext
 from logging.config import dictConfig
 
 from gunicorn.glogging import Logger
 
-from gongzhu.server.log_lines import ACCESS_LOGGER, access_line, json_line, only_handler, pend, utc
+from gongzhu.server.log_lines import ACCESS_LOGGER, json_line, pend, utc
 
 LOG_FORMAT_ENV = "GONGZHU_LOG_FORMAT"
 LOG_LEVEL_ENV = "LOG_LEVEL"
 JSON_FORMAT = "json"
 TEXT_FORMAT = "text"
-
-_access_logger = logging.getLogger(ACCESS_LOGGER)
 
 # The id of the request being served by this thread, for every line logged meanwhile.
 REQUEST_ID: contextvars.ContextVar[str | None] = contextvars.ContextVar("request_id", default=None)
@@ -93,18 +90,6 @@ class BatchedStreamHandler(logging.StreamHandler):
             if lines and self.stream is not None:
                 self.stream.write("\n".join(lines) + "\n")
                 self.stream.flush()
-
-
-def direct_access_handler() -> BatchedStreamHandler | None:
-    """The access logger's one handler when it batches JSON lines with no filter (as under
-    gunicorn): then ``write_access`` formats a line itself, the same JSON object
-    ``JsonFormatter`` writes, without a ``LogRecord`` (a third of an access line's cost)."""
-    return only_handler(_access_logger, BatchedStreamHandler, JsonFormatter)
-
-
-def write_access(handler: BatchedStreamHandler, fields: dict) -> None:
-    """One access line through ``handler`` (``direct_access_handler``)."""
-    pend(handler, access_line(time.time(), fields))
 
 
 def access_waiting() -> bool:
