@@ -99,15 +99,32 @@ def _rules() -> Function:
     return Function(deserialize=rules_in, load_default=DEFAULT_RULES)
 
 
-class DealStateSchema(ConvertingSchema):
-    """A deal's history: rules, who leads, the hands as dealt, exposures, plays."""
+def _deal_record(data: dict[str, Any]) -> DealRecord:
+    return DealRecord(**data)
 
-    rules = _rules()
-    first_deal = Raw(load_default=True)
+
+class DealRecordSchema(ConvertingSchema):
+    """One deal of a match: a deal state without its rules (the match's apply)."""
+
+    first_deal = Raw()
     leader = Function(deserialize=int)
     hands = Function(deserialize=card_rows_in)
     exposed = Function(deserialize=card_rows_in, load_default=NO_EXPOSURE)
     plays = Function(deserialize=card_rows_in, load_default=())
+
+    finish: Callable[[dict[str, Any]], Any] | None = staticmethod(_deal_record)
+
+
+DEAL_RECORD: DealRecordSchema = DealRecordSchema()
+
+
+class DealStateSchema(DealRecordSchema):
+    """A deal's history: rules, who leads, the hands as dealt, exposures, plays."""
+
+    rules = _rules()
+    first_deal = Raw(load_default=True)
+
+    finish = None
 
 
 class PlaySchema(DealStateSchema):
@@ -161,25 +178,6 @@ class ViewSchema(DealStateSchema):
 class SuggestExposuresSchema(ConvertingSchema):
     rules = _rules()
     hand = Function(deserialize=cards_in)
-
-
-def _deal_record(data: dict[str, Any]) -> DealRecord:
-    return DealRecord(**data)
-
-
-class DealRecordSchema(ConvertingSchema):
-    """One deal of a match: a deal state without its rules (the match's apply)."""
-
-    first_deal = Raw()
-    leader = Function(deserialize=int)
-    hands = Function(deserialize=card_rows_in)
-    exposed = Function(deserialize=card_rows_in, load_default=NO_EXPOSURE)
-    plays = Function(deserialize=card_rows_in, load_default=())
-
-    finish = staticmethod(_deal_record)
-
-
-DEAL_RECORD: DealRecordSchema = DealRecordSchema()
 
 
 def _deal_records(value) -> tuple[DealRecord, ...]:
