@@ -28,7 +28,7 @@ ACCESS_LOG_ENV = "GONGZHU_ACCESS_LOG"
 OFF = frozenset({"0", "off", "false", "no"})
 # A client's request id: printable ASCII (space to tilde), at most 128 characters.
 REQUEST_ID_PATTERN = re.compile(r"[\x20-\x7e]{1,128}")
-# W3C trace context: version-traceid-parentid-flags, lower-case hex; ff is no version.
+# W3C trace context: version-traceid-parentid-flags, lower-case hex.
 TRACEPARENT_PATTERN = re.compile(r"([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})")
 ZERO_TRACE = "0" * 32
 ZERO_PARENT = "0" * 16
@@ -66,13 +66,12 @@ def trace_parent(environ: Environ) -> tuple[str, str] | None:
     if not header:
         return None
     match = TRACEPARENT_PATTERN.match(header.strip())
-    if match is None or match.group(1) == "ff":
+    if match is None:
         return None
     version, trace_id, parent_id, _ = match.groups()
-    if trace_id == ZERO_TRACE or parent_id == ZERO_PARENT:
-        return None
-    # Version 00 has exactly four fields; later versions may append more.
-    if version == "00" and len(header.strip()) != match.end():
+    # ff is no version, an id of zeros no id; version 00 has exactly four fields, later versions may append more
+    if version == "ff" or trace_id == ZERO_TRACE or parent_id == ZERO_PARENT \
+            or (version == "00" and len(header.strip()) != match.end()):
         return None
     return trace_id, parent_id
 
