@@ -6,7 +6,6 @@ thread, the same function either way (docs/deployment.md, "Searches run beside s
 """
 from __future__ import annotations
 
-import logging
 import math
 import multiprocessing
 import os
@@ -26,11 +25,8 @@ from . import schemas as s
 from .results import card_lists, cards, deal_state, replay, rules_out, score_out
 from .slots import BOT, Busy
 
-LOG = logging.getLogger("gongzhu.api")
-
-# The claims search stops at whichever comes first and answers null: a number of
-# positions (about a second of one core on typical positions; a two-deck position costs
-# ten to twenty times a one-deck one), or a second of wall-clock time (worst-case
+# The claims search stops at whichever comes first and answers null: a number of positions (about a second of one
+# core; a two-deck position costs ten to twenty times a one-deck one), or a second of wall-clock time (worst-case
 # positions, or a pod short of CPU, would otherwise take several).
 CLAIM_MAX_POSITIONS = {1: 200_000, 2: 10_000}
 CLAIM_SLOT_MS = 1000
