@@ -45,7 +45,7 @@ def play(call: Call) -> dict:
         raise move_problem(error) from None
     # the state is this request's own: the move is applied to it, not to a copy
     state.apply_unchecked(tuple(sorted(data["move"])))
-    return play_out(call.body, data, state)
+    return play_out(call.body, state)
 
 
 def view(call: Call) -> dict:

@@ -153,7 +153,7 @@ def score_out(rules: Rules, sheet: ScoreSheet) -> dict:
     }
 
 
-def play_out(body: dict, data: dict, after: DealState) -> dict:
+def play_out(body: dict, after: DealState) -> dict:
     """The answer to ``/play``: the state as sent with the move played, the trick it completed, the
     score of a finished deal and the next turn. The state's hands and exposures are the names as sent
     (validated card names), its plays those sent and the move."""
