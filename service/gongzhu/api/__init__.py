@@ -33,14 +33,6 @@ LOG = logging.getLogger("gongzhu.api")
 PIPELINE_KEY = "gongzhu.pipeline"
 
 
-def _contract() -> Contract | None:
-    try:
-        return read_contract()
-    except ContractError:
-        LOG.exception("the API contract could not be loaded; /readyz reports not ready")
-        return None
-
-
 def create_app(config: dict[str, Any] | None = None) -> Flask:
     """The application. ``config`` overrides settings, e.g. ``MAX_CONTENT_LENGTH``
     (the body limit in bytes: default 256 KiB, or env ``GONGZHU_MAX_BODY``),
@@ -52,9 +44,11 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.json.sort_keys = False
     app.json.ensure_ascii = False
     app.json.compact = True
-    contract = _contract()
-    if contract is not None:
-        app.extensions[CONTRACT_KEY] = contract
+    contract: Contract | None = None
+    try:
+        contract = app.extensions[CONTRACT_KEY] = read_contract()
+    except ContractError:
+        LOG.exception("the API contract could not be loaded; /readyz reports not ready")
     # the body limit as configured when a request comes (read from the config, no function of ours)
     limit = cast(Callable[[], "int | None"], functools.partial(operator.getitem, app.config, "MAX_CONTENT_LENGTH"))
     pipeline = Pipeline(app, contract, limit, PAGES)
