@@ -156,15 +156,12 @@ def _http_problem(error: HTTPException, environ: Environ) -> Answer:
     status = error.code or 500
     if status not in HTTP_CODES:
         return internal_error(error, environ)
-    headers: tuple[tuple[str, str], ...] = ()
-    detail: str
     if status == 405:
-        allowed = sorted(set(getattr(error, "valid_methods", None) or ()) - {"OPTIONS"})
-        headers = (("Allow", ", ".join(allowed)),)
-        detail = text.METHOD(allowed=", ".join(allowed))
-    else:
-        detail = HTTP_DETAILS.get(status, error.description or HTTPStatus(status).description)
-    return render(status, HTTP_CODES[status], detail, headers=headers, environ=environ)
+        allowed = ", ".join(sorted(set(getattr(error, "valid_methods", None) or ()) - {"OPTIONS"}))
+        return render(405, HTTP_CODES[405], text.METHOD(allowed=allowed), headers=(("Allow", allowed),),
+                      environ=environ)
+    detail = HTTP_DETAILS.get(status, error.description or HTTPStatus(status).description)
+    return render(status, HTTP_CODES[status], detail, environ=environ)
 
 
 def internal_error(error: BaseException, environ: Environ = None) -> Answer:
