@@ -141,7 +141,7 @@ RELATIONS = {"minimum": "≥", "maximum": "≤", "exclusiveMinimum": ">", "exclu
 
 
 def _detail(kind, instance: Any, subschema: dict[str, Any], alternatives: list[str] | None = None) -> str:
-    name = kind.name
+    name, hint = kind.name, subschema.get("description", "")
     if name == "type":
         wanted = " or ".join(kind.types)
         return text.MUST_BE_TYPE(article="an" if wanted[0] in "aeiou" else "a", wanted=wanted,
@@ -151,13 +151,11 @@ def _detail(kind, instance: Any, subschema: dict[str, Any], alternatives: list[s
     if name in RELATIONS:
         return text.BOUND(relation=RELATIONS[name], limit=kind.limit, got=echo(instance))
     if name == "enum":
-        hint = subschema.get("description", "")
         if len(kind.options) > MAX_LISTED_OPTIONS and hint:
             # the 52 card names: what they are, not the list
             return text.NONE_OF_MANY(got=echo(instance), count=len(kind.options), hint=hint)
         return text.ONE_OF_VALUES(options=", ".join(json.dumps(o) for o in kind.options), got=echo(instance))
     if name == "pattern":
-        hint = subschema.get("description", "")
         return text.NO_MATCH(got=echo(instance), pattern=kind.pattern, hint=text.HINT(hint=hint) if hint else "")
     if name == "required":
         return text.REQUIRED()
@@ -252,10 +250,7 @@ INSTANCE_KEYWORDS = frozenset({"enum", "const", "default", "examples", "example"
 def resolve(document: dict[str, Any], schema: dict[str, Any]) -> dict[str, Any]:
     """A schema with its local ``$ref`` chain followed (``#/components/schemas/...``)."""
     while "$ref" in schema:
-        node: Any = document
-        for token in schema["$ref"].removeprefix("#/").split("/"):
-            node = node[token]
-        schema = node
+        schema = _at(document, schema["$ref"].removeprefix("#/").split("/"))
     return schema
 
 
