@@ -1,10 +1,7 @@
-"""Request bodies turned into engine values (``Rules``, card ints).
-
-A body reaches these schemas only after it matched its request schema in ``openapi.yaml``
-(``validation.py``), so they check nothing: each field converts by one function (card names to
-cards, integral numbers such as ``5.0`` to ints, ``rules`` to ``Rules``) and absent optional fields
-take the defaults the contract describes. marshmallow declares them, its ``load`` is not run
-(docs/deployment.md, "The request path: decisions"). They name exactly the fields of their
+"""Request bodies turned into engine values (``Rules``, card ints). A body reaches these schemas only after it
+matched its request schema in ``openapi.yaml`` (``validation.py``), so they check nothing: each field converts by
+one function and absent optional fields take the defaults the contract describes. marshmallow declares them, its
+``load`` is not run (docs/deployment.md, "The request path: decisions"). They name exactly the fields of their
 contract schemas (a test checks it).
 """
 from __future__ import annotations
