@@ -104,17 +104,13 @@ def flush_access() -> None:
             handler.flush()
 
 
-def formatter_class() -> type[logging.Formatter]:
-    """The formatter ``GONGZHU_LOG_FORMAT`` asks for (JSON unless it says ``text``)."""
-    chosen = os.environ.get(LOG_FORMAT_ENV, JSON_FORMAT).strip().lower()
-    return TextFormatter if chosen == TEXT_FORMAT else JsonFormatter
-
-
 def logconfig() -> dict:
-    """dictConfig for gunicorn (``logconfig_dict``): every logger to stdout through
-    one formatter; gunicorn's own access log off (the access lines are ours)."""
+    """dictConfig for gunicorn (``logconfig_dict``): every logger to stdout through one formatter, the one
+    ``GONGZHU_LOG_FORMAT`` asks for (JSON unless it says ``text``); gunicorn's own access log off (the access
+    lines are ours)."""
     level = os.environ.get(LOG_LEVEL_ENV, "info").upper()
-    klass = formatter_class()
+    text = os.environ.get(LOG_FORMAT_ENV, JSON_FORMAT).strip().lower() == TEXT_FORMAT
+    klass = TextFormatter if text else JsonFormatter
     return {
         "version": 1,
         "disable_existing_loggers": False,
