@@ -22,9 +22,7 @@ from gongzhu.rules import (
     final_scores,
     legal_moves,
 )
-from gongzhu.rules import (
-    replay as replay_history,
-)
+from gongzhu.rules import replay as replay_history
 from gongzhu.rules.cards import CARD_NAMES, ONE_PLANE, PLANE, bits_cards, format_card, mask_cards
 from gongzhu.rules.match import MatchDeal, deal_leader
 from gongzhu.rules.running import hand_sizes, score_state, seated_plays, void_suits, winning_seat
