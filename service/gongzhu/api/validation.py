@@ -121,18 +121,15 @@ def echo_text(sent: str) -> str:
     return sent if len(sent) <= MAX_ECHO else sent[:MAX_ECHO] + "…"
 
 
+# the JSON type of a decoded value's Python type (a dict's: "object")
+JSON_TYPES = {type(None): "null", bool: "boolean", int: "integer", float: "number", str: "string", list: "array"}
+
+
 def json_type(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int) or (isinstance(value, float) and value.is_integer()):
+    # JSON Schema counts a number with a zero fraction as an integer
+    if isinstance(value, float) and value.is_integer():
         return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    return "array" if isinstance(value, list) else "object"
+    return JSON_TYPES.get(type(value), "object")
 
 
 SIZE_TEXTS = {"minItems": text.AT_LEAST_ITEMS, "maxItems": text.AT_MOST_ITEMS,
