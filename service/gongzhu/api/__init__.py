@@ -1,8 +1,6 @@
-"""The HTTP layer of gongzhu-service: ``create_app()``.
-
-The request pipeline (``pipeline.py``) is the one router: it serves the contract's operations with
-validators compiled from ``openapi.yaml`` and runs its pages (``PAGES``) in Flask's request context;
-Flask holds the configuration and the request and response objects, with an empty URL map.
+"""The HTTP layer of gongzhu-service: ``create_app()``. The request pipeline (``pipeline.py``) is the one router: it
+serves the contract's operations with validators compiled from ``openapi.yaml`` and runs its pages (``PAGES``) in
+Flask's request context; Flask holds the configuration, the request and response objects, and an empty URL map.
 """
 from __future__ import annotations
 

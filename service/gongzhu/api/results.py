@@ -1,8 +1,6 @@
-"""Response bodies built from engine values (openapi.yaml ``components.schemas``).
-
-Plain functions, no marshmallow dump: on the hot path a dump would cost more
-than the engine call it reports on. Cards become their names here; orjson writes the
-answer (``pipeline.encode``).
+"""Response bodies built from engine values (openapi.yaml ``components.schemas``). Plain functions, no marshmallow
+dump: on the hot path a dump would cost more than the engine call it reports on. Cards become their names here;
+orjson writes the answer (``pipeline.encode``).
 """
 from __future__ import annotations
 

@@ -1,9 +1,7 @@
 """One outermost WSGI middleware for what every request needs, whichever path answers it inside: its
 id, its metrics, its access line, its trace span and the standard headers (docs/operations.md, "Request
 ids and trace context", "Metrics", "Logs"). Its operation is the request pipeline's match (``keys.py``).
-
-``GONGZHU_METRICS=off`` and ``GONGZHU_ACCESS_LOG=off`` exist to measure what each costs
-(``bench/perf/telemetry.py``).
+``GONGZHU_METRICS=off`` and ``GONGZHU_ACCESS_LOG=off`` exist to measure what each costs (``bench/perf/telemetry.py``).
 """
 from __future__ import annotations
 
