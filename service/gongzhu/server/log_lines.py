@@ -43,25 +43,22 @@ def json_line(line: dict[str, Any]) -> str:
     return orjson.dumps(line, default=str).decode()
 
 
-class _Pid:
+def _new_process() -> None:
     """This process's pid as text, for its lines (a forked worker writes its own)."""
-
-    def __init__(self) -> None:
-        self.text = str(os.getpid())
-
-    def renew(self) -> None:
-        self.text = str(os.getpid())
+    global _pid
+    _pid = str(os.getpid())
 
 
-_pid = _Pid()
-os.register_at_fork(after_in_child=_pid.renew)
+_pid = ""
+_new_process()
+os.register_at_fork(after_in_child=_new_process)
 
 
 def access_line(now: float, fields: dict[str, Any]) -> str:
     """The line ``JsonFormatter`` writes for an access line with these ``fields`` (not empty): its head, the
     same for every line but the time and the pid, as a template; the fields' object after it, by orjson
     (merged into one dict first, the line would cost a request about a microsecond more)."""
-    head = f'{{"time":"{utc(now)}","level":"info","logger":"{ACCESS_LOGGER}","message":"request","pid":{_pid.text},'
+    head = f'{{"time":"{utc(now)}","level":"info","logger":"{ACCESS_LOGGER}","message":"request","pid":{_pid},'
     return head + orjson.dumps(fields, default=str)[1:].decode()
 
 
