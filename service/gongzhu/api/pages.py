@@ -42,7 +42,9 @@ TITLES = {"docs": "API documentation (Swagger UI)", "table": "The deal table (�
 NAME = "gongzhu-service"
 DESCRIPTION = "The rules of the card game 拱猪 (Gong Zhu) as a stateless REST API."
 INDEX = {"name": NAME, "description": DESCRIPTION, "links": LINKS}
-HOME_CSP = "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+# Every page: nothing but what its policy names, and it cannot be framed, re-based or post a form.
+LOCKED = "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+HOME_CSP = f"default-src 'none'; {LOCKED}"
 HOME_HTML = "".join([
     '<!DOCTYPE html>\n<html lang="en">\n<head>\n  <meta charset="UTF-8">\n',
     f"  <title>{NAME}</title>\n</head>\n<body>\n  <h1>{NAME}</h1>\n  <p>{html.escape(DESCRIPTION)}</p>\n  <ul>\n",
@@ -84,8 +86,7 @@ _SCRIPT_HASH = base64.b64encode(hashlib.sha256(UI_SCRIPT.encode()).digest()).dec
 # Swagger UI sets style attributes itself, hence 'unsafe-inline' for styles only.
 DOCS_CSP = ("default-src 'none'; "
             f"script-src 'self' 'sha256-{_SCRIPT_HASH}'; style-src 'self' 'unsafe-inline'; "
-            "img-src 'self' data:; font-src 'self' data:; connect-src 'self'; "
-            "base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+            f"img-src 'self' data:; font-src 'self' data:; connect-src 'self'; {LOCKED}")
 
 PAGE_DIR = Path(__file__).parent / "deal_page_files"
 TABLE_ASSETS = {"table.css": "text/css", "table.js": "text/javascript"}
@@ -93,8 +94,8 @@ TABLE_ASSETS = {"table.css": "text/css", "table.js": "text/javascript"}
 _TABLE_BYTES = b"".join([(PAGE_DIR / name).read_bytes() for name in sorted(TABLE_ASSETS)])
 TABLE_VERSION = hashlib.sha256(_TABLE_BYTES).hexdigest()[:12]
 TABLE_HTML = (PAGE_DIR / "index.html").read_text(encoding="utf-8").replace("{{v}}", TABLE_VERSION)
-TABLE_CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-             "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+TABLE_CSP = (f"default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+             f"connect-src 'self'; {LOCKED}")
 
 
 class Static:

@@ -138,8 +138,7 @@ _processes: list[Processes] = []
 
 
 def start() -> None:
-    """Run this process's searches in child processes (one per bot slot): called by the
-    gunicorn worker before it starts any thread."""
+    """Run this process's searches in child processes, one per bot slot (the worker calls it before any thread)."""
     if not _processes:
         _processes.append(Processes(BOT.slots))
 
