@@ -74,10 +74,6 @@ def trace_parent(environ: Environ) -> tuple[str, str] | None:
     return trace_id, parent_id
 
 
-def _unknown(_environ: dict) -> str:
-    return UNKNOWN_OPERATION
-
-
 def _enabled(name: str) -> bool:
     return os.environ.get(name, "on").strip().lower() not in OFF
 
@@ -92,7 +88,7 @@ class Telemetry:
         self.access = _enabled(ACCESS_LOG_ENV)
         self.tracing = tracing.Tracing(tracer_provider)
         # the pipeline's matcher (create_app); without one every request is "none"
-        self.operation_of = operation_of or _unknown
+        self.operation_of = operation_of or (lambda _environ: UNKNOWN_OPERATION)
 
     def __call__(self, environ: Environ, start_response: Callable) -> Record:
         started = time.perf_counter()
