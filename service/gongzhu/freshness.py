@@ -1,8 +1,7 @@
-"""In a source checkout, a compiled module is never older than its source: an editable install compiles
-modules in place (setup.py), and Python loads an extension module before a ``.py`` file of the same name,
-so an edited module would run as its old build, silently (docs/engine-api.md, the two builds). An
-installed wheel is not checked: its files' times are the installer's. This module stays interpreted
-(setup.py compiles named modules only): a stale compiled copy of the check could not report itself.
+"""In a source checkout, a compiled module is never older than its source: Python would load its old build before
+the edited ``.py``, silently (docs/engine-api.md, "Builds"). An installed wheel is not checked: its files' times
+are the installer's. This module stays interpreted (setup.py compiles named modules only): a stale compiled copy
+of the check could not report itself.
 """
 from __future__ import annotations
 

@@ -9,7 +9,7 @@ import re
 import pytest
 
 from gongzhu.api import PIPELINE_KEY
-from gongzhu.api.deal_page import ASSET_VERSION, PAGE_DIR
+from gongzhu.api.pages import PAGE_DIR, TABLE_VERSION
 from tests.conftest import load_contract
 
 WEIGHT_BUDGET = 150 * 1024
@@ -25,17 +25,17 @@ def test_the_page_has_a_strict_csp_and_no_inline_code(client):
                    "form-action": "'none'", "frame-ancestors": "'none'"}
     assert page.headers["Cache-Control"] == "no-store"
     html = page.get_data(as_text=True)
-    assert re.findall(r"<script\b[^>]*>", html) == [f'<script src="/table/table.js?v={ASSET_VERSION}" defer>']
+    assert re.findall(r"<script\b[^>]*>", html) == [f'<script src="/table/table.js?v={TABLE_VERSION}" defer>']
     assert "<style" not in html and not re.search(r"\s(style|on[a-z]+)=", html)
 
 
 def test_the_assets_are_versioned_by_content_and_cached_for_a_year(client):
     html = client.get("/table").get_data(as_text=True)
     assert sorted(re.findall(r'(?:src|href)="(/table/[^"]+)"', html)) == [
-        f"/table/table.css?v={ASSET_VERSION}", f"/table/table.js?v={ASSET_VERSION}"]
-    assert re.fullmatch(r"[0-9a-f]{12}", ASSET_VERSION)
+        f"/table/table.css?v={TABLE_VERSION}", f"/table/table.js?v={TABLE_VERSION}"]
+    assert re.fullmatch(r"[0-9a-f]{12}", TABLE_VERSION)
     for name, media in [("table.js", "text/javascript"), ("table.css", "text/css")]:
-        response = client.get(f"/table/{name}?v={ASSET_VERSION}")
+        response = client.get(f"/table/{name}?v={TABLE_VERSION}")
         assert (response.status_code, response.mimetype) == (200, media)
         assert response.headers["Cache-Control"] == "public, max-age=31536000, immutable"
         assert response.data == (PAGE_DIR / name).read_bytes()

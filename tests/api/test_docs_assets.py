@@ -8,7 +8,7 @@ import re
 import pytest
 
 from gongzhu.api.contract import load_contract
-from gongzhu.api.meta import ASSET_VERSION, SWAGGER_DIST
+from gongzhu.api.pages import SWAGGER_DIST, SWAGGER_VERSION
 
 
 def test_docs_has_a_csp_that_allows_its_own_inline_script_only(client):
@@ -23,7 +23,7 @@ def test_docs_has_a_csp_that_allows_its_own_inline_script_only(client):
 def test_docs_assets_are_versioned_and_cached_for_a_year(client):
     html = client.get("/docs").get_data(as_text=True)
     assets = re.findall(r'(?:src|href)="(/docs/[^"]+)"', html)
-    assert assets and all(a.endswith(f"?v={ASSET_VERSION}") for a in assets)
+    assert assets and all(a.endswith(f"?v={SWAGGER_VERSION}") for a in assets)
     response = client.get("/docs/swagger-ui.css")
     assert response.status_code == 200 and response.mimetype == "text/css"
     assert response.headers["Cache-Control"] == "public, max-age=31536000, immutable"

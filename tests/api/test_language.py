@@ -9,7 +9,7 @@ import pytest
 
 import gongzhu.api.messages as api_messages
 import gongzhu.rules.messages as rule_messages
-from gongzhu.api.language import negotiate
+from gongzhu.api.problems import negotiate
 from gongzhu.rules.messages import Text
 from tests.conftest import load_contract
 

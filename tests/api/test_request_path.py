@@ -110,7 +110,9 @@ def test_pend_holds_the_handlers_lock():
 
 def test_the_access_line_of_a_request_is_the_json_formatters():
     handler = logs.BatchedStreamHandler(io.StringIO())
-    log_lines.pend(handler, log_lines.request_line(0.0, "GET", "/healthz", "healthz", 200, 1500, 16, "id"))
+    log_lines.pend(handler, log_lines.access_line(0.0, {"method": "GET", "path": "/healthz", "operation": "healthz",
+                                                        "status": 200, "duration_ms": 1.5, "bytes": 16,
+                                                        "request_id": "id"}))
     handler.flush()
     line = json.loads(handler.stream.getvalue())
     assert line["duration_ms"] == 1.5 and line["request_id"] == "id" and line["logger"] == logs.ACCESS_LOGGER

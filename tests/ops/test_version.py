@@ -54,10 +54,10 @@ def fresh_commit():
 
 
 def test_commit_from_the_environment_first(monkeypatch, fresh_commit):
-    from gongzhu.api import status
+    from gongzhu.api import pages
 
     monkeypatch.setenv("GIT_COMMIT", "abc123")
-    assert status.version_info()["commit"] == "abc123"
+    assert pages.version_info()["commit"] == "abc123"
 
 
 def test_commit_from_the_wheels_file_before_git(monkeypatch, fresh_commit, tmp_path):

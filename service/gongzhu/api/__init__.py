@@ -1,8 +1,6 @@
-"""The HTTP layer of gongzhu-service: ``create_app()``.
-
-The request pipeline (``pipeline.py``) is the one router: it serves the contract's operations with
-validators compiled from ``openapi.yaml`` and runs its pages (``PAGES``) in Flask's request context;
-Flask holds the configuration and the request and response objects, with an empty URL map.
+"""The HTTP layer of gongzhu-service: ``create_app()``. The request pipeline (``pipeline.py``) is the one router: it
+serves the contract's operations with validators compiled from ``openapi.yaml`` and runs its pages (``PAGES``) in
+Flask's request context; Flask holds the configuration, the request and response objects, and an empty URL map.
 """
 from __future__ import annotations
 
@@ -21,28 +19,16 @@ from flask import Flask  # noqa: E402
 
 from gongzhu import about  # noqa: E402
 
-from . import cors, deal_page, home, meta, metrics, status  # noqa: E402
+from . import cors, metrics  # noqa: E402
 from .contract import Contract, ContractError, read_contract  # noqa: E402
-from .meta import CONTRACT_KEY  # noqa: E402
-from .pipeline import Page, Pipeline  # noqa: E402
+from .pages import CONTRACT_KEY, PAGES  # noqa: E402
+from .pipeline import Pipeline  # noqa: E402
 from .telemetry import Telemetry  # noqa: E402
 
 DEFAULT_MAX_BODY = 256 * 1024
 MAX_BODY_ENV = "GONGZHU_MAX_BODY"
 LOG = logging.getLogger("gongzhu.api")
 PIPELINE_KEY = "gongzhu.pipeline"
-# The contract's pages by operationId: views run in Flask's request context.
-PAGES: dict[str, Page] = {"index": home.index, "contract": meta.openapi, "docs": meta.docs,
-                          "docs_asset": meta.docs_asset, "table": deal_page.page, "table_asset": deal_page.page_asset,
-                          "version": status.version_info, "metrics": status.metrics}
-
-
-def _contract() -> Contract | None:
-    try:
-        return read_contract()
-    except ContractError:
-        LOG.exception("the API contract could not be loaded; /readyz reports not ready")
-        return None
 
 
 def create_app(config: dict[str, Any] | None = None) -> Flask:
@@ -56,9 +42,11 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.json.sort_keys = False
     app.json.ensure_ascii = False
     app.json.compact = True
-    contract = _contract()
-    if contract is not None:
-        app.extensions[CONTRACT_KEY] = contract
+    contract: Contract | None = None
+    try:
+        contract = app.extensions[CONTRACT_KEY] = read_contract()
+    except ContractError:
+        LOG.exception("the API contract could not be loaded; /readyz reports not ready")
     # the body limit as configured when a request comes (read from the config, no function of ours)
     limit = cast(Callable[[], "int | None"], functools.partial(operator.getitem, app.config, "MAX_CONTENT_LENGTH"))
     pipeline = Pipeline(app, contract, limit, PAGES)

@@ -1,10 +1,7 @@
 """The contract, ``service/gongzhu/openapi.yaml`` (package data): read and indexed by operation, once at
 start-up. Its operations are the routes, its request schemas the validators (``validation.py``), its
-``operationId`` the handler of each operation (``operations.py``).
-
-The tests check it against the OpenAPI 3.1 schema (``tests/contract/test_openapi.py``); a start-up does so
-only when ``GONGZHU_CHECK_CONTRACT=1`` asks (openapi-spec-validator would be loaded and run at every
-start: docs/performance.md, "Start-up").
+``operationId`` the handler of each operation (``operations.py``). A start-up checks it against the OpenAPI 3.1
+schema only when ``GONGZHU_CHECK_CONTRACT=1`` asks (the tests always do; docs/performance.md, "Start-up").
 """
 from __future__ import annotations
 

@@ -30,12 +30,9 @@ class Cors:
         # the methods the contract offers on a request's path (the pipeline's match)
         self.methods = methods
 
-    def allowed(self, origin: str | None) -> bool:
-        return origin is not None and (ANY in self.origins or origin in self.origins)
-
     def __call__(self, environ, start_response):
         origin = environ.get("HTTP_ORIGIN")
-        if not self.allowed(origin):
+        if origin is None or not (ANY in self.origins or origin in self.origins):
             return self.app(environ, start_response)
         allow_origin = ANY if ANY in self.origins else origin
         if environ.get("REQUEST_METHOD") == "OPTIONS" \

@@ -32,15 +32,11 @@ def card_rows_in(rows: list[list[str]]) -> tuple[tuple[int, ...], ...]:
 
 
 def convert_fields(data: dict[str, Any], converters: dict[str, Callable[[Any], Any] | None],
-                   defaults: tuple[tuple[str, Any, bool], ...]) -> dict[str, Any]:
+                   defaults: dict[str, Any]) -> dict[str, Any]:
     """A contract-valid object's fields, each converted by its function in ``converters`` (None: taken as
-    it is), and the fields left out with their defaults (``(name, default, call)``: ``call``, a default to
-    call each time)."""
-    out: dict[str, Any] = {}
+    it is), over the ``defaults`` of the fields left out."""
+    out = dict(defaults)
     for key, value in data.items():
         convert = converters[key]
         out[key] = value if convert is None else convert(value)
-    for name, default, call in defaults:
-        if name not in out:
-            out[name] = default() if call else default
     return out

@@ -11,93 +11,78 @@ from typing import Any
 
 from gongzhu import rules as engine
 
+from . import results
 from . import schemas as s
-from .results import (
-    card_lists,
-    exposures_out,
-    ingots_out,
-    legal_moves_out,
-    match_out,
-    move_problem,
-    play_out,
-    replay,
-    rules_out,
-    score_out,
-    title_out,
-    trick_out,
-    view_out,
-)
 from .schemas import Call
 from .searches import claim, suggest, suggest_exposures
 
 
 def legal_moves(call: Call) -> dict:
-    state = replay(call.data)
-    return legal_moves_out(state, engine.legal_moves(state))
+    state = results.replay(call.data)
+    return results.legal_moves_out(state, engine.legal_moves(state))
 
 
 def play(call: Call) -> dict:
     data = call.data
-    state = replay(data)
-    move = data["move"]
+    state = results.replay(data)
     try:
-        engine.check_move(state, move, data.get("seat"))
+        engine.check_move(state, data["move"], data.get("seat"))
     except engine.IllegalMove as error:
-        raise move_problem(error, state, move) from None
+        raise results.move_problem(error) from None
     # the state is this request's own: the move is applied to it, not to a copy
-    state.apply_unchecked(tuple(sorted(move)))
-    return play_out(call.body, data, state)
+    state.apply_unchecked(tuple(sorted(data["move"])))
+    return results.play_out(call.body, state)
 
 
 def view(call: Call) -> dict:
     data = call.data
-    return view_out(replay(data), data["seat"])
+    return results.view_out(results.replay(data), data["seat"])
 
 
 def rank_trick(call: Call) -> dict:
     data = call.data
-    return trick_out(engine.rank_trick(data["rules"], data["leader"], data["plays"]))
+    return results.trick_out(engine.rank_trick(data["rules"], data["leader"], data["plays"]))
 
 
 def score(call: Call) -> dict:
     data = call.data
     sheet = engine.score_cards(data["rules"], data["captured"], data["exposed"])
-    return score_out(data["rules"], sheet)
+    return results.score_out(data["rules"], sheet)
 
 
 def settle_ingots(call: Call) -> dict:
     data = call.data
-    return ingots_out(engine.settle_ingots(data["scores"], data["multiplier"], data["fee"]))
+    return results.ingots_out(engine.settle_ingots(data["scores"], data["multiplier"], data["fee"]))
 
 
 def exposures(call: Call) -> dict:
     data = call.data
     exposed = engine.exposure.effective_exposure(data["rules"], data["hands"], data["exposed"])
-    return exposures_out(data["rules"], data["exposed"], exposed)
+    return results.exposures_out(data["rules"], data["exposed"], exposed)
 
 
 def deal(call: Call) -> dict:
     data = call.data
     hands = engine.deal_hands(data["rules"], data.get("seed"))
     leader = engine.deal.first_leader(data["rules"], hands) if data["first_deal"] else None
-    return {"rules": rules_out(data["rules"]), "first_deal": data["first_deal"],
-            "seed": data.get("seed"), "leader": leader, "hands": card_lists(hands)}
+    return {"rules": results.rules_out(data["rules"]), "first_deal": data["first_deal"],
+            "seed": data.get("seed"), "leader": leader, "hands": results.card_lists(hands)}
 
 
 def match(call: Call) -> dict:
     data = call.data
     found = engine.score_match(data["rules"], data["deals"], target=data["target"], leader_rule=data["leader_rule"],
                                multiplier=data["multiplier"], fee=data["fee"])
-    return match_out(data, found)
+    return results.match_out(data, found)
 
 
 def titles(call: Call) -> dict:
-    return {"titles": [title_out(t) for t in engine.titles.TITLES]}
+    return {"titles": [results.title_out(t) for t in engine.titles.TITLES]}
 
 
 def title_for(call: Call) -> dict:
     points = int(call.params["points"])
-    return {"points": points, "title": title_out(engine.title_for(points))}
+    return {"points": points, "title": results.title_out(engine.title_for(points))}
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,15 +1,15 @@
-"""RFC 9457 problem details for every error the API returns.
+"""RFC 9457 problem details for every error the API returns (openapi.yaml, ``Problem``), in the client's language.
 
-One place turns any exception into a problem answer (``answer``): the
-request pipeline calls it for every operation and page (a page's ``abort`` too).
-Each problem has ``type``, ``title``, ``status``, ``detail``, a stable ``code`` and,
-where the input is at fault, ``errors`` (``pointer``, ``detail``, ``code``; ``keyword`` for a contract violation) —
-at most ``MAX_ERRORS`` of them, then ``truncated``. The top-level ``code`` is
-the code every item shares, so a client can branch on it alone. The request's id
-(``request_id``, set by the outermost telemetry layer) lets a client's report be
-found in the logs, and the problem's code is left in the WSGI environ for the
-metrics. A 500 logs the traceback and tells the client nothing more than that it
-happened.
+One place turns any exception into a problem answer (``answer``): the request pipeline calls it for every
+operation and page (a page's ``abort`` too). The top-level ``code`` is the code every item of ``errors`` shares,
+so a client can branch on it alone. The request's id lets a client's report be found in the logs, and the
+problem's code is left in the WSGI environ for the metrics. A 500 logs the traceback and tells the client
+nothing more than that it happened.
+
+The language comes from ``Accept-Language`` (RFC 9110 §12.5.4): English (``en``, the default) or Chinese in
+simplified characters (``zh-Hans``) for every ``zh`` range (docs/rules.md, "Languages"). The range with the
+highest ``q`` wins, the first on a tie; ``q=0`` is never chosen; ``*`` counts as English; other languages are
+skipped.
 """
 from __future__ import annotations
 
@@ -25,12 +25,14 @@ from gongzhu.rules import RuleError, localized
 from . import messages as text
 from .keys import PROBLEM as PROBLEM_KEY
 from .keys import REQUEST_ID as REQUEST_ID_KEY
-from .language import CONTENT_LANGUAGE, ENGLISH, negotiate
 from .validation import MAX_ERRORS, SchemaViolation
 
 PROBLEM_JSON = "application/problem+json"
 TYPE_PREFIX = "urn:gongzhu:problem:"
 LOG = logging.getLogger("gongzhu.api")
+ENGLISH, CHINESE = "en", "zh"
+CONTENT_LANGUAGE = {ENGLISH: "en", CHINESE: "zh-Hans"}
+MAX_RANGES = 32
 
 # Codes for the HTTP-level errors (the engine's codes come with its errors).
 HTTP_CODES = {
@@ -80,16 +82,48 @@ class Answer:
 Environ = dict | None
 
 
-def language_of(environ: Environ) -> str:
-    """The language the client asked for (``Accept-Language``): ``"en"`` or ``"zh"``."""
-    return negotiate(environ.get("HTTP_ACCEPT_LANGUAGE")) if environ is not None else ENGLISH
+def _language(tag: str) -> str | None:
+    primary = tag.split("-", 1)[0]
+    if primary == "zh":
+        return CHINESE
+    if primary in ("en", "*"):
+        return ENGLISH
+    return None
+
+
+def _quality(params: list[str]) -> float:
+    for param in params:
+        name, _, value = param.partition("=")
+        if name.strip().lower() == "q":
+            try:
+                q = float(value)
+            except ValueError:
+                return 0.0
+            return q if 0.0 <= q <= 1.0 else 0.0
+    return 1.0
+
+
+def negotiate(header: str | None) -> str:
+    """``"en"`` or ``"zh"`` for an ``Accept-Language`` value (English when absent)."""
+    if not header:
+        return ENGLISH
+    best, best_q = ENGLISH, 0.0
+    for item in header.split(",")[:MAX_RANGES]:
+        tag, *params = item.split(";")
+        language = _language(tag.strip().lower())
+        if language is None:
+            continue
+        q = _quality(params)
+        if q > best_q:
+            best, best_q = language, q
+    return best
 
 
 def render(status: int, code: str, detail: str, errors: list[dict] | None = None, *,
            truncated: bool = False, headers: tuple[tuple[str, str], ...] = (),
            environ: Environ = None) -> Answer:
     """The problem body; ``detail`` and each error's ``detail`` are rendered in the client's language."""
-    language = language_of(environ)
+    language = negotiate(environ.get("HTTP_ACCEPT_LANGUAGE")) if environ is not None else ENGLISH
     title = HTTPStatus(status).phrase
     body: dict = {
         "type": TYPE_PREFIX + code,
@@ -122,15 +156,12 @@ def _http_problem(error: HTTPException, environ: Environ) -> Answer:
     status = error.code or 500
     if status not in HTTP_CODES:
         return internal_error(error, environ)
-    headers: tuple[tuple[str, str], ...] = ()
-    detail: str
     if status == 405:
-        allowed = sorted(set(getattr(error, "valid_methods", None) or ()) - {"OPTIONS"})
-        headers = (("Allow", ", ".join(allowed)),)
-        detail = text.METHOD(allowed=", ".join(allowed))
-    else:
-        detail = HTTP_DETAILS.get(status, error.description or HTTPStatus(status).description)
-    return render(status, HTTP_CODES[status], detail, headers=headers, environ=environ)
+        allowed = ", ".join(sorted(set(getattr(error, "valid_methods", None) or ()) - {"OPTIONS"}))
+        return render(405, HTTP_CODES[405], text.METHOD(allowed=allowed), headers=(("Allow", allowed),),
+                      environ=environ)
+    detail = HTTP_DETAILS.get(status, error.description or HTTPStatus(status).description)
+    return render(status, HTTP_CODES[status], detail, environ=environ)
 
 
 def internal_error(error: BaseException, environ: Environ = None) -> Answer:

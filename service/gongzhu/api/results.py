@@ -1,14 +1,13 @@
-"""Response bodies built from engine values (openapi.yaml ``components.schemas``).
-
-Plain functions, no marshmallow dump: on the hot path a dump would cost more
-than the engine call it reports on. Cards become their names here; orjson writes the
-answer (``pipeline.encode``).
+"""Response bodies built from engine values (openapi.yaml ``components.schemas``). Plain functions, no marshmallow
+dump: on the hot path a dump would cost more than the engine call it reports on. Cards become their names here;
+orjson writes the answer (``pipeline.encode``).
 """
 from __future__ import annotations
 
 import time
 from collections import Counter
 from collections.abc import Iterable
+from dataclasses import fields
 
 from gongzhu.rules import (
     TRANSFORMER,
@@ -21,9 +20,7 @@ from gongzhu.rules import (
     final_scores,
     legal_moves,
 )
-from gongzhu.rules import (
-    replay as replay_history,
-)
+from gongzhu.rules import replay as replay_history
 from gongzhu.rules.cards import CARD_NAMES, ONE_PLANE, PLANE, bits_cards, format_card, mask_cards
 from gongzhu.rules.match import MatchDeal, deal_leader
 from gongzhu.rules.running import hand_sizes, score_state, seated_plays, void_suits, winning_seat
@@ -60,15 +57,12 @@ def pile(bits: int) -> list[str]:
     return out
 
 
+# the contract's Rules object has the engine's options, in their order
+RULE_FIELDS = tuple(field.name for field in fields(Rules))
+
+
 def rules_out(rules: Rules) -> dict:
-    return {
-        "decks": rules.decks,
-        "partnership": rules.partnership,
-        "opening_card": rules.opening_card,
-        "must_lead_opening_card": rules.must_lead_opening_card,
-        "first_trick_ban": rules.first_trick_ban,
-        "pig_flips_with_all_hearts": rules.pig_flips_with_all_hearts,
-    }
+    return {name: getattr(rules, name) for name in RULE_FIELDS}
 
 
 def trick_out(trick) -> dict:
@@ -82,13 +76,17 @@ def trick_out(trick) -> dict:
     }
 
 
+def deal_state(data: dict) -> DealState:
+    """The engine's state for a converted deal-state body (raises ``InvalidDeal``)."""
+    return replay_history(data["rules"], hands=data["hands"], exposed=data["exposed"], plays=data["plays"],
+                          first_deal=data["first_deal"], leader=data.get("leader"))
+
+
 def replay(data: dict) -> DealState:
-    """The engine's state for a loaded deal-state body (raises ``InvalidDeal``); its
-    time goes to ``gongzhu_engine_replay_seconds``."""
+    """``deal_state``, its time to ``gongzhu_engine_replay_seconds``."""
     started = time.perf_counter()
     try:
-        return replay_history(data["rules"], hands=data["hands"], exposed=data["exposed"], plays=data["plays"],
-                              first_deal=data["first_deal"], leader=data.get("leader"))
+        return deal_state(data)
     finally:
         metrics.observe_replay(time.perf_counter() - started)
 
@@ -124,14 +122,11 @@ def view_out(state: DealState, seat: int) -> dict:
     return out
 
 
-def move_problem(error: IllegalMove, state: DealState, move) -> IllegalMove:
-    """The engine's verdict on ``move``, pointing at the body field at fault."""
-    pointer = "/move"
+def move_problem(error: IllegalMove) -> IllegalMove:
+    """The engine's verdict on a move, pointing at the body field at fault."""
     if error.code == "not_your_turn":
-        pointer = "/seat"
-    elif error.index is not None:
-        pointer = f"/move/{error.index}"
-    return IllegalMove(error.detail, code=error.code, path=pointer)
+        return IllegalMove(error.detail, code=error.code, path="/seat")
+    return IllegalMove(error.detail, code=error.code, path="/move" if error.index is None else f"/move/{error.index}")
 
 
 def score_out(rules: Rules, sheet: ScoreSheet) -> dict:
@@ -154,7 +149,7 @@ def score_out(rules: Rules, sheet: ScoreSheet) -> dict:
     }
 
 
-def play_out(body: dict, data: dict, after: DealState) -> dict:
+def play_out(body: dict, after: DealState) -> dict:
     """The answer to ``/play``: the state as sent with the move played, the trick it completed, the
     score of a finished deal and the next turn. The state's hands and exposures are the names as sent
     (validated card names), its plays those sent and the move."""

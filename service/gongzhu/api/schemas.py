@@ -1,18 +1,16 @@
-"""Request bodies turned into engine values (``Rules``, card ints).
-
-A body reaches these schemas only after it matched its request schema in ``openapi.yaml``
-(``validation.py``), so they check nothing: each field converts by one function (card names to
-cards, integral numbers such as ``5.0`` to ints, ``rules`` to ``Rules``) and absent optional fields
-take the defaults the contract describes. marshmallow declares them, its ``load`` is not run
-(docs/deployment.md, "The request path: decisions"). They name exactly the fields of their
+"""Request bodies turned into engine values (``Rules``, card ints). A body reaches these schemas only after it
+matched its request schema in ``openapi.yaml`` (``validation.py``), so they check nothing: each field converts by
+one function and absent optional fields take the defaults the contract describes. marshmallow declares them, its
+``load`` is not run (docs/deployment.md, "The request path: decisions"). They name exactly the fields of their
 contract schemas (a test checks it).
 """
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, NamedTuple, cast
+from typing import Any, NamedTuple
 
-from marshmallow import Schema, fields, missing
+from marshmallow import Schema, missing
+from marshmallow.fields import Function, Raw
 
 from gongzhu.bot.advice import DEFAULT_BUDGET_MS
 from gongzhu.rules import DEFAULT_RULES, Rules
@@ -30,17 +28,6 @@ class Call(NamedTuple):
     params: dict[str, Any]
 
 
-class Field(fields.Field):
-    """A field converted by one function of its value, ``to_engine`` (None: the value as it is)."""
-
-    def __init__(self, to_engine: Callable[[Any], Any] | None = None, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self.to_engine = to_engine
-
-    def _deserialize(self, value, attr, data, **kwargs):
-        return value if self.to_engine is None else self.to_engine(value)
-
-
 def _integers(value) -> tuple[int, ...]:
     return tuple(map(int, value))
 
@@ -55,17 +42,17 @@ def _claim(value) -> tuple[int, str]:
 
 
 class ConvertingSchema(Schema):
-    """Converts a contract-valid body: each field present by its own field, defaults for the rest,
-    ``finish`` (when set) builds the value."""
+    """Converts a contract-valid body: each field present by its function (a ``Function`` field's ``deserialize``;
+    a ``Raw`` one is taken as it is), defaults for the rest; ``finish`` (when set) builds the value."""
 
     finish: Callable[[dict[str, Any]], Any] | None = None
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        # per field, what converts it; the fields with a default (a callable one is called each time)
-        self._converters = {name: cast(Field, field).to_engine for name, field in self.load_fields.items()}
-        self._defaults = tuple((name, field.load_default, callable(field.load_default))
-                               for name, field in self.load_fields.items() if field.load_default is not missing)
+        # per field, what converts it; the fields' defaults
+        self._converters = {name: getattr(field, "deserialize_func", None) for name, field in self.load_fields.items()}
+        self._defaults = {name: field.load_default for name, field in self.load_fields.items()
+                          if field.load_default is not missing}
 
     def convert(self, data: dict[str, Any]) -> Any:
         out = convert_fields(data, self._converters, self._defaults)
@@ -77,12 +64,12 @@ def _rules_value(data: dict[str, Any]) -> Rules:
 
 
 class RulesSchema(ConvertingSchema):
-    decks = Field(int)
-    partnership = Field()
-    opening_card = Field()
-    must_lead_opening_card = Field()
-    first_trick_ban = Field()
-    pig_flips_with_all_hearts = Field()
+    decks = Function(deserialize=int)
+    partnership = Raw()
+    opening_card = Raw()
+    must_lead_opening_card = Raw()
+    first_trick_ban = Raw()
+    pig_flips_with_all_hearts = Raw()
 
     finish = staticmethod(_rules_value)
 
@@ -105,72 +92,8 @@ def rules_in(sent: dict[str, Any]) -> Rules:
     return rules
 
 
-def _rules() -> Field:
-    return Field(rules_in, load_default=DEFAULT_RULES)
-
-
-class DealStateSchema(ConvertingSchema):
-    """A deal's history: rules, who leads, the hands as dealt, exposures, plays."""
-
-    rules = _rules()
-    first_deal = Field(load_default=True)
-    leader = Field(int)
-    hands = Field(card_rows_in)
-    exposed = Field(card_rows_in, load_default=NO_EXPOSURE)
-    plays = Field(card_rows_in, load_default=())
-
-
-class PlaySchema(DealStateSchema):
-    move = Field(cards_in)
-    seat = Field(int)
-
-
-class TrickSchema(ConvertingSchema):
-    rules = _rules()
-    leader = Field(int)
-    plays = Field(card_rows_in)
-
-
-class ScoreSchema(ConvertingSchema):
-    rules = _rules()
-    captured = Field(card_rows_in)
-    exposed = Field(card_rows_in, load_default=NO_EXPOSURE)
-
-
-class ExposuresSchema(ConvertingSchema):
-    rules = _rules()
-    hands = Field(card_rows_in)
-    exposed = Field(card_rows_in, load_default=NO_EXPOSURE)
-
-
-class DealSchema(ConvertingSchema):
-    rules = _rules()
-    seed = Field(_deal_seed)
-    first_deal = Field(load_default=True)
-
-
-class IngotsSchema(ConvertingSchema):
-    scores = Field(_integers)
-    multiplier = Field(int, load_default=1)
-    fee = Field(int, load_default=0)
-
-
-class SuggestSchema(DealStateSchema):
-    budget_ms = Field(int, load_default=DEFAULT_BUDGET_MS)
-    seed = Field(int)
-
-
-class ClaimSchema(DealStateSchema):
-    claim = Field(_claim)
-
-
-class ViewSchema(DealStateSchema):
-    seat = Field(int)
-
-
-class SuggestExposuresSchema(ConvertingSchema):
-    rules = _rules()
-    hand = Field(cards_in)
+def _rules() -> Function:
+    return Function(deserialize=rules_in, load_default=DEFAULT_RULES)
 
 
 def _deal_record(data: dict[str, Any]) -> DealRecord:
@@ -180,16 +103,78 @@ def _deal_record(data: dict[str, Any]) -> DealRecord:
 class DealRecordSchema(ConvertingSchema):
     """One deal of a match: a deal state without its rules (the match's apply)."""
 
-    first_deal = Field()
-    leader = Field(int)
-    hands = Field(card_rows_in)
-    exposed = Field(card_rows_in, load_default=NO_EXPOSURE)
-    plays = Field(card_rows_in, load_default=())
+    first_deal = Raw()
+    leader = Function(deserialize=int)
+    hands = Function(deserialize=card_rows_in)
+    exposed = Function(deserialize=card_rows_in, load_default=NO_EXPOSURE)
+    plays = Function(deserialize=card_rows_in, load_default=())
 
-    finish = staticmethod(_deal_record)
+    finish: Callable[[dict[str, Any]], Any] | None = staticmethod(_deal_record)
 
 
 DEAL_RECORD: DealRecordSchema = DealRecordSchema()
+
+
+class DealStateSchema(DealRecordSchema):
+    """A deal's history: rules, who leads, the hands as dealt, exposures, plays."""
+
+    rules = _rules()
+    first_deal = Raw(load_default=True)
+
+    finish = None
+
+
+class PlaySchema(DealStateSchema):
+    move = Function(deserialize=cards_in)
+    seat = Function(deserialize=int)
+
+
+class TrickSchema(ConvertingSchema):
+    rules = _rules()
+    leader = Function(deserialize=int)
+    plays = Function(deserialize=card_rows_in)
+
+
+class ScoreSchema(ConvertingSchema):
+    rules = _rules()
+    captured = Function(deserialize=card_rows_in)
+    exposed = Function(deserialize=card_rows_in, load_default=NO_EXPOSURE)
+
+
+class ExposuresSchema(ConvertingSchema):
+    rules = _rules()
+    hands = Function(deserialize=card_rows_in)
+    exposed = Function(deserialize=card_rows_in, load_default=NO_EXPOSURE)
+
+
+class DealSchema(ConvertingSchema):
+    rules = _rules()
+    seed = Function(deserialize=_deal_seed)
+    first_deal = Raw(load_default=True)
+
+
+class IngotsSchema(ConvertingSchema):
+    scores = Function(deserialize=_integers)
+    multiplier = Function(deserialize=int, load_default=1)
+    fee = Function(deserialize=int, load_default=0)
+
+
+class SuggestSchema(DealStateSchema):
+    budget_ms = Function(deserialize=int, load_default=DEFAULT_BUDGET_MS)
+    seed = Function(deserialize=int)
+
+
+class ClaimSchema(DealStateSchema):
+    claim = Function(deserialize=_claim)
+
+
+class ViewSchema(DealStateSchema):
+    seat = Function(deserialize=int)
+
+
+class SuggestExposuresSchema(ConvertingSchema):
+    rules = _rules()
+    hand = Function(deserialize=cards_in)
 
 
 def _deal_records(value) -> tuple[DealRecord, ...]:
@@ -198,11 +183,11 @@ def _deal_records(value) -> tuple[DealRecord, ...]:
 
 class MatchSchema(ConvertingSchema):
     rules = _rules()
-    target = Field(int, load_default=MATCH_TARGET)
-    leader_rule = Field(load_default=PIG_TAKER)
-    multiplier = Field(int, load_default=1)
-    fee = Field(int, load_default=0)
-    deals = Field(_deal_records)
+    target = Function(deserialize=int, load_default=MATCH_TARGET)
+    leader_rule = Raw(load_default=PIG_TAKER)
+    multiplier = Function(deserialize=int, load_default=1)
+    fee = Function(deserialize=int, load_default=0)
+    deals = Function(deserialize=_deal_records)
 
 
 # each instance typed: the compiled build's type check meets this module in an import cycle, where it

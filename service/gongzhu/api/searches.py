@@ -1,23 +1,11 @@
-"""The operations that search — ``/suggest``, ``/claim`` — and ``/suggest-exposures``,
-and where their searches run: the one module of the API that calls the engine's searches.
-
-A search is CPU-bound and compiled: it holds the interpreter's lock for its whole run,
-so a search in a request thread stops the worker's event loop, its probe thread and
-every other request of the process until it ends. Under gunicorn each worker therefore
-runs its searches in child processes of its own (``start``: one per bot slot, forked when
-the worker starts, before it has threads), at a lower scheduling priority than serving;
-the request thread waits on a pipe without the lock. A child gets the request body as
-sent (already validated and replayed once here, so it cannot fail on the input) and
-sends back plain engine values; the answer is built here. Without ``start`` (tests, an
-app embedded in another server) a search runs in the calling thread: the same function,
-so the same answers, seeded or not.
-
-``/suggest-exposures`` is a rule of thumb over one hand, not a search: it runs in the
-request thread, and takes no slot.
+"""The operations that search — ``/suggest``, ``/claim`` — and ``/suggest-exposures``, and where their searches
+run: the one module of the API that calls the engine's searches. Under gunicorn each worker runs them in child
+processes of its own (``start``: one per bot slot, forked before the worker has threads), else in the calling
+thread, the same function either way (docs/deployment.md, "Searches run beside serving, not in it").
+``/suggest-exposures`` is a rule of thumb over one hand, not a search: it runs in the request thread.
 """
 from __future__ import annotations
 
-import logging
 import math
 import multiprocessing
 import os
@@ -34,26 +22,19 @@ from gongzhu import rules as engine
 from . import messages as text
 from . import metrics
 from . import schemas as s
-from .results import card_lists, cards, replay, rules_out, score_out
+from .results import card_lists, cards, deal_state, replay, rules_out, score_out
 from .slots import BOT, Busy
 
-LOG = logging.getLogger("gongzhu.api")
-
-# The claims search stops at whichever comes first and answers null: a number of
-# positions (about a second of one core on typical positions; a two-deck position costs
-# ten to twenty times a one-deck one), or a second of wall-clock time (worst-case
+# The claims search stops at whichever comes first and answers null: a number of positions (about a second of one
+# core; a two-deck position costs ten to twenty times a one-deck one), or a second of wall-clock time (worst-case
 # positions, or a pod short of CPU, would otherwise take several).
 CLAIM_MAX_POSITIONS = {1: 200_000, 2: 10_000}
 CLAIM_SLOT_MS = 1000
-# A child answers within its search's bound when it has a core, but a seeded /suggest ignores
-# the clock, so on a pod short of CPU it runs past its budget in proportion. A child silent
-# past STUCK_FACTOR times its bound (the contract's bound for an answer is 4 × the budget)
-# plus STUCK_GRACE_S is stuck: it is killed and replaced, and the request gets 503 ``busy``
-# with Retry-After — the search did not end in time, a matter of load, not a server fault.
+# A child silent past STUCK_FACTOR times its bound (the contract's bound for an answer is 4 × the budget) plus
+# STUCK_GRACE_S is stuck: it is killed and replaced, and the request gets 503 ``busy`` (a matter of load).
 STUCK_FACTOR = 4
 STUCK_GRACE_S = 5.0
-# Serving (event loop, probes, short requests) comes first when the cores are busy:
-# a search only slows down by it.
+# Serving (event loop, probes, short requests) comes first when the cores are busy.
 SEARCH_NICENESS = 10
 # Signals gunicorn's master and worker handle: a child leaves them to its worker.
 PARENT_SIGNALS = ("SIGINT", "SIGQUIT", "SIGHUP", "SIGUSR1", "SIGUSR2", "SIGWINCH", "SIGTTIN", "SIGTTOU")
@@ -61,22 +42,17 @@ PARENT_SIGNALS = ("SIGINT", "SIGQUIT", "SIGHUP", "SIGUSR1", "SIGUSR2", "SIGWINCH
 
 def _suggest(body: dict, budget_ms: int) -> tuple:
     data = s.SUGGEST.convert(body)
-    state = _state(data)
+    state = deal_state(data)
     advice = bot.suggest(state, budget_ms=budget_ms, seed=data.get("seed"), plays=data["plays"])
     return advice.move, advice.reason, advice.samples, advice.budget_cut
 
 
 def _claim(body: dict, _budget_ms: int) -> tuple:
     data = s.CLAIM.convert(body)
-    state = _state(data)
+    state = deal_state(data)
     seat, kind = data["claim"]
     verdict = solve.decide_claim(state, seat, kind, CLAIM_MAX_POSITIONS[state.rules.decks], CLAIM_SLOT_MS / 1000)
     return verdict.holds, verdict.refutation, verdict.nodes
-
-
-def _state(data: dict) -> engine.DealState:
-    return engine.replay(data["rules"], hands=data["hands"], exposed=data["exposed"], plays=data["plays"],
-                         first_deal=data["first_deal"], leader=data.get("leader"))
 
 
 SEARCHES: dict[str, Callable[[dict, int], tuple]] = {"suggest": _suggest, "claim": _claim}
@@ -162,8 +138,7 @@ _processes: list[Processes] = []
 
 
 def start() -> None:
-    """Run this process's searches in child processes (one per bot slot): called by the
-    gunicorn worker before it starts any thread."""
+    """Run this process's searches in child processes, one per bot slot (the worker calls it before any thread)."""
     if not _processes:
         _processes.append(Processes(BOT.slots))
 

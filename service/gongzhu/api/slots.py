@@ -1,9 +1,6 @@
-"""Bot work bounded per worker process: a /suggest or /claim search holds a slot while it runs.
-
-A search is CPU-bound, so two at once in one process make no more progress than one (the GIL). A
-request that finds every slot taken gets 503 ``busy`` at once, with ``Retry-After`` from what recent
-searches of the running kind took, and never queues; ``GONGZHU_MAX_BUDGET_MS`` caps the budget a
-request may ask for. The settings and their measurements: docs/deployment.md ("Bot slots", "Budget cap").
+"""Bot work bounded per worker process: a /suggest or /claim search holds a slot while it runs. A request that
+finds every slot taken gets 503 ``busy`` at once, never a queue, with ``Retry-After`` from what recent searches of
+the running kind took; ``GONGZHU_MAX_BUDGET_MS`` caps the budget (docs/deployment.md, "Bot slots", "Budget cap").
 """
 from __future__ import annotations
 

@@ -1,9 +1,7 @@
 """One outermost WSGI middleware for what every request needs, whichever path answers it inside: its
 id, its metrics, its access line, its trace span and the standard headers (docs/operations.md, "Request
 ids and trace context", "Metrics", "Logs"). Its operation is the request pipeline's match (``keys.py``).
-
-``GONGZHU_METRICS=off`` and ``GONGZHU_ACCESS_LOG=off`` exist to measure what each costs
-(``bench/perf/telemetry.py``).
+``GONGZHU_METRICS=off`` and ``GONGZHU_ACCESS_LOG=off`` exist to measure what each costs (``bench/perf/telemetry.py``).
 """
 from __future__ import annotations
 
@@ -16,14 +14,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from gongzhu.server.logs import (
-    ACCESS_LOGGER,
-    REQUEST_ID,
-    BatchedStreamHandler,
-    direct_access_handler,
-    write_access,
-    write_request,
-)
+from gongzhu.server.log_lines import access_line, only_handler, pend
+from gongzhu.server.logs import ACCESS_LOGGER, REQUEST_ID, BatchedStreamHandler, JsonFormatter
 
 from . import keys, metrics, tracing
 
@@ -34,7 +26,7 @@ ACCESS_LOG_ENV = "GONGZHU_ACCESS_LOG"
 OFF = frozenset({"0", "off", "false", "no"})
 # A client's request id: printable ASCII (space to tilde), at most 128 characters.
 REQUEST_ID_PATTERN = re.compile(r"[\x20-\x7e]{1,128}")
-# W3C trace context: version-traceid-parentid-flags, lower-case hex; ff is no version.
+# W3C trace context: version-traceid-parentid-flags, lower-case hex.
 TRACEPARENT_PATTERN = re.compile(r"([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})")
 ZERO_TRACE = "0" * 32
 ZERO_PARENT = "0" * 16
@@ -72,19 +64,14 @@ def trace_parent(environ: Environ) -> tuple[str, str] | None:
     if not header:
         return None
     match = TRACEPARENT_PATTERN.match(header.strip())
-    if match is None or match.group(1) == "ff":
+    if match is None:
         return None
     version, trace_id, parent_id, _ = match.groups()
-    if trace_id == ZERO_TRACE or parent_id == ZERO_PARENT:
-        return None
-    # Version 00 has exactly four fields; later versions may append more.
-    if version == "00" and len(header.strip()) != match.end():
+    # ff is no version, an id of zeros no id; version 00 has exactly four fields, later versions may append more
+    if version == "ff" or trace_id == ZERO_TRACE or parent_id == ZERO_PARENT \
+            or (version == "00" and len(header.strip()) != match.end()):
         return None
     return trace_id, parent_id
-
-
-def _unknown(_environ: dict) -> str:
-    return UNKNOWN_OPERATION
 
 
 def _enabled(name: str) -> bool:
@@ -101,7 +88,7 @@ class Telemetry:
         self.access = _enabled(ACCESS_LOG_ENV)
         self.tracing = tracing.Tracing(tracer_provider)
         # the pipeline's matcher (create_app); without one every request is "none"
-        self.operation_of = operation_of or _unknown
+        self.operation_of = operation_of or (lambda _environ: UNKNOWN_OPERATION)
 
     def __call__(self, environ: Environ, start_response: Callable) -> Record:
         started = time.perf_counter()
@@ -160,8 +147,10 @@ class Record:
         if self.span is not None:
             owner.tracing.finish(self.span, self.status, self.request_id)
         if owner.access:
-            # the batching handler is there only when INFO lines are: then one check is enough
-            direct = direct_access_handler()
+            # The access logger's one handler when it batches JSON lines with no filter (as under gunicorn): then
+            # the line is written here without a LogRecord (a third of its cost). It is there only when INFO
+            # lines are: then one check is enough.
+            direct = only_handler(access_log, BatchedStreamHandler, JsonFormatter)
             if direct is not None or access_log.isEnabledFor(logging.INFO):
                 self._log(seconds, sent, direct)
 
@@ -191,30 +180,24 @@ class Record:
 
     def _log(self, seconds: float, sent: int, direct: BatchedStreamHandler | None) -> None:
         environ = self.environ
-        method, path = environ.get("REQUEST_METHOD"), environ.get("PATH_INFO")
-        micros = round(seconds * MICROS)
-        sent = self.length if self.length is not None else sent
+        fields = {"method": environ.get("REQUEST_METHOD"), "path": environ.get("PATH_INFO"),
+                  "operation": self.operation, "status": self.status, "duration_ms": round(seconds * MICROS) / 1000,
+                  "bytes": self.length if self.length is not None else sent, "request_id": self.request_id}
         problem = environ.get(keys.PROBLEM)
-        parent = trace_parent(environ)
-        if direct is not None and problem is None and parent is None and self.span is None \
-                and type(method) is str and type(path) is str:
-            write_request(direct, method, path, self.operation, self.status, micros, sent, self.request_id)
-            return
-        fields = {"method": method, "path": path, "operation": self.operation, "status": self.status,
-                  "duration_ms": micros / 1000, "bytes": sent, "request_id": self.request_id}
         if problem is not None:
             fields["problem"] = problem
+        parent = trace_parent(environ)
         if parent is not None:
             fields["trace_id"], fields["parent_id"] = parent
         if self.span is not None:
             context = self.span.get_span_context()
             fields["trace_id"], fields["span_id"] = f"{context.trace_id:032x}", f"{context.span_id:016x}"
         if direct is not None:
-            write_access(direct, fields)
-            return
-        # makeRecord + handle: logging.info would also walk the stack for the caller's line
-        access_log.handle(access_log.makeRecord(ACCESS_LOGGER, logging.INFO, __file__, 0, "request",
-                                                (), None, extra={"fields": fields}))
+            pend(direct, access_line(time.time(), fields))
+        else:
+            # makeRecord + handle: logging.info would also walk the stack for the caller's line
+            access_log.handle(access_log.makeRecord(ACCESS_LOGGER, logging.INFO, __file__, 0, "request",
+                                                    (), None, extra={"fields": fields}))
 
 
 # Every answer: a browser never reads JSON as something else, and, unless the answer sets its own caching,

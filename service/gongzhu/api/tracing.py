@@ -33,11 +33,10 @@ class Tracing:
         self._lock = threading.Lock()
 
     def _ready(self) -> bool:
-        if self._pid == os.getpid():
-            return self._tracer is not None
-        with self._lock:  # threaded workers: one provider per process
-            if self._pid != os.getpid():
-                self._build()
+        if self._pid != os.getpid():
+            with self._lock:  # threaded workers: one provider per process
+                if self._pid != os.getpid():
+                    self._build()
         return self._tracer is not None
 
     def _build(self) -> None:

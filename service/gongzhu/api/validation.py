@@ -1,10 +1,8 @@
 """Request validation compiled from the contract: one jsonschema-rs validator (JSON Schema 2020-12, the
 dialect of OpenAPI 3.1) per request body schema and per path parameter, built once at start-up. No
-constraint is written here: every one, the card names too, comes from ``openapi.yaml``.
-
-Valid input costs one ``is_valid`` call. Invalid input gets a bounded report: at most ``MAX_ERRORS``
-items (then ``truncated``), each quoting at most ``MAX_ECHO`` characters of what the client sent, and
-the first violation alone past ``MAX_WALKED_VALUES`` (docs/deployment.md, "Validation is bounded").
+constraint is written here: every one, the card names too, comes from ``openapi.yaml``. Valid input costs
+one ``is_valid`` call; invalid input gets a bounded report: at most ``MAX_ERRORS`` items, each quoting at most
+``MAX_ECHO`` characters of what was sent, the first alone past ``MAX_WALKED_VALUES`` values (docs/deployment.md).
 """
 from __future__ import annotations
 
@@ -123,18 +121,15 @@ def echo_text(sent: str) -> str:
     return sent if len(sent) <= MAX_ECHO else sent[:MAX_ECHO] + "…"
 
 
+# the JSON type of a decoded value's Python type (a dict's: "object")
+JSON_TYPES = {type(None): "null", bool: "boolean", int: "integer", float: "number", str: "string", list: "array"}
+
+
 def json_type(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int) or (isinstance(value, float) and value.is_integer()):
+    # JSON Schema counts a number with a zero fraction as an integer
+    if isinstance(value, float) and value.is_integer():
         return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    return "array" if isinstance(value, list) else "object"
+    return JSON_TYPES.get(type(value), "object")
 
 
 SIZE_TEXTS = {"minItems": text.AT_LEAST_ITEMS, "maxItems": text.AT_MOST_ITEMS,
@@ -143,7 +138,7 @@ RELATIONS = {"minimum": "≥", "maximum": "≤", "exclusiveMinimum": ">", "exclu
 
 
 def _detail(kind, instance: Any, subschema: dict[str, Any], alternatives: list[str] | None = None) -> str:
-    name = kind.name
+    name, hint = kind.name, subschema.get("description", "")
     if name == "type":
         wanted = " or ".join(kind.types)
         return text.MUST_BE_TYPE(article="an" if wanted[0] in "aeiou" else "a", wanted=wanted,
@@ -153,13 +148,11 @@ def _detail(kind, instance: Any, subschema: dict[str, Any], alternatives: list[s
     if name in RELATIONS:
         return text.BOUND(relation=RELATIONS[name], limit=kind.limit, got=echo(instance))
     if name == "enum":
-        hint = subschema.get("description", "")
         if len(kind.options) > MAX_LISTED_OPTIONS and hint:
             # the 52 card names: what they are, not the list
             return text.NONE_OF_MANY(got=echo(instance), count=len(kind.options), hint=hint)
         return text.ONE_OF_VALUES(options=", ".join(json.dumps(o) for o in kind.options), got=echo(instance))
     if name == "pattern":
-        hint = subschema.get("description", "")
         return text.NO_MATCH(got=echo(instance), pattern=kind.pattern, hint=text.HINT(hint=hint) if hint else "")
     if name == "required":
         return text.REQUIRED()
@@ -233,14 +226,10 @@ class Compiled:
 
     def _subschema(self, schema_path) -> dict[str, Any]:
         """The schema object holding the failed keyword (for its description)."""
-        node: Any = self.document
-        for token in list(schema_path)[:-1]:
-            if isinstance(node, dict) and token in node:
-                node = node[token]
-            elif isinstance(node, list) and isinstance(token, int) and token < len(node):
-                node = node[token]
-            else:
-                return {}
+        try:
+            node = _at(self.document, list(schema_path)[:-1])
+        except (KeyError, IndexError, TypeError):
+            return {}
         return node if isinstance(node, dict) else {}
 
 
@@ -258,10 +247,7 @@ INSTANCE_KEYWORDS = frozenset({"enum", "const", "default", "examples", "example"
 def resolve(document: dict[str, Any], schema: dict[str, Any]) -> dict[str, Any]:
     """A schema with its local ``$ref`` chain followed (``#/components/schemas/...``)."""
     while "$ref" in schema:
-        node: Any = document
-        for token in schema["$ref"].removeprefix("#/").split("/"):
-            node = node[token]
-        schema = node
+        schema = _at(document, schema["$ref"].removeprefix("#/").split("/"))
     return schema
 
 

@@ -1,7 +1,6 @@
-"""The bytes of a request body: UTF-8 JSON in sound HTTP/1.1 framing. A charset other than UTF-8, or a body
-in UTF-16/32 (which ``json.loads`` would decode silently), is 415 ``unsupported_charset``; framing that
-breaks while the body is read is 400 ``bad_framing``, never a 500 (docs/deployment.md, "Limits and the
-server's own answers").
+"""The bytes of a request body: UTF-8 JSON in sound HTTP/1.1 framing. A charset other than UTF-8, or a body in
+UTF-16/32 (which ``json.loads`` would decode silently), is 415 ``unsupported_charset``; framing that breaks while
+the body is read is 400 ``bad_framing``, never a 500 (docs/deployment.md, "Limits and the server's own answers").
 """
 from __future__ import annotations
 

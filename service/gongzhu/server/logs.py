@@ -1,32 +1,25 @@
-"""Log lines on stdout: one JSON object per line, or text with ``GONGZHU_LOG_FORMAT=text``.
-
-Every line has the time (UTC), level, logger, message, pid and, while a request is served, its
-``request_id``; access lines (logger ``gongzhu.access``, written by ``gongzhu.api.telemetry``) add
-the request's fields. Under gunicorn a request thread only formats its access line and the
-event loop writes the lines gathered at most 50 ms later in one write (``BatchedStreamHandler``,
-``flush_access``; docs/performance.md, "Tried and rejected"). ``GunicornLogger`` (gunicorn's
-``logger_class``) puts gunicorn's error log through the same formatter and its access log off.
+"""Log lines on stdout: one JSON object per line, or text with ``GONGZHU_LOG_FORMAT=text`` (docs/operations.md,
+"Logs", has their fields). Under gunicorn a request thread only formats its access line and the event loop writes
+the lines gathered in one write (``BatchedStreamHandler``, ``flush_access``; docs/performance.md, "Tried and
+rejected"). ``GunicornLogger`` (gunicorn's ``logger_class``) puts gunicorn's error log through the same formatter
+and its access log off.
 """
 from __future__ import annotations
 
 import contextvars
-import json
 import logging
 import os
-import time
 from contextlib import nullcontext
 from logging.config import dictConfig
 
 from gunicorn.glogging import Logger
 
-from gongzhu.server.log_lines import ACCESS_LOGGER, access_line, only_handler, pend, request_line, utc
+from gongzhu.server.log_lines import ACCESS_LOGGER, json_line, pend, utc
 
 LOG_FORMAT_ENV = "GONGZHU_LOG_FORMAT"
 LOG_LEVEL_ENV = "LOG_LEVEL"
 JSON_FORMAT = "json"
 TEXT_FORMAT = "text"
-
-_access_logger = logging.getLogger(ACCESS_LOGGER)
 
 # The id of the request being served by this thread, for every line logged meanwhile.
 REQUEST_ID: contextvars.ContextVar[str | None] = contextvars.ContextVar("request_id", default=None)
@@ -50,7 +43,7 @@ class JsonFormatter(logging.Formatter):
             line.update(fields)
         if record.exc_info:
             line["exception"] = self.formatException(record.exc_info)
-        return json.dumps(line, ensure_ascii=False, separators=(",", ":"), default=str)
+        return json_line(line)
 
 
 # What a client sent (a path, a header) is logged with its control characters escaped: a raw
@@ -84,14 +77,12 @@ class BatchedStreamHandler(logging.StreamHandler):
         self.max_lines = max_lines
 
     def emit(self, record: logging.LogRecord) -> None:
-        # runs under the handler's lock (Handler.handle), like flush
         try:
-            self.pending.append(self.format(record))
+            text = self.format(record)
         except Exception:  # noqa: BLE001 — logging's own contract: report, never raise
             self.handleError(record)
             return
-        if len(self.pending) >= self.max_lines:
-            self.flush()
+        pend(self, text)
 
     def flush(self) -> None:
         with self.lock or nullcontext():
@@ -99,24 +90,6 @@ class BatchedStreamHandler(logging.StreamHandler):
             if lines and self.stream is not None:
                 self.stream.write("\n".join(lines) + "\n")
                 self.stream.flush()
-
-
-def direct_access_handler() -> BatchedStreamHandler | None:
-    """The access logger's one handler when it batches JSON lines with no filter (as under
-    gunicorn): then ``write_access`` formats a line itself, the same JSON object
-    ``JsonFormatter`` writes, without a ``LogRecord`` (a third of an access line's cost)."""
-    return only_handler(_access_logger, BatchedStreamHandler, JsonFormatter)
-
-
-def write_access(handler: BatchedStreamHandler, fields: dict) -> None:
-    """One access line through ``handler`` (``direct_access_handler``)."""
-    pend(handler, access_line(time.time(), fields))
-
-
-def write_request(handler: BatchedStreamHandler, method: str, path: str, operation: str, status: int,
-                  micros: int, sent: int, request_id: str) -> None:
-    """The access line of a request with nothing more to say (``log_lines.request_line``)."""
-    pend(handler, request_line(time.time(), method, path, operation, status, micros, sent, request_id))
 
 
 def access_waiting() -> bool:
@@ -131,17 +104,13 @@ def flush_access() -> None:
             handler.flush()
 
 
-def formatter_class() -> type[logging.Formatter]:
-    """The formatter ``GONGZHU_LOG_FORMAT`` asks for (JSON unless it says ``text``)."""
-    chosen = os.environ.get(LOG_FORMAT_ENV, JSON_FORMAT).strip().lower()
-    return TextFormatter if chosen == TEXT_FORMAT else JsonFormatter
-
-
 def logconfig() -> dict:
-    """dictConfig for gunicorn (``logconfig_dict``): every logger to stdout through
-    one formatter; gunicorn's own access log off (the access lines are ours)."""
+    """dictConfig for gunicorn (``logconfig_dict``): every logger to stdout through one formatter, the one
+    ``GONGZHU_LOG_FORMAT`` asks for (JSON unless it says ``text``); gunicorn's own access log off (the access
+    lines are ours)."""
     level = os.environ.get(LOG_LEVEL_ENV, "info").upper()
-    klass = formatter_class()
+    text = os.environ.get(LOG_FORMAT_ENV, JSON_FORMAT).strip().lower() == TEXT_FORMAT
+    klass = TextFormatter if text else JsonFormatter
     return {
         "version": 1,
         "disable_existing_loggers": False,
