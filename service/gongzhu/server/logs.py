@@ -1,6 +1,6 @@
 """Log lines on stdout: one JSON object per line, or text with ``GONGZHU_LOG_FORMAT=text`` (docs/operations.md,
-"Logs", has their fields). Under gunicorn a request thread only formats its access line and the event loop writes
-the lines gathered in one write (``BatchedStreamHandler``, ``flush_access``; docs/performance.md, "Tried and
+"Logs", has their fields). Under gunicorn a request thread only formats its access line and the worker's flush thread
+writes the lines gathered in one write (``BatchedStreamHandler``, ``flush_access``; docs/performance.md, "Tried and
 rejected"). ``GunicornLogger`` (gunicorn's ``logger_class``) puts gunicorn's error log through the same formatter
 and its access log off.
 """
@@ -69,7 +69,7 @@ class TextFormatter(logging.Formatter):
 
 class BatchedStreamHandler(logging.StreamHandler):
     """A stream handler that keeps formatted lines in memory until ``flush`` (called by
-    the worker's event loop, when ``max_lines`` are waiting, and at exit)."""
+    the worker's flush thread, when ``max_lines`` are waiting, and at exit)."""
 
     def __init__(self, stream=None, max_lines: int = 512) -> None:
         super().__init__(stream)
@@ -90,11 +90,6 @@ class BatchedStreamHandler(logging.StreamHandler):
             if lines and self.stream is not None:
                 self.stream.write("\n".join(lines) + "\n")
                 self.stream.flush()
-
-
-def access_waiting() -> bool:
-    """Whether access lines wait to be written (``BatchedStreamHandler``)."""
-    return any(getattr(h, "pending", None) for h in logging.getLogger(ACCESS_LOGGER).handlers)
 
 
 def flush_access() -> None:
