@@ -24,7 +24,7 @@ PYTEST_OK = s=$$?; [ $$s -eq 0 ] || [ $$s -eq 5 ]
 .PHONY: run test test-pure test-fast lint lint-contract sdk schemathesis venv clean help bench-engine bench-http soak faults properties arena
 
 help:
-	@echo "make run    serve the API with gunicorn on :$(PORT) (PORT, WEB_CONCURRENCY override)"
+	@echo "make run    serve the API (nginx in front of gunicorn) on :$(PORT) (PORT, WEB_CONCURRENCY override)"
 	@echo "make test   install test extras and run every test (pytest)"
 	@echo "make test-pure   the rules, bot and API tests on the pure build (make test runs them last)"
 	@echo "make test-fast   the inner loop: no live server, drill, deployment check or long property run"
