@@ -44,8 +44,8 @@ def run(gunicorn_argv: Sequence[str]) -> int:
     """Serve until told to stop; the exit status."""
     nginx = shutil.which("nginx", path=os.pathsep.join([os.environ.get("PATH", ""), "/usr/sbin"]))
     if nginx is None:
-        print(f"gongzhu-service: nginx is not installed: `apt-get install {NGINX_PACKAGE}` "
-              "(docs/deployment.md)", file=sys.stderr)
+        print(f"gongzhu-service: serve needs nginx in front of gunicorn, and it is not installed: "
+              f"apt-get install {NGINX_PACKAGE}", file=sys.stderr)
         return 1
     chosen = os.environ.get("GONGZHU_RUN_DIR")
     run_dir = Path(chosen or tempfile.mkdtemp(prefix="gongzhu-run-"))

@@ -1,0 +1,45 @@
+"""What the application does with the headers nginx sets (service/gongzhu/server/nginx.conf), in process:
+a refusal's status and code become the contract's problem, counted; a request handed over past the request
+timeout is not started; and serve without nginx says what to install."""
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+
+from gongzhu.server import front
+
+BODY = {"captured": [[], [], [], []]}
+
+
+@pytest.mark.parametrize("refused, status, code", [
+    ("400 ", 400, "bad_request"), ("400 invalid_host", 400, "invalid_host"),
+    ("501 upgrade_not_supported", 501, "upgrade_not_supported"), ("501 ", 501, "unsupported_transfer_coding"),
+    ("413 ", 413, "payload_too_large"), ("414 ", 414, "uri_too_long"), ("431 ", 431, "header_fields_too_large"),
+])
+def test_a_refusal_of_nginx_is_the_contracts_problem(client, refused, status, code):
+    answer = client.get("/_refused", headers={"X-Gongzhu-Refused": refused})
+    assert answer.status_code == status
+    assert answer.headers["Content-Type"] == "application/problem+json"
+    problem = answer.get_json()
+    assert (problem["status"], problem["code"]) == (status, code)
+    assert "request_id" not in problem
+
+
+def test_a_request_handed_over_past_the_timeout_is_not_started(client):
+    late = {"X-Request-Start": f"t={time.time() - 60:.3f}"}
+    answer = client.post("/score", data=json.dumps(BODY), content_type="application/json", headers=late)
+    assert answer.status_code == 503
+    assert answer.headers["Retry-After"] == "1"
+    assert answer.get_json()["code"] == "busy"
+    prompt = {"X-Request-Start": f"t={time.time():.3f}"}
+    assert client.post("/score", data=json.dumps(BODY), content_type="application/json",
+                       headers=prompt).status_code == 200
+
+
+def test_serve_without_nginx_says_what_to_install(monkeypatch, capsys):
+    monkeypatch.setattr(front.shutil, "which", lambda *_args, **_kwargs: None)
+    assert front.run(["gunicorn"]) == 1
+    assert capsys.readouterr().err == ("gongzhu-service: serve needs nginx in front of gunicorn, and it is not "
+                                       "installed: apt-get install nginx-light\n")
