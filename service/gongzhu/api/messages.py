@@ -37,7 +37,7 @@ REFUSED: dict[str, str] = {
     "bad_request": "the request is not valid HTTP/1.1",
     "invalid_host": "the Host header is not a host name with an optional port",
     "upgrade_not_supported": "this server speaks HTTP/1.1 only and upgrades no connection",
-    "payload_too_large": "the request body is too large",
+    "payload_too_large": TOO_LARGE.en,
     "uri_too_long": "the request target is too long",
     "header_fields_too_large": "the request head is too large",
     "unsupported_transfer_coding": "the only transfer coding accepted is chunked",

@@ -249,9 +249,8 @@ def refusal(value: str, environ: dict) -> Answer:
     """The problem for what nginx refused: fixed English text and no request id (the contract's
     ``UriTooLong``), the code left for the metrics."""
     status_text, _, code = value.partition(" ")
-    status = int(status_text) if status_text.isdigit() else 400
-    code = code.strip() or REFUSAL_CODES.get(status, "bad_request")
-    status = status if status in REFUSAL_CODES else 400
+    status = int(status_text) if status_text.isdigit() and int(status_text) in REFUSAL_CODES else 400
+    code = code.strip() or REFUSAL_CODES[status]
     environ[keys.PROBLEM] = code
     return render(status, code, text.REFUSED.get(code, text.REFUSED["bad_request"]))
 

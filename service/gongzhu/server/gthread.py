@@ -8,13 +8,16 @@ from __future__ import annotations
 from gunicorn.http.errors import ParseException
 from gunicorn.workers import gthread
 
-from gongzhu.api import metrics
+from gongzhu.api import messages, metrics
+from gongzhu.api.problems import render
+from gongzhu.api.telemetry import add_standard_headers
 
-BODY = (b'{"type":"urn:gongzhu:problem:bad_request","title":"Bad Request","status":400,'
-        b'"detail":"the request is not valid HTTP/1.1","code":"bad_request"}\n')
-BAD_REQUEST = (b"HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Type: application/problem+json\r\n"
-               b"Content-Length: %d\r\nX-Content-Type-Options: nosniff\r\nCache-Control: no-store\r\n\r\n"
-               % len(BODY)) + BODY
+# The application's own answer to a request nginx refuses as not valid HTTP/1.1 (pipeline.refusal).
+_PROBLEM = render(400, "bad_request", messages.REFUSED["bad_request"])
+_HEADERS = [("Connection", "close"), *_PROBLEM.wsgi_headers()]
+add_standard_headers(_HEADERS)
+BAD_REQUEST = (f"HTTP/1.1 {_PROBLEM.status_line}\r\n"
+               + "".join(f"{name}: {value}\r\n" for name, value in _HEADERS) + "\r\n").encode() + _PROBLEM.body
 
 
 class ThreadWorker(gthread.ThreadWorker):

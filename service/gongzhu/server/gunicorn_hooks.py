@@ -59,12 +59,12 @@ def post_fork(server, worker) -> None:
 
     searches.start()
     sys.setswitchinterval(SWITCH_INTERVAL_S)
-    threading.Thread(target=_flush_every, args=(FLUSH_S,), name="gongzhu-flush", daemon=True).start()
+    threading.Thread(target=_flush_every, name="gongzhu-flush", daemon=True).start()
 
 
-def _flush_every(seconds: float) -> None:
+def _flush_every() -> None:
     while True:
-        time.sleep(seconds)
+        time.sleep(FLUSH_S)
         _flush()
 
 
