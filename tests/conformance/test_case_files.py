@@ -23,8 +23,6 @@ UNREACHABLE = {
     "internal_error": "a fault of the server, never caused by a request's content",
     "not_ready": "the server's state (starting or draining), not the request's",
     "busy": "/suggest when every bot slot of the server is thinking: a matter of load",
-    "bad_framing": "the server's nginx front refuses a broken framing as bad_request before the application reads "
-                   "the body; only a gunicorn served alone answers it",
 }
 REQUIRED_TAGS = {"one-deck", "two-decks", "exposure", "transformer", "all-hearts", "grand-slam", "partnership",
                  "ingots", "titles", "variants", "first-lead", "claims", "match", "problems", "pairs",

@@ -17,8 +17,6 @@ CHARSET: Text = Text("send the body as UTF-8 (charset=utf-8), not charset={sent}
                "请以 UTF-8 编码发送请求体（charset=utf-8），而不是 charset={sent}")
 UTF16 = Text("send the body as UTF-8; it looks like UTF-16 or UTF-32",
              "请以 UTF-8 发送请求体；它看起来是 UTF-16 或 UTF-32")
-FRAMING: Text = Text("the request body's HTTP framing is broken: {error}", "请求体的 HTTP 分帧有误：{error}")
-LENGTH_NOT_NUMBER: Text = Text("the Content-Length header is not a number", "Content-Length 头不是数字")
 TOO_LARGE: Text = Text("the request body is larger than this service accepts", "请求体超过了本服务接受的大小")
 TOO_MANY_FIELDS: Text = Text("an object of the body has {count} fields; no object of this API has more than {limit}",
                        "请求体中有一个对象含 {count} 个字段；本 API 的对象最多 {limit} 个字段")
