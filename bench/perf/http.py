@@ -5,6 +5,7 @@ One command from a fresh clone (bootstraps .venv with ``make venv``, installs wr
     python3 bench/perf/http.py                      # 6 rounds x 3 s per side, 2 workers, wrk -t2 -c16
     python3 bench/perf/http.py --rounds 5 --seconds 10 --workers 2 --threads 2 --connections 16
     python3 bench/perf/http.py --profile-only       # only the in-process per-stage breakdown
+    python3 bench/perf/http.py --profile-only --cold  # the same, each call with the caches evicted first
     python3 bench/perf/http.py --keepalive-only     # only keep-alive against connection-per-request
 
 gunicorn starts exactly as ``make run`` does (``gunicorn -c python:gongzhu.server.gunicorn_conf
@@ -195,6 +196,24 @@ def _cpu_us(call, n: int) -> float:
     return best
 
 
+# Twice a core's L2 cache of the machines this runs on (4 MiB): written over between two calls, it leaves
+# each call's code and data to be fetched again, as the server's other processes leave them.
+EVICT_BYTES = 8 << 20
+_evict = bytearray(EVICT_BYTES)
+
+
+def _cold_us(call, n: int) -> float:
+    """CPU µs per call with the caches evicted before each (the mean; the eviction itself not timed)."""
+    call()
+    total = 0
+    for i in range(n):
+        _evict[::64] = bytes([i & 0xFF]) * (EVICT_BYTES // 64)
+        t0 = time.thread_time_ns()
+        call()
+        total += time.thread_time_ns() - t0
+    return total / n / 1000
+
+
 def _log_access_lines_in_memory() -> None:
     """The access lines as under gunicorn (JSON, batched), kept in memory and dropped, so
     the in-process figures include formatting them."""
@@ -208,7 +227,7 @@ def _log_access_lines_in_memory() -> None:
         handler.setStream(open(os.devnull, "w"))  # noqa: SIM115 — lives as long as the process
 
 
-def profile(n: int) -> dict:
+def profile(n: int, cold: bool = False) -> dict:
     """CPU µs per call of each stage of a request, in one process (no gunicorn).
 
     Each stage runs alone in a loop on the request's own data (process CPU time, best of
@@ -220,13 +239,15 @@ def profile(n: int) -> dict:
     Then the whole WSGI call of the same request (``wsgi_request``) and of /healthz
     (``wsgi_healthz``), each closed as a server closes it, so with its metrics and its JSON
     access line (formatted, then written to /dev/null in batches as under gunicorn);
-    ``rest`` = request − stages (routing, body read, telemetry, WSGI glue)."""
+    ``rest`` = request − stages (routing, body read, telemetry, WSGI glue). ``cold``: each call with
+    the caches evicted first (``_cold_us``), as under a server, where gunicorn, nginx and the client run
+    between two requests of a worker; the warm figures are each stage alone in a tight loop."""
     from gongzhu.api import create_app, operations, pipeline
 
     _log_access_lines_in_memory()
 
     def cpu_us(fn) -> float:
-        return _cpu_us(fn, n)
+        return _cold_us(fn, n) if cold else _cpu_us(fn, n)
 
     app = create_app()
     routes = app.extensions["gongzhu.pipeline"].routes()
@@ -265,6 +286,7 @@ def main() -> None:
     ap.add_argument("--profile-only", action="store_true")
     ap.add_argument("--keepalive-only", action="store_true")
     ap.add_argument("--profile-calls", type=int, default=2000)
+    ap.add_argument("--cold", action="store_true", help="the profile with the caches evicted before each call")
     ap.add_argument("--json", type=Path, help="also write the figures here")
     args = ap.parse_args()
     if not 1 <= args.rounds <= 50 or not 1 <= args.seconds <= 120:
@@ -279,9 +301,9 @@ def main() -> None:
             if args.json:
                 args.json.write_text(json.dumps(report, indent=1))
             return
-    print("# in-process CPU time per call, by stage (best of 3 passes; no gunicorn, no sockets):",
-          flush=True)
-    report["profile_us"] = profile(args.profile_calls)
+    how = ("the mean of calls each after the caches were evicted" if args.cold else "best of 3 passes")
+    print(f"# in-process CPU time per call, by stage ({how}; no gunicorn, no sockets):", flush=True)
+    report["profile_us"] = profile(args.profile_calls, cold=args.cold)
     if args.json:
         args.json.write_text(json.dumps(report, indent=1))
 
