@@ -41,8 +41,9 @@ COMPILED_BOT = {"heuristic.py", "search.py", "knowledge.py", "equivalence.py", "
 # the HTTP layer's request path: the pipeline every operation takes, telemetry, the request's engine values and the
 # answers (the rest of it is glue around Flask, marshmallow, ...)
 COMPILED_API = {"pipeline.py", "telemetry.py", "results.py", "engine_values.py"}
-# the access line's text (the rest of gongzhu.server.logs is logging's and gunicorn's classes)
-COMPILED_SERVER = {"log_lines.py"}
+# none: the server's modules are glue around gunicorn and nginx (kept here so that a build removes an
+# extension module an earlier one left in gongzhu.server)
+COMPILED_SERVER: set[str] = set()
 PURE_ENV = "GONGZHU_PURE"
 
 COMMIT = re.compile(r"[0-9a-f]{7,64}")

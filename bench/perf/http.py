@@ -48,7 +48,6 @@ _server.bootstrap()
 
 import argparse  # noqa: E402
 import json  # noqa: E402
-import os  # noqa: E402
 import statistics  # noqa: E402
 import tempfile  # noqa: E402
 import time  # noqa: E402
@@ -179,7 +178,7 @@ def _wsgi_call(app, method: str, path: str, body: bytes | None):
         env["wsgi.input"] = io.BytesIO(body or b"")
         answer = app(env, lambda status, headers, exc=None: None)
         b"".join(answer)
-        answer.close()  # as a server does: the metrics and the access line are taken here
+        answer.close()  # as a server does: the metrics are taken here
     return call
 
 
@@ -214,19 +213,6 @@ def _cold_us(call, n: int) -> float:
     return total / n / 1000
 
 
-def _log_access_lines_in_memory() -> None:
-    """The access lines as under gunicorn (JSON, batched), kept in memory and dropped, so
-    the in-process figures include formatting them."""
-    import logging
-    from logging.config import dictConfig
-
-    from gongzhu.server import logs
-
-    dictConfig(logs.logconfig())
-    for handler in logging.getLogger(logs.ACCESS_LOGGER).handlers:
-        handler.setStream(open(os.devnull, "w"))  # noqa: SIM115 — lives as long as the process
-
-
 def profile(n: int, cold: bool = False) -> dict:
     """CPU µs per call of each stage of a request, in one process (no gunicorn).
 
@@ -237,14 +223,11 @@ def profile(n: int, cold: bool = False) -> dict:
     openapi.yaml, ``is_valid``), ``convert`` (marshmallow fields: JSON to engine values),
     ``answer`` (the operation: engine call and answer dict), ``serialize`` (JSON bytes).
     Then the whole WSGI call of the same request (``wsgi_request``) and of /healthz
-    (``wsgi_healthz``), each closed as a server closes it, so with its metrics and its JSON
-    access line (formatted, then written to /dev/null in batches as under gunicorn);
+    (``wsgi_healthz``), each closed as a server closes it, so with its metrics;
     ``rest`` = request − stages (routing, body read, telemetry, WSGI glue). ``cold``: each call with
     the caches evicted first (``_cold_us``), as under a server, where gunicorn, nginx and the client run
     between two requests of a worker; the warm figures are each stage alone in a tight loop."""
     from gongzhu.api import create_app, operations, pipeline
-
-    _log_access_lines_in_memory()
 
     def cpu_us(fn) -> float:
         return _cold_us(fn, n) if cold else _cpu_us(fn, n)

@@ -8,9 +8,9 @@ checkout (e.g. main) side by side, alternating rounds.
 
 Each round starts one process per build (the installed package; a pure copy of this source,
 ``bench/_builds.py``; ``--base DIR``'s ``service/``, pure) in turn, in ABC/CBA order. Each
-process builds the app as ``make run`` does, logs access lines as under gunicorn (to
-/dev/null), and times whole WSGI calls (no server, no sockets; each answer closed as a server
-closes it, so metrics and the access line count): for each body of ``bench/perf/http.py``
+process builds the app as ``make run`` does and times whole WSGI calls (no server, no sockets;
+each answer closed as a server closes it, so the metrics count; the access lines are nginx's):
+for each body of ``bench/perf/http.py``
 (``/legal-moves`` one and two decks mid-deal, ``/score``, ``/play``) and ``/healthz``, the
 best of 3 passes of ``--calls`` calls in process CPU time. Printed: each build's median
 over the rounds, in µs a request, and the ratios compiled/base, pure/base and compiled/pure
@@ -54,7 +54,6 @@ def inner(calls: int) -> None:
     from gongzhu import about
     from gongzhu.api import create_app
 
-    bench_http._log_access_lines_in_memory()
     app = create_app()
     figures = {"healthz": bench_http._cpu_us(bench_http._wsgi_call(app, "GET", "/healthz", None), calls)}
     for name, (path, raw) in _server.bodies().items():

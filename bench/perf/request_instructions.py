@@ -9,16 +9,15 @@ change them.
 empty folder. A checkout without compiled modules is compiled in place first (``setup.py build_ext
 --inplace``, with this venv's mypyc), so both sides run the compiled build.
 
-The app is built as ``make run`` builds it, with the access lines formatted and written to /dev/null
-in batches as under gunicorn (as ``bench/perf/request_cpu.py`` does). For ``/healthz`` and each body of
+The app is built as ``make run`` builds it (the access lines are nginx's). For ``/healthz`` and each body of
 ``bench/perf/http.py`` (``bench/_server.py: bodies()``: ``/legal-moves`` one and two decks mid-deal,
 ``/score``, ``/play``) it makes ``--count`` whole WSGI calls, each closed as a server closes it (so
-with its metrics and its access line), then a fifth of that many in a second run. Each body's calls
+with its metrics), then a fifth of that many in a second run. Each body's calls
 are one phase of the process (callgrind dumps its counts at a marker call, ``getppid``, between the
 bodies), so one process counts every body; a request's instructions are the difference of the two
 runs' phase over the difference in calls, so the interpreter's start-up, ``create_app`` and every
 first-call cost drop out. The hash seed is fixed, so the counts repeat (within a few hundred
-instructions a request: the access line writes the measured duration).
+instructions a request: the metrics take the measured duration).
 
 Printed: instructions a request for each, and the app's share (the request less ``/healthz``).
 ``--stages`` also counts each stage of a body alone, in a loop over the same objects as
@@ -96,7 +95,6 @@ def inner(count: int, stages: bool) -> None:
     bench_http = _load("bench_http", "http.py")
     from gongzhu.api import create_app
 
-    bench_http._log_access_lines_in_memory()
     app = create_app()
     calls = {"healthz": bench_http._wsgi_call(app, "GET", "/healthz", None)}
     for name, (path, raw) in _server.bodies().items():

@@ -84,7 +84,6 @@ def main() -> None:
     bench_http = _load("bench_http", "http.py")
     from gongzhu.api import create_app
 
-    bench_http._log_access_lines_in_memory()
     apps = {"pipeline": create_app(), "flask": flask_routed_app()}
     requests = {"healthz": ("GET", "/healthz", None),
                 **{name: ("POST", path, raw) for name, (path, raw) in _server.bodies().items()}}

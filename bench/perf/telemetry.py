@@ -1,4 +1,4 @@
-"""What metrics and JSON access logs cost on /legal-moves, against /healthz, in one run.
+"""What metrics and nginx's JSON access lines cost on /legal-moves, against /healthz, in one run.
 
 One command from a fresh clone (bootstraps .venv with ``make venv``, installs wrk as root):
 
@@ -17,8 +17,7 @@ request (user + system from /proc, so the machine's other load counts little),
 ≥ 0.8 with metrics and logs on), and on ÷ off per endpoint.
 
 Then an in-process figure: CPU microseconds per WSGI request for /healthz and /legal-moves
-with the middleware's metrics and access line on and off (the access line formatted as
-JSON and written to a file, as the server does to its stdout).
+with the middleware's metrics on and off (the access line is nginx's, not the application's).
 
 ``--parts`` instead runs four servers on /healthz only: nothing, metrics only, access
 line only, both; the workers' CPU per request says what each part costs.
@@ -41,7 +40,6 @@ _server.bootstrap()
 
 import argparse  # noqa: E402
 import io  # noqa: E402
-import logging  # noqa: E402
 import os  # noqa: E402
 import statistics  # noqa: E402
 import tempfile  # noqa: E402
@@ -119,38 +117,26 @@ def in_process(calls: int) -> dict[str, dict[str, float]]:
     from werkzeug.test import EnvironBuilder
 
     from gongzhu.api import create_app
-    from gongzhu.server.logs import ACCESS_LOGGER, JsonFormatter
 
-    sink = open(os.devnull, "w")  # noqa: SIM115 — closed below
-    handler = logging.StreamHandler(sink)
-    handler.setFormatter(JsonFormatter())
-    access = logging.getLogger(ACCESS_LOGGER)
-    access.addHandler(handler)
-    access.setLevel(logging.INFO)
-    access.propagate = False
     _, body = _server.bodies()[BODY]
     apps = {}
-    try:
-        for name, env in (("off", OFF), ("on", {})):
-            saved = {k: os.environ.pop(k, None) for k in OFF}
-            os.environ.update(env)
-            apps[name] = create_app()
-            for k, v in saved.items():
-                os.environ.pop(k, None)
-                if v is not None:
-                    os.environ[k] = v
-        requests = {"/healthz": EnvironBuilder(path="/healthz").get_environ(),
-                    "/legal-moves": EnvironBuilder(path="/legal-moves", method="POST", data=body,
-                                                   content_type="application/json").get_environ()}
-        best = {name: {endpoint: float("inf") for endpoint in requests} for name in apps}
-        # Batches alternate between the sides, so background load hits both alike.
-        for _ in range(BATCHES):
-            for name, app in apps.items():
-                for endpoint, environ in requests.items():
-                    best[name][endpoint] = min(best[name][endpoint], per_call(app, environ, calls))
-    finally:
-        access.removeHandler(handler)
-        sink.close()
+    for name, env in (("off", OFF), ("on", {})):
+        saved = {k: os.environ.pop(k, None) for k in OFF}
+        os.environ.update(env)
+        apps[name] = create_app()
+        for k, v in saved.items():
+            os.environ.pop(k, None)
+            if v is not None:
+                os.environ[k] = v
+    requests = {"/healthz": EnvironBuilder(path="/healthz").get_environ(),
+                "/legal-moves": EnvironBuilder(path="/legal-moves", method="POST", data=body,
+                                               content_type="application/json").get_environ()}
+    best = {name: {endpoint: float("inf") for endpoint in requests} for name in apps}
+    # Batches alternate between the sides, so background load hits both alike.
+    for _ in range(BATCHES):
+        for name, app in apps.items():
+            for endpoint, environ in requests.items():
+                best[name][endpoint] = min(best[name][endpoint], per_call(app, environ, calls))
     return best
 
 

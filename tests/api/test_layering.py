@@ -33,7 +33,7 @@ LAYERS = ("rules", "solve", "bot", "api", "server", "command")
 TOP_LEVEL = {"gongzhu": "rules", "gongzhu.freshness": "rules", "gongzhu.about": "api"}
 # The server modules the HTTP layer may still use, one way: the log lines its telemetry writes and the check
 # that the server extra is installed. They import no module of the HTTP layer or the server.
-SERVER_LEAVES = {"gongzhu.server.logs", "gongzhu.server.log_lines", "gongzhu.server.server_extra"}
+SERVER_LEAVES = {"gongzhu.server.logs", "gongzhu.server.server_extra"}
 MAX_PUBLIC_NAMES = 40
 
 

@@ -1,11 +1,7 @@
 """The request path's shortcuts answer as the general code they stand for: the JSON scanner called
 as ``JSONDecoder.decode`` calls it, the byte order mark stripped as ``utf-8-sig`` does, the rules
-kept by the options as sent, the standard headers, a batched line kept under the handler's lock."""
+kept by the options as sent, the standard headers."""
 from __future__ import annotations
-
-import io
-import json
-import threading
 
 import pytest
 
@@ -14,7 +10,6 @@ from gongzhu.api.problems import ApiProblem
 from gongzhu.api.telemetry import NO_STORE, NOSNIFF
 from gongzhu.rules import DEFAULT_RULES, Rules
 from gongzhu.rules.cards import CARD_BY_NAME
-from gongzhu.server import log_lines, logs
 
 C2 = CARD_BY_NAME["C2"]
 
@@ -83,37 +78,4 @@ def test_standard_headers(headers, added):
     before = list(headers)
     telemetry.add_standard_headers(headers)
     assert headers == before + added
-
-
-@pytest.mark.parametrize("lock", [True, False])
-def test_a_pended_line_waits_for_the_flush_or_max_lines(lock):
-    handler = logs.BatchedStreamHandler(io.StringIO(), max_lines=3)
-    if not lock:
-        handler.lock = None
-    log_lines.pend(handler, "one")
-    log_lines.pend(handler, "two")
-    assert handler.pending == ["one", "two"] and handler.stream.getvalue() == ""
-    log_lines.pend(handler, "three")
-    assert handler.pending == [] and handler.stream.getvalue() == "one\ntwo\nthree\n"
-
-
-def test_pend_holds_the_handlers_lock():
-    handler = logs.BatchedStreamHandler(io.StringIO())
-    done = threading.Event()
-    with handler.lock:
-        worker = threading.Thread(target=lambda: (log_lines.pend(handler, "x"), done.set()))
-        worker.start()
-        assert not done.wait(0.05)
-    worker.join(5)
-    assert done.is_set() and handler.pending == ["x"]
-
-
-def test_the_access_line_of_a_request_is_the_json_formatters():
-    handler = logs.BatchedStreamHandler(io.StringIO())
-    log_lines.pend(handler, log_lines.access_line(0.0, {"method": "GET", "path": "/healthz", "operation": "healthz",
-                                                        "status": 200, "duration_ms": 1.5, "bytes": 16,
-                                                        "request_id": "id"}))
-    handler.flush()
-    line = json.loads(handler.stream.getvalue())
-    assert line["duration_ms"] == 1.5 and line["request_id"] == "id" and line["logger"] == logs.ACCESS_LOGGER
 

@@ -1,4 +1,4 @@
-"""The HTTP server around the app: the gunicorn worker and settings (``worker``,
-``gunicorn_conf``, ``gunicorn_hooks``), the WSGI entry point (``wsgi``), the logs
-(``logs``, ``log_lines``) and the check that the ``server`` extra is installed
-(``server_extra``). Importing this package imports none of them."""
+"""The HTTP server around the app: nginx in front (``front``, ``nginx.conf``), the gunicorn worker and
+settings (``gthread``, ``gunicorn_conf``, ``gunicorn_hooks``), the WSGI entry point (``wsgi``), the log
+lines (``logs``) and the check that the ``server`` extra is installed (``server_extra``). Importing this
+package imports none of them."""

@@ -10,9 +10,11 @@ stopped and the exit status is 1. Why nginx and not our own worker: docs/deploym
 """
 from __future__ import annotations
 
+import fcntl
 import os
 import shutil
 import signal
+import stat
 import subprocess
 import sys
 import tempfile
@@ -37,7 +39,17 @@ def settings(run_dir: Path, socket_path: Path) -> dict[str, str]:
             "backlog": env("GUNICORN_BACKLOG", "256"),
             "max_body": env("GONGZHU_MAX_BODY", str(256 * 1024)),
             "timeout": f"{timeout:g}", "read_timeout": f"{timeout + 20:g}",
-            "keepalive": env("GUNICORN_KEEPALIVE", "10")}
+            "keepalive": env("GUNICORN_KEEPALIVE", "10"), "access_log": access_log()}
+
+
+def access_log() -> str:
+    """nginx's ``access_log``: stdout in the format ``GONGZHU_LOG_FORMAT`` names (JSON unless ``text``),
+    written at least every 50 ms; ``off`` when ``GONGZHU_ACCESS_LOG`` says so."""
+    env = os.environ.get
+    if env("GONGZHU_ACCESS_LOG", "on").strip().lower() in ("0", "off", "false", "no"):
+        return "off"
+    chosen = "text" if env("GONGZHU_LOG_FORMAT", "json").strip().lower() == "text" else "json"
+    return f"/dev/stdout {chosen} buffer=32k flush=50ms"
 
 
 def run(gunicorn_argv: Sequence[str]) -> int:
@@ -53,6 +65,7 @@ def run(gunicorn_argv: Sequence[str]) -> int:
     if os.geteuid() == 0:
         # nginx's workers run as nobody when started by root: they must reach the socket, not list the dir
         run_dir.chmod(0o711)
+    _append_to_stdout()
     socket_path = run_dir / "gunicorn.sock"
     socket_path.unlink(missing_ok=True)
     (run_dir / "nginx.conf").write_text(TEMPLATE.read_text() % settings(run_dir, socket_path))
@@ -64,7 +77,8 @@ def run(gunicorn_argv: Sequence[str]) -> int:
     try:
         if not _wait_for(socket_path, app, stopping):
             return 0 if stopping else 1
-        front = subprocess.Popen([nginx, "-p", str(run_dir), "-c", str(run_dir / "nginx.conf"), "-e", "stderr"])
+        front = subprocess.Popen([nginx, "-p", str(run_dir), "-c", str(run_dir / "nginx.conf"), "-e", "stderr"],
+                                 env={**os.environ, "TZ": "UTC"})
         while not stopping and app.poll() is None and front.poll() is None:
             time.sleep(0.2)
         return 0 if stopping else 1
@@ -73,6 +87,13 @@ def run(gunicorn_argv: Sequence[str]) -> int:
         _stop(app, signal.SIGTERM)
         if not chosen:
             shutil.rmtree(run_dir, ignore_errors=True)
+
+
+def _append_to_stdout() -> None:
+    """nginx opens ``/dev/stdout`` anew to append its access lines: a file on stdout is then written by two
+    open files, and unless gunicorn's appends too (a shell's ``>`` does not), each writes over the other."""
+    if stat.S_ISREG(os.fstat(1).st_mode):
+        fcntl.fcntl(1, fcntl.F_SETFL, fcntl.fcntl(1, fcntl.F_GETFL) | os.O_APPEND)
 
 
 def _wait_for(socket_path: Path, app: subprocess.Popen, stopping: list[int]) -> bool:

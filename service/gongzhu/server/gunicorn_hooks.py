@@ -23,8 +23,8 @@ MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
 SERVER_PID_ENV = "GONGZHU_SERVER_PID"
 # The directory this process created (and removes on exit), if it chose one itself.
 _created: list[str] = []
-# Access lines and metric observations wait in memory at most this long before a worker writes
-# and counts them (one write and one lock a batch, not a request).
+# Metric observations wait in memory at most this long before a worker counts them (one lock a
+# series a batch, not a request).
 FLUSH_S = 0.05
 # How long a thread running Python keeps the GIL while another waits for it: 1 ms instead of
 # CPython's 5 keeps probes and short requests prompt beside a long request (docs/performance.md).
@@ -70,9 +70,7 @@ def _flush_every() -> None:
 
 def _flush() -> None:
     from gongzhu.api import metrics
-    from gongzhu.server.logs import flush_access
 
-    flush_access()
     metrics.flush()
 
 

@@ -1,0 +1,104 @@
+"""The access lines, nginx's (server/nginx.conf): one a request on stdout, nginx's own answers included, in
+JSON with the fields docs/operations.md lists, the operation and problem code as the application named them
+(``X-Gongzhu-Log``, which no client sees); text on request; none when switched off."""
+from __future__ import annotations
+
+import json
+import re
+import time
+
+import pytest
+import requests
+
+from gongzhu.server import front
+from tests.servers import SERVE, free_port, start, stop
+
+from .deals import SEED1
+
+pytestmark = pytest.mark.live
+
+TRACEPARENT = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
+TIME = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z")
+# nginx writes its buffer at least this often (nginx.conf's access_log flush), with a margin
+FLUSHED_S = 0.5
+
+
+def serve(tmp_path_factory, **env) -> tuple[str, object, object]:
+    tmp = tmp_path_factory.mktemp("access")
+    port, log = free_port(), tmp / "server.log"
+    base = f"http://127.0.0.1:{port}"
+    proc = start(SERVE, log, f"{base}/readyz", {"PORT": str(port), "HOST": "127.0.0.1", "WEB_CONCURRENCY": "1",
+                                                **env})
+    return base, log, proc
+
+
+def access_lines(log) -> list[dict]:
+    time.sleep(FLUSHED_S)
+    lines = [json.loads(text) for text in log.read_text().splitlines() if text.strip()]
+    return [line for line in lines if line["logger"] == "gongzhu.access" and line["path"] != "/readyz"]
+
+
+@pytest.fixture(scope="module")
+def sent(tmp_path_factory):
+    base, log, proc = serve(tmp_path_factory, GONGZHU_LOG_FORMAT="json")
+    try:
+        answers = [
+            requests.post(f"{base}/legal-moves?x=1", json={"hands": SEED1}, timeout=10,
+                          headers={"X-Request-ID": 'game "42"', "traceparent": TRACEPARENT}),
+            requests.post(f"{base}/play", json={"hands": SEED1, "move": ["SQ"]}, timeout=10),
+            requests.get(f"{base}/healthz", headers={"Host": "a b"}, timeout=10),
+        ]
+        yield answers, access_lines(log)
+    finally:
+        stop(proc)
+
+
+def test_an_answer_carries_no_log_header(sent):
+    answers, _ = sent
+    assert all("X-Gongzhu-Log" not in answer.headers for answer in answers)
+
+
+def test_the_access_line_of_an_operation(sent):
+    answers, lines = sent
+    line = lines[0]
+    assert TIME.fullmatch(line.pop("time")) and line.pop("duration_ms") >= 0
+    assert line == {"level": "info", "logger": "gongzhu.access", "message": "request", "method": "POST",
+                    "path": "/legal-moves", "operation": "legal_moves", "status": 200,
+                    "bytes": len(answers[0].content), "request_id": 'game "42"', "problem": "",
+                    "traceparent": TRACEPARENT}
+
+
+def test_the_access_lines_of_a_problem_and_of_a_refusal(sent):
+    answers, lines = sent
+    found = [(line["method"], line["path"], line["operation"], line["status"], line["problem"], line["request_id"],
+              line["bytes"]) for line in lines[1:]]
+    assert found == [
+        ("POST", "/play", "play", 422, "card_not_in_hand", answers[1].headers["X-Request-ID"], len(answers[1].content)),
+        ("GET", "/healthz", "none", 400, "invalid_host", answers[2].headers["X-Request-ID"], len(answers[2].content)),
+    ]
+
+
+def test_text_access_lines(tmp_path_factory):
+    base, log, proc = serve(tmp_path_factory, GONGZHU_LOG_FORMAT="text")
+    try:
+        answer = requests.post(f"{base}/legal-moves", json={"hands": SEED1}, timeout=10)
+        time.sleep(FLUSHED_S)
+    finally:
+        stop(proc)
+    [line] = [text for text in log.read_text().splitlines() if "POST /legal-moves" in text]
+    size, request_id = len(answer.content), answer.headers["X-Request-ID"]
+    assert re.fullmatch(rf"\S+Z INFO gongzhu\.access: POST /legal-moves 200 \d+ms {size}B op=legal_moves problem= "
+                        rf"request_id={request_id}", line)
+
+
+@pytest.mark.parametrize("env, expected", [
+    ({}, "/dev/stdout json buffer=32k flush=50ms"),
+    ({"GONGZHU_LOG_FORMAT": "text"}, "/dev/stdout text buffer=32k flush=50ms"),
+    ({"GONGZHU_ACCESS_LOG": "off"}, "off"),
+])
+def test_the_access_log_setting(monkeypatch, env, expected):
+    for name in ("GONGZHU_LOG_FORMAT", "GONGZHU_ACCESS_LOG"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    assert front.access_log() == expected
