@@ -17,7 +17,9 @@ served by a second gunicorn with the same settings and worker, started alongside
 ABC/CBA order, so background load hits every side alike and the ratios are fair.
 Figures: requests/s (all requests of all rounds / their time), p50 (median of the
 rounds' p50), p99 (worst round's p99), errors (socket errors + non-2xx), ratio to the
-ceiling and to /healthz (totals, and the median of each round against its neighbours).
+ceiling and to /healthz (totals, and the median of each round against its neighbours), and the
+server's CPU a request on each side (nginx, gunicorn and its workers, from /proc: what the
+ratio is made of).
 
 Then keep-alive against connection-per-request: /healthz and one-deck /legal-moves,
 each in ABBA rounds with wrk keeping its connections alive and with wrk sending
@@ -48,6 +50,7 @@ _server.bootstrap()
 
 import argparse  # noqa: E402
 import json  # noqa: E402
+import os  # noqa: E402
 import statistics  # noqa: E402
 import tempfile  # noqa: E402
 import time  # noqa: E402
@@ -79,13 +82,15 @@ def measure(args) -> list[dict]:
             path = bodies[n][0]
             sides: dict[str, list] = {"healthz": [], "endpoint": [], "ceiling": []}
             for r in range(args.rounds):
-                order = [("healthz", srv.base + "/healthz", health),
-                         ("endpoint", srv.base + path, scripts[n]),
-                         ("ceiling", ceiling.base + path, scripts[n])]
+                order = [("healthz", srv, srv.base + "/healthz", health),
+                         ("endpoint", srv, srv.base + path, scripts[n]),
+                         ("ceiling", ceiling, ceiling.base + path, scripts[n])]
                 if r % 2:
                     order.reverse()
-                for side, url, script in order:
+                for side, server, url, script in order:
+                    before = _cpu_seconds(server.proc.pid)
                     res = _server.run_wrk(wrk, url, script, seconds=args.seconds, **opts)
+                    res["cpu_s"] = _cpu_seconds(server.proc.pid) - before
                     sides[side].append(res)
             row = {"name": n, "path": path, "body_bytes": len(bodies[n][1])}
             for key, runs in sides.items():
@@ -97,6 +102,7 @@ def measure(args) -> list[dict]:
                             "p99_ms": max(x["p99_us"] for x in runs) / 1000,
                             "max_ms": max(x["max_us"] for x in runs) / 1000,
                             "errors": sum(x["errors"] for x in runs),
+                            "cpu_us": sum(x["cpu_s"] for x in runs) / reqs * 1e6,
                             "cmd": runs[0]["cmd"]}
             row["ratio"] = row["endpoint"]["rps"] / row["healthz"]["rps"]
             row["ceiling_ratio"] = row["endpoint"]["rps"] / row["ceiling"]["rps"]
@@ -114,13 +120,30 @@ def measure(args) -> list[dict]:
                   f"{row['ceiling_ratio']:.2f} (median of rounds {row['ceiling_ratio_median_of_pairs']:.2f})"
                   f"{'' if row['ceiling_ratio'] >= CEILING_TARGET else '  (< 0.7 target)'} | /healthz "
                   f"{h['rps']:8.0f} req/s errors {h['errors']}: ratio {row['ratio']:.2f} (median of "
-                  f"rounds {row['ratio_median_of_pairs']:.2f}){'' if row['ratio'] >= TARGET else '  (< 0.8)'}",
-                  flush=True)
+                  f"rounds {row['ratio_median_of_pairs']:.2f}){'' if row['ratio'] >= TARGET else '  (< 0.8)'} | "
+                  f"server CPU a request {e['cpu_us']:.0f} µs, the ceiling's {c['cpu_us']:.0f} µs", flush=True)
         mem = srv.memory()
         print(f"# workers after load: RSS {mem['workers_rss_kib'] / 1024:.1f} MiB total, "
               f"PSS {mem['workers_pss_kib'] / 1024:.1f} MiB total; master RSS "
               f"{mem['master']['rss'] / 1024:.1f} MiB")
     return results
+
+
+def _cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of ``pid`` and its descendants (nginx, gunicorn, its workers), from /proc."""
+    total, tick = 0.0, os.sysconf("SC_CLK_TCK")
+    for each in [pid, *_descendants(pid)]:
+        try:
+            fields = Path(f"/proc/{each}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / tick
+    return total
+
+
+def _descendants(pid: int) -> list[int]:
+    kids = _server.children(pid)
+    return kids + [grandchild for kid in kids for grandchild in _descendants(kid)]
 
 
 def _sides(runs: list[dict]) -> dict:
