@@ -366,8 +366,12 @@ def requests() -> list[Request]:
     return found
 
 
+LOG_HEADER = "X-Gongzhu-Log"
+
+
 def answer(app: Callable, request: Request) -> bytes:
-    """The whole answer to ``request``: status line, headers and body, as the server hands them over."""
+    """The whole answer to ``request``: status line, headers and body, as a client gets them (nginx hides the
+    application's ``X-Gongzhu-Log``, for its access line)."""
     from werkzeug.test import EnvironBuilder
     _, method, path, headers, body = request
     headers = dict(headers)
@@ -385,7 +389,7 @@ def answer(app: Callable, request: Request) -> bytes:
     finally:
         chunks.close()
     status, found = started
-    head = "\n".join([status, *(f"{name}: {value}" for name, value in found)])
+    head = "\n".join([status, *(f"{name}: {value}" for name, value in found if name != LOG_HEADER)])
     return head.encode() + b"\n\n" + data
 
 
