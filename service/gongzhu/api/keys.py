@@ -9,3 +9,5 @@ OPERATION = "gongzhu.operation"
 MATCH = "gongzhu.match"
 # the stable code of a problem answer (set by ``problems``, counted by telemetry)
 PROBLEM = "gongzhu.problem"
+# the request's OpenTelemetry span when tracing is on (set by ``tracing``; the access line reads its ids)
+SPAN = "gongzhu.span"

@@ -1,6 +1,7 @@
 """One outermost WSGI middleware for what every request needs, whichever path answers it inside: its
-id, its metrics, its access line, its trace span and the standard headers (docs/operations.md, "Request
-ids and trace context", "Metrics", "Logs"). Its operation is the request pipeline's match (``keys.py``).
+id, its metrics, its access line and the standard headers (docs/operations.md, "Request ids and trace
+context", "Metrics", "Logs"); the trace span, when tracing is on, is made inside it (``tracing.py``) and
+named after its operation, the request pipeline's match (``keys.py``).
 ``GONGZHU_METRICS=off`` and ``GONGZHU_ACCESS_LOG=off`` exist to measure what each costs (``bench/perf/telemetry.py``).
 """
 from __future__ import annotations
@@ -79,14 +80,14 @@ def _enabled(name: str) -> bool:
 
 
 class Telemetry:
-    """WSGI middleware: request id, metrics, access line and span for every request."""
+    """WSGI middleware: request id, metrics and access line for every request; the span's middleware inside."""
 
     def __init__(self, app, tracer_provider=None,
                  operation_of: Callable[[dict], str] | None = None) -> None:
-        self.app = app
+        # off, the app itself: a request pays nothing for tracing
+        self.app = tracing.wrap(app, tracer_provider)
         self.metrics = _enabled(METRICS_ENV)
         self.access = _enabled(ACCESS_LOG_ENV)
-        self.tracing = tracing.Tracing(tracer_provider)
         # the pipeline's matcher (create_app); without one every request is "none"
         self.operation_of = operation_of or (lambda _environ: UNKNOWN_OPERATION)
 
@@ -120,8 +121,7 @@ class Record:
     """What is known of one request until its answer is sent, and the app's response iterable around the
     answer: the request is recorded when the server closes it."""
 
-    __slots__ = ("owner", "environ", "request_id", "operation", "started", "status", "length", "span", "body",
-                 "sent")
+    __slots__ = ("owner", "environ", "request_id", "operation", "started", "status", "length", "body", "sent")
 
     def __init__(self, owner: Telemetry, environ: Environ, request_id: str, operation: str,
                  started: float) -> None:
@@ -132,7 +132,6 @@ class Record:
         self.started = started
         self.status = 500
         self.length: int | None = None
-        self.span = owner.tracing.start(environ, operation) if owner.tracing.enabled else None
         self.body: Any = None
         self.sent = 0
 
@@ -144,8 +143,6 @@ class Record:
             problem = self.environ.get(keys.PROBLEM)
             if problem is not None:
                 metrics.count_problem(problem)
-        if self.span is not None:
-            owner.tracing.finish(self.span, self.status, self.request_id)
         if owner.access:
             # The access logger's one handler when it batches JSON lines with no filter (as under gunicorn): then
             # the line is written here without a LogRecord (a third of its cost). It is there only when INFO
@@ -189,8 +186,9 @@ class Record:
         parent = trace_parent(environ)
         if parent is not None:
             fields["trace_id"], fields["parent_id"] = parent
-        if self.span is not None:
-            context = self.span.get_span_context()
+        span = environ.get(keys.SPAN)
+        if span is not None:
+            context = span.get_span_context()
             fields["trace_id"], fields["span_id"] = f"{context.trace_id:032x}", f"{context.span_id:016x}"
         if direct is not None:
             pend(direct, access_line(time.time(), fields))
