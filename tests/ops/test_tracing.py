@@ -1,15 +1,17 @@
 """OpenTelemetry: off and free unless OTEL_EXPORTER_OTLP_ENDPOINT is set and the
-package is there; on, one server span per request named after its operation and
-parented by the client's traceparent."""
+package is there; on, opentelemetry-instrumentation-wsgi's middleware makes one server
+span per request, named after its operation and parented by the client's traceparent."""
 from __future__ import annotations
 
 import sys
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from wsgiref.util import setup_testing_defaults
 
 import pytest
 
 from gongzhu.api import create_app, tracing
+from gongzhu.api.telemetry import Telemetry
 
 from .conftest import ClosingClient
 from .deals import SEED1
@@ -22,13 +24,19 @@ def telemetry_of(app):
     return app.wsgi_app
 
 
+def traced(app) -> bool:
+    return type(telemetry_of(app).app).__module__.startswith("opentelemetry")
+
+
 def test_off_without_the_endpoint(monkeypatch):
     monkeypatch.delenv(tracing.ENDPOINT_ENV, raising=False)
+    for name in [m for m in sys.modules if m.startswith("opentelemetry")]:
+        monkeypatch.delitem(sys.modules, name)
     app = create_app()
-    assert telemetry_of(app).tracing.enabled is False
     app.test_client_class = ClosingClient
     assert app.test_client().post("/legal-moves", json={"hands": SEED1}).status_code == 200
-    assert telemetry_of(app).tracing._tracer is None
+    assert not traced(app)
+    assert not [m for m in sys.modules if m.startswith("opentelemetry")]
 
 
 def test_off_when_the_package_is_missing(monkeypatch, caplog):
@@ -38,11 +46,9 @@ def test_off_when_the_package_is_missing(monkeypatch, caplog):
     monkeypatch.setitem(sys.modules, "opentelemetry", None)  # import fails as if not installed
     app = create_app()
     app.test_client_class = ClosingClient
-    assert telemetry_of(app).tracing.enabled is True
-    response = app.test_client().get("/healthz")
-    assert response.status_code == 200
-    assert telemetry_of(app).tracing.enabled is False
-    assert "OpenTelemetry is not installed" in caplog.text
+    assert "OpenTelemetry is not installed" in caplog.text and "install the otel extra" in caplog.text
+    assert not traced(app)
+    assert app.test_client().get("/healthz").status_code == 200
 
 
 @pytest.fixture()
@@ -60,6 +66,7 @@ def spans():
 def test_a_span_per_request_named_after_the_operation(spans):
     provider, exporter = spans
     app = create_app({"TRACER_PROVIDER": provider})
+    assert traced(app)
     app.test_client_class = ClosingClient
     client = app.test_client()
     hot = client.post("/legal-moves", json={"hands": SEED1}, headers={
@@ -72,8 +79,42 @@ def test_a_span_per_request_named_after_the_operation(spans):
     assert f"{first.parent.span_id:016x}" == PARENT_ID
     assert first.attributes["http.response.status_code"] == 200
     assert first.attributes["gongzhu.request_id"] == "t-1"
+    assert (first.attributes["http.request.method"], first.attributes["http.route"]) == ("POST", "/legal-moves")
+    assert (first.kind.name, first.status.is_ok) == ("SERVER", True)
     assert second.parent is None
     assert second.attributes["http.response.status_code"] == 400
+    assert second.status.is_ok  # a client's mistake is no error of the server's
+
+
+def test_a_server_error_is_an_error_span(spans):
+    """5xx marks the span an error; a path of no operation is named "none"."""
+    provider, exporter = spans
+
+    def failing(environ, start_response):
+        start_response("503 Service Unavailable", [("Content-Length", "0")])
+        return [b""]
+
+    environ = {"PATH_INFO": "/somewhere", "REQUEST_METHOD": "GET"}
+    setup_testing_defaults(environ)
+    answer = Telemetry(failing, provider)(environ, lambda status, headers, exc_info=None: None)
+    list(answer)
+    answer.close()
+    [span] = exporter.get_finished_spans()
+    assert (span.name, span.attributes["http.response.status_code"]) == ("none", 503)
+    assert span.status.status_code.name == "ERROR"
+
+
+def test_the_span_carries_the_answers_request_id(spans):
+    """The span's gongzhu.request_id is the answer's X-Request-ID, which nginx's access line writes: a log line
+    finds its trace."""
+    provider, exporter = spans
+    app = create_app({"TRACER_PROVIDER": provider})
+    app.test_client_class = ClosingClient
+    response = app.test_client().get("/healthz", headers={"traceparent": f"00-{TRACE_ID}-{PARENT_ID}-01"})
+    assert response.status_code == 200
+    [span] = exporter.get_finished_spans()
+    assert span.attributes["gongzhu.request_id"] == response.headers["X-Request-ID"]
+    assert f"{span.context.trace_id:032x}" == TRACE_ID
 
 
 def test_the_span_keeps_the_tracestate_and_names_the_route(spans):
@@ -132,10 +173,12 @@ def test_the_otlp_exporter_sends_the_spans(collector, monkeypatch):
     endpoint, received = collector
     monkeypatch.setenv(tracing.ENDPOINT_ENV, endpoint)
     monkeypatch.delenv(tracing.SERVICE_NAME_ENV, raising=False)
+    built = []
+    monkeypatch.setattr(tracing, "otlp_provider", lambda real=tracing.otlp_provider: built.append(real()) or built[0])
     app = create_app()
     app.test_client_class = ClosingClient
     assert app.test_client().post("/legal-moves", json={"hands": SEED1}).status_code == 200
-    provider = telemetry_of(app).tracing.provider
+    [provider] = built
     assert provider.force_flush(timeout_millis=10_000)
     provider.shutdown()
     [(path, media, body)] = received

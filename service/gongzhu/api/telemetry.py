@@ -1,7 +1,8 @@
 """One outermost WSGI middleware for what every request needs, whichever path answers it inside: its
-id, its metrics, its trace span, the standard headers, and for nginx's access line its operation and
-problem code (``X-Gongzhu-Log``; docs/operations.md, "Request ids and trace context", "Metrics", "Logs").
-Its operation is the request pipeline's match (``keys.py``). ``GONGZHU_METRICS=off`` exists to measure
+id, its metrics, the standard headers, and for nginx's access line its operation and problem code
+(``X-Gongzhu-Log``; docs/operations.md, "Request ids and trace context", "Metrics", "Logs"); the trace
+span, when tracing is on, is made inside it (``tracing.py``). Its operation is the request pipeline's
+match (``keys.py``). ``GONGZHU_METRICS=off`` exists to measure
 what counting costs (``bench/perf/telemetry.py``).
 """
 from __future__ import annotations
@@ -56,13 +57,14 @@ def _enabled(name: str) -> bool:
 
 
 class Telemetry:
-    """WSGI middleware: request id, metrics, span and standard headers for every request."""
+    """WSGI middleware: request id, metrics and standard headers for every request; the span's middleware
+    inside."""
 
     def __init__(self, app, tracer_provider=None,
                  operation_of: Callable[[dict], str] | None = None) -> None:
-        self.app = app
+        # off, the app itself: a request pays nothing for tracing
+        self.app = tracing.wrap(app, tracer_provider)
         self.metrics = _enabled(METRICS_ENV)
-        self.tracing = tracing.Tracing(tracer_provider)
         # the pipeline's matcher (create_app); without one every request is "none"
         self.operation_of = operation_of or (lambda _environ: UNKNOWN_OPERATION)
 
@@ -72,7 +74,7 @@ class Telemetry:
         environ[keys.REQUEST_ID] = request_id
         token = REQUEST_ID.set(request_id)
         operation = self.operation_of(environ)
-        record = Record(self, environ, request_id, operation, started)
+        record = Record(self, environ, operation, started)
 
         def start(status: str, headers: Headers, exc_info: Any = None) -> Any:
             record.status = int(status[:3])
@@ -97,28 +99,22 @@ class Record:
     """What is known of one request until its answer is sent, and the app's response iterable around the
     answer: the request is counted when the server closes it."""
 
-    __slots__ = ("owner", "environ", "request_id", "operation", "started", "status", "span", "body")
+    __slots__ = ("owner", "environ", "operation", "started", "status", "body")
 
-    def __init__(self, owner: Telemetry, environ: Environ, request_id: str, operation: str,
-                 started: float) -> None:
+    def __init__(self, owner: Telemetry, environ: Environ, operation: str, started: float) -> None:
         self.owner = owner
         self.environ = environ
-        self.request_id = request_id
         self.operation = operation
         self.started = started
         self.status = 500
-        self.span = owner.tracing.start(environ, operation) if owner.tracing.enabled else None
         self.body: Any = None
 
     def finish(self) -> None:
-        owner = self.owner
-        if owner.metrics:
+        if self.owner.metrics:
             metrics.observe_request(self.operation, self.status, time.perf_counter() - self.started)
             problem = self.environ.get(keys.PROBLEM)
             if problem is not None:
                 metrics.count_problem(problem)
-        if self.span is not None:
-            owner.tracing.finish(self.span, self.status, self.request_id)
 
     def __iter__(self):
         # No request id in the log context here: a body the server stops reading would

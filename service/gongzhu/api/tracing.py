@@ -1,97 +1,50 @@
-"""Optional OpenTelemetry tracing: one server span per request, named after the operation, parented by
-the client's ``traceparent`` (docs/operations.md, "Tracing (optional)"). Off, nothing of OpenTelemetry is
-imported. The exporter's thread starts in each worker on its first request, never in gunicorn's master
-before it forks (a thread does not survive ``fork``).
+"""Optional OpenTelemetry tracing (docs/operations.md, "Tracing (optional)"): opentelemetry-instrumentation-wsgi's
+middleware, inside ``Telemetry``, makes the server span and reads the client's ``traceparent``; its hook names the
+span after the operation ``Telemetry`` matched. Off, nothing of OpenTelemetry is imported.
 """
-from __future__ import annotations
-
 import logging
 import os
-import threading
-from typing import Any
 
 from . import keys
 
 ENDPOINT_ENV = "OTEL_EXPORTER_OTLP_ENDPOINT"
 SERVICE_NAME_ENV = "OTEL_SERVICE_NAME"
 SERVICE_NAME = "gongzhu-service"
-SERVER_ERROR = 500
 
 log = logging.getLogger(__name__)
 
 
-class Tracing:
-    """The tracer of this process, built on first use; ``enabled`` is False when off."""
+def wrap(app, provider=None):
+    """``app`` in the middleware that traces each request, or ``app`` itself when tracing is off."""
+    if provider is None and not os.environ.get(ENDPOINT_ENV):
+        return app
+    try:
+        from opentelemetry.instrumentation.wsgi import OpenTelemetryMiddleware
 
-    def __init__(self, provider=None) -> None:
-        self.enabled = provider is not None or bool(os.environ.get(ENDPOINT_ENV))
-        self._provider = provider
-        self._tracer: Any = None
-        self.provider = None
-        self._pid: int | None = None
-        self._propagator: Any = None
-        self._lock = threading.Lock()
-
-    def _ready(self) -> bool:
-        if self._pid != os.getpid():
-            with self._lock:  # threaded workers: one provider per process
-                if self._pid != os.getpid():
-                    self._build()
-        return self._tracer is not None
-
-    def _build(self) -> None:
-        try:
-            from opentelemetry.trace.propagation.tracecontext import TraceContextTextMapPropagator
-
-            provider = self.provider = self._provider or _otlp_provider()
-        except ImportError as error:
-            log.warning("tracing is off: %s is set but OpenTelemetry is not installed (%s); "
-                        "install the otel extra", ENDPOINT_ENV, error)
-            self.enabled = False
-            self._tracer = None
-        else:
-            self._propagator = TraceContextTextMapPropagator()
-            self._tracer = provider.get_tracer("gongzhu.api")
-        self._pid = os.getpid()
-
-    def start(self, environ, operation: str):
-        """A started server span for this request, or None when tracing is off."""
-        if not self._ready():
-            return None
-        from opentelemetry.trace import SpanKind
-
-        carrier = {"traceparent": environ.get("HTTP_TRACEPARENT", ""),
-                   "tracestate": environ.get("HTTP_TRACESTATE", "")}
-        parent = self._propagator.extract(carrier) if carrier["traceparent"] else None
-        attributes = {"http.request.method": environ.get("REQUEST_METHOD", ""),
-                      "url.path": environ.get("PATH_INFO", "")}
-        route = route_of(environ)
-        if route is not None:
-            attributes["http.route"] = route
-        return self._tracer.start_span(operation, context=parent, kind=SpanKind.SERVER, attributes=attributes)
-
-    @staticmethod
-    def finish(span, status: int, request_id: str) -> None:
-        span.set_attribute("http.response.status_code", status)
-        span.set_attribute("gongzhu.request_id", request_id)
-        if status >= SERVER_ERROR:
-            from opentelemetry.trace import Status, StatusCode
-
-            span.set_status(Status(StatusCode.ERROR))
-        span.end()
+        provider = provider or otlp_provider()
+    except ImportError as error:
+        log.warning("tracing is off: %s is set but OpenTelemetry is not installed (%s); install the otel extra",
+                    ENDPOINT_ENV, error)
+        return app
+    # the stable HTTP names (http.request.method, url.path, http.response.status_code) unless the operator
+    # chose others; read once, when the process's first middleware is made
+    os.environ.setdefault("OTEL_SEMCONV_STABILITY_OPT_IN", "http")
+    return OpenTelemetryMiddleware(app, request_hook=_name, tracer_provider=provider)
 
 
-def route_of(environ) -> str | None:
-    """The contract's path template the request matched (``/ranks/{points}``), as the pipeline left it in
-    the environ; None for a path of no operation, which has no route to name."""
+def _name(span, environ) -> None:
+    """The span's name is the operation (not the raw path: low cardinality), its route the contract's template."""
+    span.update_name(environ.get(keys.OPERATION, "none"))  # "none": a Telemetry given no matcher
+    span.set_attribute("gongzhu.request_id", environ[keys.REQUEST_ID])
     found = environ.get(keys.MATCH)
-    if not found:
-        return None
-    return next(iter(found.methods.values())).operation.path
+    if found:  # a path of no operation has no route to name
+        span.set_attribute("http.route", next(iter(found.methods.values())).operation.path)
 
 
-def _otlp_provider():
-    """A tracer provider exporting with OTLP over HTTP (raises ImportError without the extra)."""
+def otlp_provider():
+    """A tracer provider exporting with OTLP over HTTP (raises ImportError without the extra). Built once, in
+    gunicorn's master before it forks: the SDK's BatchSpanProcessor starts its thread again in each child
+    (``os.register_at_fork``), so every worker exports its own spans."""
     from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
     from opentelemetry.sdk.resources import Resource
     from opentelemetry.sdk.trace import TracerProvider
