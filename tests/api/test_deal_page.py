@@ -3,7 +3,6 @@ long-cached assets, nothing from another host, the public API only, and the
 weight budget (docs/table.md). The page in a real browser: tests/browser/."""
 from __future__ import annotations
 
-import gzip
 import re
 
 import pytest
@@ -39,10 +38,9 @@ def test_the_assets_are_versioned_by_content_and_cached_for_a_year(client):
         assert (response.status_code, response.mimetype) == (200, media)
         assert response.headers["Cache-Control"] == "public, max-age=31536000, immutable"
         assert response.data == (PAGE_DIR / name).read_bytes()
-        zipped = client.get(f"/table/{name}", headers={"Accept-Encoding": "gzip"})
-        assert gzip.decompress(zipped.data) == response.data
         again = client.get(f"/table/{name}", headers={"If-None-Match": response.headers["ETag"]})
         assert again.status_code == 304 and again.data == b""
+        assert again.headers["ETag"] == response.headers["ETag"]
 
 
 @pytest.mark.parametrize("path", ["/table/index.html", "/table/missing.js", "/table/", "/table/../openapi.yaml"])

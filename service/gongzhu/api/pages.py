@@ -2,39 +2,40 @@
 scripts, the same links as HTML for a browser), the contract and its Swagger UI (as flask-swagger-ui ships it),
 the deal table (the deal page in the code: the engine's play loops are its ``table``; docs/table.md, "How it is
 served"), ``/version`` (docs/operations.md) and ``/metrics``. Each page has a Content-Security-Policy; assets
-carry a version in their URL and are cached for a year, ``/openapi.yaml`` is revalidated, all with ETags and
-gzip (docs/deployment.md, "Limits and the server's own answers").
+carry a version in their URL and are cached for a year, ``/openapi.yaml`` is revalidated. Both are files sent by
+Flask's ``send_file``, read per request, with werkzeug's ETag, Last-Modified and 304s; nginx compresses them
+(docs/deployment.md, "Limits and the server's own answers").
 """
 from __future__ import annotations
 
 import base64
-import gzip
 import hashlib
 import html
 import json
 import platform
-import threading
+from importlib import resources
 from importlib.metadata import version
 from pathlib import Path
 
 import flask_swagger_ui
-from flask import Response, abort, current_app, request
+from flask import Response, current_app, request, send_file
 
 from gongzhu import about
 
 from . import messages as text
 from . import metrics as metric_values
+from .contract import CONTRACT_FILE
 from .pipeline import Page
 from .problems import ApiProblem
 
 JSON = "application/json"
 HTML = "text/html"
 YAML = "application/yaml"
-COMPRESSIBLE = ("text/css", "text/javascript", HTML, YAML)
 ASSET_CACHE = "public, max-age=31536000, immutable"
 CONTRACT_CACHE = "no-cache"
 CONTRACT_KEY = "gongzhu.contract"
-DOCUMENT_KEY = "gongzhu.contract.document"
+# the package's own file, as load_contract reads it
+CONTRACT_PATH = Path(str(resources.files("gongzhu").joinpath(CONTRACT_FILE)))
 
 LINKS = {"docs": "/docs", "table": "/table", "contract": "/openapi.yaml", "version": "/version"}
 TITLES = {"docs": "API documentation (Swagger UI)", "table": "The deal table (牌桌)",
@@ -98,46 +99,25 @@ TABLE_CSP = (f"default-src 'none'; script-src 'self'; style-src 'self'; img-src 
              f"connect-src 'self'; {LOCKED}")
 
 
-class Static:
-    """A fixed body with its gzip form and ETags, answered conditionally."""
-
-    def __init__(self, data: bytes, mimetype: str, cache_control: str) -> None:
-        self.data = data
-        self.mimetype = mimetype
-        self.cache_control = cache_control
-        self.etag = hashlib.sha256(data).hexdigest()[:20]
-        self.gzipped = gzip.compress(data, mtime=0) if mimetype in COMPRESSIBLE else None
-
-    def response(self) -> Response:
-        zipped = self.gzipped is not None and request.accept_encodings["gzip"] > 0
-        tag = f"{self.etag}-gzip" if zipped else self.etag
-        headers = {"ETag": f'"{tag}"', "Cache-Control": self.cache_control,
-                   "Vary": "Accept-Encoding"}
-        if request.if_none_match.contains_weak(tag):
-            return Response(status=304, headers=headers)
-        if zipped:
-            headers["Content-Encoding"] = "gzip"
-        return Response(self.gzipped if zipped else self.data, mimetype=self.mimetype,
-                        headers=headers)
-
-
-_assets: dict[Path, Static] = {}
-_building = threading.Lock()
+def _file(path: Path, mimetype: str, cache_control: str) -> Response:
+    """``path`` read for this request, with werkzeug's ETag and Last-Modified, 304 when they match."""
+    # conditional=False then make_conditional() without ranges: a Range header is ignored (a full 200),
+    # so no werkzeug 416 can escape the page
+    response = send_file(path, mimetype=mimetype, conditional=False, etag=True, max_age=None)
+    # If-Match guards changes, which these files never see: werkzeug would send a 412 with the file as its
+    # body (not a problem), so it is ignored as before
+    response.make_conditional({**request.environ, "HTTP_IF_MATCH": ""})
+    response.headers["Cache-Control"] = cache_control
+    # gunicorn and nginx write their own Date; werkzeug's would be a second one
+    del response.headers["Date"]
+    return response
 
 
 def _asset(folder: Path, types: dict[str, str], name: str) -> Response:
-    """The file ``name`` of ``folder`` when ``types`` has it (else 404), read once: readers arriving together
-    wait for the first one's copy."""
+    """The file ``name`` of ``folder`` when ``types`` names it, else a 404 problem (no other file is reachable)."""
     if name not in types:
-        abort(404)
-    path = folder / name
-    static = _assets.get(path)
-    if static is None:
-        with _building:
-            static = _assets.get(path)
-            if static is None:
-                static = _assets[path] = Static(path.read_bytes(), types[name], ASSET_CACHE)
-    return static.response()
+        raise ApiProblem(404, "not_found", text.NOT_FOUND())
+    return _file(folder / name, types[name], ASSET_CACHE)
 
 
 def _html(page: str, csp: str, **headers: str) -> Response:
@@ -153,13 +133,9 @@ def index():
 
 
 def openapi() -> Response:
-    contract = current_app.extensions.get(CONTRACT_KEY)
-    if contract is None:
+    if CONTRACT_KEY not in current_app.extensions:
         raise ApiProblem(500, "internal_error", text.NOT_LOADED())
-    static = current_app.extensions.get(DOCUMENT_KEY)
-    if static is None:
-        static = current_app.extensions[DOCUMENT_KEY] = Static(contract.raw, YAML, CONTRACT_CACHE)
-    return static.response()
+    return _file(CONTRACT_PATH, YAML, CONTRACT_CACHE)
 
 
 def version_info() -> dict:

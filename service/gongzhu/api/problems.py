@@ -1,7 +1,7 @@
 """RFC 9457 problem details for every error the API returns (openapi.yaml, ``Problem``), in the client's language.
 
 One place turns any exception into a problem answer (``answer``): the request pipeline calls it for every
-operation and page (a page's ``abort`` too). The top-level ``code`` is the code every item of ``errors`` shares,
+operation and page. The top-level ``code`` is the code every item of ``errors`` shares,
 so a client can branch on it alone. The request's id lets a client's report be found in the logs, and the
 problem's code is left in the WSGI environ for the metrics. A 500 logs the traceback and tells the client
 nothing more than that it happened.
@@ -18,7 +18,6 @@ from dataclasses import dataclass
 from http import HTTPStatus
 
 import orjson
-from werkzeug.exceptions import HTTPException
 
 from gongzhu.rules import RuleError, localized
 
@@ -33,21 +32,6 @@ LOG = logging.getLogger("gongzhu.api")
 ENGLISH, CHINESE = "en", "zh"
 CONTENT_LANGUAGE = {ENGLISH: "en", CHINESE: "zh-Hans"}
 MAX_RANGES = 32
-
-# Codes for the HTTP-level errors (the engine's codes come with its errors).
-HTTP_CODES = {
-    400: "malformed_json",
-    404: "not_found",
-    405: "method_not_allowed",
-    413: "payload_too_large",
-    415: "unsupported_media_type",
-    500: "internal_error",
-}
-HTTP_DETAILS: dict[int, str] = {
-    404: text.NOT_FOUND(),
-    413: text.TOO_LARGE(),
-    500: text.INTERNAL(),
-}
 
 
 class ApiProblem(Exception):
@@ -152,21 +136,9 @@ def _rule_problem(error: RuleError, environ: Environ) -> Answer:
     return render(422, code, error.detail, errors, truncated=len(problems) > MAX_ERRORS, environ=environ)
 
 
-def _http_problem(error: HTTPException, environ: Environ) -> Answer:
-    status = error.code or 500
-    if status not in HTTP_CODES:
-        return internal_error(error, environ)
-    if status == 405:
-        allowed = ", ".join(sorted(set(getattr(error, "valid_methods", None) or ()) - {"OPTIONS"}))
-        return render(405, HTTP_CODES[405], text.METHOD(allowed=allowed), headers=(("Allow", allowed),),
-                      environ=environ)
-    detail = HTTP_DETAILS.get(status, error.description or HTTPStatus(status).description)
-    return render(status, HTTP_CODES[status], detail, environ=environ)
-
-
 def internal_error(error: BaseException, environ: Environ = None) -> Answer:
     LOG.error("unhandled error", exc_info=error)
-    return render(500, HTTP_CODES[500], HTTP_DETAILS[500], environ=environ)
+    return render(500, "internal_error", text.INTERNAL(), environ=environ)
 
 
 def answer(error: BaseException, environ: Environ = None) -> Answer:
@@ -179,6 +151,4 @@ def answer(error: BaseException, environ: Environ = None) -> Answer:
         return _rule_problem(error, environ)
     if isinstance(error, ApiProblem):
         return render(error.status, error.code, error.detail, headers=error.headers, environ=environ)
-    if isinstance(error, HTTPException):
-        return _http_problem(error, environ)
     return internal_error(error, environ)
