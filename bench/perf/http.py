@@ -130,14 +130,15 @@ def measure(args) -> list[dict]:
 
 
 def _cpu_seconds(pid: int) -> float:
-    """User + system CPU seconds of ``pid`` and its descendants (nginx, gunicorn, its workers), from /proc."""
+    """User + system CPU seconds of ``pid`` and its descendants (nginx, gunicorn, its workers), from /proc;
+    with those of the children each has reaped, so a worker recycled meanwhile still counts."""
     total, tick = 0.0, os.sysconf("SC_CLK_TCK")
     for each in [pid, *_descendants(pid)]:
         try:
             fields = Path(f"/proc/{each}/stat").read_text().rsplit(")", 1)[1].split()
         except OSError:
             continue
-        total += (int(fields[11]) + int(fields[12])) / tick
+        total += sum(map(int, fields[11:15])) / tick
     return total
 
 
