@@ -4,14 +4,17 @@ JSON with the fields docs/operations.md lists, the operation and problem code as
 from __future__ import annotations
 
 import json
+import os
 import re
+import socket
+import subprocess
 import time
 
 import pytest
 import requests
 
 from gongzhu.server import front
-from tests.servers import SERVE, free_port, start, stop
+from tests.servers import SERVE, free_port, start, stop, wait_for
 
 from .deals import SEED1
 
@@ -102,3 +105,25 @@ def test_the_access_log_setting(monkeypatch, env, expected):
     for name, value in env.items():
         monkeypatch.setenv(name, value)
     assert front.access_log() == expected
+
+
+def test_a_socket_on_stdout_gets_the_access_lines(tmp_path):
+    """As under systemd's journal: nginx cannot open a socket as /dev/stdout, so serve hands it a pipe and
+    copies its lines to its own stdout."""
+    port, ours, theirs = free_port(), *socket.socketpair()
+    env = {**os.environ, "PORT": str(port), "HOST": "127.0.0.1", "WEB_CONCURRENCY": "1"}
+    proc = subprocess.Popen(SERVE, stdout=theirs, stderr=subprocess.STDOUT, env=env)
+    theirs.close()
+    try:
+        wait_for(f"http://127.0.0.1:{port}/readyz", proc, tmp_path / "unused.log")
+        requests.get(f"http://127.0.0.1:{port}/ranks", timeout=10)
+    finally:
+        stop(proc)
+    ours.settimeout(10)
+    received = b""
+    while chunk := ours.recv(65536):
+        received += chunk
+    ours.close()
+    lines = [json.loads(text) for text in received.decode().splitlines() if text.startswith("{")]
+    assert [(line["path"], line["status"]) for line in lines if line["logger"] == "gongzhu.access"
+            and line["path"] == "/ranks"] == [("/ranks", 200)]

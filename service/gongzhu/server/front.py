@@ -10,14 +10,13 @@ stopped and the exit status is 1. Why nginx and not our own worker: docs/deploym
 """
 from __future__ import annotations
 
-import fcntl
 import os
 import shutil
 import signal
-import stat
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -65,7 +64,6 @@ def run(gunicorn_argv: Sequence[str]) -> int:
     if os.geteuid() == 0:
         # nginx's workers run as nobody when started by root: they must reach the socket, not list the dir
         run_dir.chmod(0o711)
-    _append_to_stdout()
     socket_path = run_dir / "gunicorn.sock"
     socket_path.unlink(missing_ok=True)
     (run_dir / "nginx.conf").write_text(TEMPLATE.read_text() % settings(run_dir, socket_path))
@@ -73,27 +71,41 @@ def run(gunicorn_argv: Sequence[str]) -> int:
     signal.signal(signal.SIGTERM, lambda signum, _frame: stopping.append(signum))
     signal.signal(signal.SIGINT, lambda signum, _frame: stopping.append(signum))
     app = subprocess.Popen(list(gunicorn_argv), env={**os.environ, SOCKET_ENV: str(socket_path)})
-    front = None
+    front = copier = None
     try:
         if not _wait_for(socket_path, app, stopping):
             return 0 if stopping else 1
-        front = subprocess.Popen([nginx, "-p", str(run_dir), "-c", str(run_dir / "nginx.conf"), "-e", "stderr"],
-                                 env={**os.environ, "TZ": "UTC"})
+        read_end, write_end = os.pipe()
+        copier = threading.Thread(target=_copy_lines, args=(read_end,), name="nginx-stdout")
+        copier.start()
+        try:
+            front = subprocess.Popen([nginx, "-p", str(run_dir), "-c", str(run_dir / "nginx.conf"), "-e",
+                                      "stderr"], stdout=write_end, env={**os.environ, "TZ": "UTC"})
+        finally:
+            os.close(write_end)
         while not stopping and app.poll() is None and front.poll() is None:
             time.sleep(0.2)
         return 0 if stopping else 1
     finally:
         _stop(front, signal.SIGQUIT)
         _stop(app, signal.SIGTERM)
+        if copier is not None:
+            copier.join(5)  # nginx's last lines, written as it stopped
         if not chosen:
             shutil.rmtree(run_dir, ignore_errors=True)
 
 
-def _append_to_stdout() -> None:
-    """nginx opens ``/dev/stdout`` anew to append its access lines: a file on stdout is then written by two
-    open files, and unless gunicorn's appends too (a shell's ``>`` does not), each writes over the other."""
-    if stat.S_ISREG(os.fstat(1).st_mode):
-        fcntl.fcntl(1, fcntl.F_SETFL, fcntl.fcntl(1, fcntl.F_GETFL) | os.O_APPEND)
+def _copy_lines(read_end: int) -> None:
+    """nginx's stdout, a pipe, copied to this process's, where gunicorn writes. nginx opens ``/dev/stdout``
+    anew for its access lines: on a socket (a systemd journal) that fails, and in a file opened without
+    ``O_APPEND`` its lines and gunicorn's would write over each other; a pipe it opens anew is the pipe."""
+    with open(read_end, "rb", buffering=0) as lines:
+        while chunk := lines.read(65536):
+            try:
+                sys.stdout.buffer.write(chunk)
+                sys.stdout.buffer.flush()
+            except (OSError, ValueError):  # no reader left: nginx must not block on a full pipe
+                continue
 
 
 def _wait_for(socket_path: Path, app: subprocess.Popen, stopping: list[int]) -> bool:
