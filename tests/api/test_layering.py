@@ -31,8 +31,8 @@ def imported_modules(path: Path) -> set[str]:
 # check are below every layer, and ``about`` (versions, engine build) is read by the HTTP layer.
 LAYERS = ("rules", "solve", "bot", "api", "server", "command")
 TOP_LEVEL = {"gongzhu": "rules", "gongzhu.freshness": "rules", "gongzhu.about": "api"}
-# The server modules the HTTP layer may still use, one way: the log lines its telemetry writes and the check
-# that the server extra is installed. They import no module of the HTTP layer or the server.
+# The server modules the HTTP layer may still use, one way: the log context and settings its telemetry reads
+# and the check that the server extra is installed. They import no module of the HTTP layer or the server.
 SERVER_LEAVES = {"gongzhu.server.logs", "gongzhu.server.server_extra"}
 MAX_PUBLIC_NAMES = 40
 

@@ -2,8 +2,7 @@
 id, its metrics, the standard headers, and for nginx's access line its operation and problem code
 (``X-Gongzhu-Log``; docs/operations.md, "Request ids and trace context", "Metrics", "Logs"); the trace
 span, when tracing is on, is made inside it (``tracing.py``). Its operation is the request pipeline's
-match (``keys.py``). ``GONGZHU_METRICS=off`` exists to measure
-what counting costs (``bench/perf/telemetry.py``).
+match (``keys.py``). ``GONGZHU_METRICS=off`` exists to measure what counting costs (``bench/perf/telemetry.py``).
 """
 from __future__ import annotations
 
@@ -15,7 +14,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from gongzhu.server.logs import REQUEST_ID
+from gongzhu.server.logs import REQUEST_ID, switched_off
 
 from . import keys, metrics, tracing
 
@@ -24,7 +23,6 @@ UNKNOWN_OPERATION = "none"
 # Read by nginx for its access line (server/nginx.conf) and hidden from the client: "<operation>[ <problem>]".
 LOG_HEADER = "X-Gongzhu-Log"
 METRICS_ENV = "GONGZHU_METRICS"
-OFF = frozenset({"0", "off", "false", "no"})
 # A client's request id: printable ASCII (space to tilde), at most 128 characters.
 REQUEST_ID_PATTERN = re.compile(r"[\x20-\x7e]{1,128}")
 # a WSGI environ and an answer's headers (PEP 3333: a dict, a list of name and value pairs)
@@ -52,10 +50,6 @@ def request_id_of(environ: Environ) -> str:
     return _id_prefix + format(next(_id_sequence), "016x")
 
 
-def _enabled(name: str) -> bool:
-    return os.environ.get(name, "on").strip().lower() not in OFF
-
-
 class Telemetry:
     """WSGI middleware: request id, metrics and standard headers for every request; the span's middleware
     inside."""
@@ -64,7 +58,7 @@ class Telemetry:
                  operation_of: Callable[[dict], str] | None = None) -> None:
         # off, the app itself: a request pays nothing for tracing
         self.app = tracing.wrap(app, tracer_provider)
-        self.metrics = _enabled(METRICS_ENV)
+        self.metrics = not switched_off(METRICS_ENV)
         # the pipeline's matcher (create_app); without one every request is "none"
         self.operation_of = operation_of or (lambda _environ: UNKNOWN_OPERATION)
 
@@ -78,9 +72,8 @@ class Telemetry:
 
         def start(status: str, headers: Headers, exc_info: Any = None) -> Any:
             record.status = int(status[:3])
-            problem = environ.get(keys.PROBLEM)
             headers.append((HEADER, request_id))
-            headers.append((LOG_HEADER, operation if problem is None else f"{operation} {problem}"))
+            headers.append((LOG_HEADER, log_value(operation, environ.get(keys.PROBLEM))))
             add_standard_headers(headers)
             return start_response(status, headers, exc_info)
 
@@ -131,6 +124,11 @@ class Record:
                     close()
         finally:
             self.finish()
+
+
+def log_value(operation: str, problem: str | None) -> str:
+    """``X-Gongzhu-Log``'s value: the operation, and the problem's code after a space when there is one."""
+    return operation if problem is None else f"{operation} {problem}"
 
 
 # Every answer: a browser never reads JSON as something else, and, unless the answer sets its own caching,

@@ -21,6 +21,8 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from gongzhu.server.logs import switched_off, text_lines
+
 TEMPLATE = Path(__file__).with_name("nginx.conf")
 SOCKET_ENV = "GONGZHU_SOCKET"
 NGINX_PACKAGE = "nginx-light"
@@ -44,11 +46,9 @@ def settings(run_dir: Path, socket_path: Path) -> dict[str, str]:
 def access_log() -> str:
     """nginx's ``access_log``: stdout in the format ``GONGZHU_LOG_FORMAT`` names (JSON unless ``text``),
     written at least every 50 ms; ``off`` when ``GONGZHU_ACCESS_LOG`` says so."""
-    env = os.environ.get
-    if env("GONGZHU_ACCESS_LOG", "on").strip().lower() in ("0", "off", "false", "no"):
+    if switched_off("GONGZHU_ACCESS_LOG"):
         return "off"
-    chosen = "text" if env("GONGZHU_LOG_FORMAT", "json").strip().lower() == "text" else "json"
-    return f"/dev/stdout {chosen} buffer=32k flush=50ms"
+    return f"/dev/stdout {'text' if text_lines() else 'json'} buffer=32k flush=50ms"
 
 
 def run(gunicorn_argv: Sequence[str]) -> int:

@@ -10,11 +10,12 @@ from gunicorn.workers import gthread
 
 from gongzhu.api import messages, metrics
 from gongzhu.api.problems import render
-from gongzhu.api.telemetry import LOG_HEADER, add_standard_headers
+from gongzhu.api.telemetry import LOG_HEADER, UNKNOWN_OPERATION, add_standard_headers, log_value
 
 # The application's own answer to a request nginx refuses as not valid HTTP/1.1 (pipeline.refusal).
 _PROBLEM = render(400, "bad_request", messages.REFUSED["bad_request"])
-_HEADERS = [("Connection", "close"), *_PROBLEM.wsgi_headers(), (LOG_HEADER, "none bad_request")]
+_HEADERS = [("Connection", "close"), *_PROBLEM.wsgi_headers(),
+            (LOG_HEADER, log_value(UNKNOWN_OPERATION, "bad_request"))]
 add_standard_headers(_HEADERS)
 BAD_REQUEST = (f"HTTP/1.1 {_PROBLEM.status_line}\r\n"
                + "".join(f"{name}: {value}\r\n" for name, value in _HEADERS) + "\r\n").encode() + _PROBLEM.body

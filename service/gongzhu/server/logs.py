@@ -22,6 +22,19 @@ TEXT_FORMAT = "text"
 REQUEST_ID: contextvars.ContextVar[str | None] = contextvars.ContextVar("request_id", default=None)
 
 _TEXT = "%(asctime)s %(levelname)s [%(process)d] %(name)s: %(message)s"
+# What turns a setting such as GONGZHU_METRICS or GONGZHU_ACCESS_LOG off (on by default).
+OFF = frozenset({"0", "off", "false", "no"})
+
+
+def switched_off(name: str) -> bool:
+    """Whether the setting ``name`` says off."""
+    return os.environ.get(name, "on").strip().lower() in OFF
+
+
+def text_lines() -> bool:
+    """Whether ``GONGZHU_LOG_FORMAT`` asks for text lines (JSON otherwise): the application's, gunicorn's and
+    nginx's."""
+    return os.environ.get(LOG_FORMAT_ENV, JSON_FORMAT).strip().lower() == TEXT_FORMAT
 
 
 def utc(created: float) -> str:
@@ -66,8 +79,7 @@ def logconfig() -> dict:
     ``GONGZHU_LOG_FORMAT`` asks for (JSON unless it says ``text``); gunicorn's own access log off (nginx
     writes the access lines)."""
     level = os.environ.get(LOG_LEVEL_ENV, "info").upper()
-    text = os.environ.get(LOG_FORMAT_ENV, JSON_FORMAT).strip().lower() == TEXT_FORMAT
-    klass = TextFormatter if text else JsonFormatter
+    klass = TextFormatter if text_lines() else JsonFormatter
     return {
         "version": 1,
         "disable_existing_loggers": False,
