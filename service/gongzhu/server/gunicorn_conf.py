@@ -59,6 +59,11 @@ on_exit = gunicorn_hooks.on_exit
 limit_request_line = 0
 limit_request_fields = 32768
 limit_request_field_size = 0
+# No client sets the WSGI environ's SCRIPT_NAME or PATH_INFO (gunicorn's default list names them): gunicorn
+# trusts every peer on a unix socket and, alone, loopback, so a `SCRIPT_NAME` header would move a request
+# to another path. A header with an underscore in its name is dropped (header_map), as nginx drops it.
+forwarder_headers = ""
+header_map = "drop"
 # X-Forwarded-* are trusted from nginx on the socket; a gunicorn served alone trusts them only when told to.
 forwarded_allow_ips = "*" if os.environ.get("GONGZHU_SOCKET") else os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
 # No runtime control socket (gunicorn ≥ 24): one fixed path per user would be shared
