@@ -8,7 +8,8 @@ from gongzhu.rules.messages import Text
 # the body and its framing
 NOT_UTF8 = Text("the body is not UTF-8: byte {at} cannot be decoded", "请求体不是 UTF-8：第 {at} 字节无法解码")
 NOT_JSON: Text = Text("the body is not valid JSON: {error}", "请求体不是合法的 JSON：{error}")
-TOO_DEEP: Text = Text("the body is nested too deeply", "请求体嵌套过深")
+TOO_DEEP: Text = Text("the body nests arrays and objects more than {limit} levels deep; no request of this API "
+                      "nests them deeper", "请求体中数组和对象的嵌套超过 {limit} 层；本 API 的请求都不会嵌套得更深")
 LONE_SURROGATE: Text = Text(
     "the string at {pointer} holds a lone surrogate ({code_point}), which is not a Unicode character",
     "{pointer} 处的字符串含有孤立代理项（{code_point}），它不是 Unicode 字符")

@@ -131,6 +131,29 @@ BOM = codecs.BOM_UTF8
 decode = DECODER.decode
 
 
+# No request of this API nests arrays and objects more than 6 levels deep (a /match body): a deeper body is
+# refused as it is parsed, one answer at any depth, before the schema validator meets it (its own recursion
+# limit, ~250 levels, is an error of its own, not a problem).
+MAX_DEPTH = 32
+
+
+def check_depth(value: Any) -> None:
+    """400 ``malformed_json`` for a JSON value that nests arrays and objects deeper than ``MAX_DEPTH``,
+    found level by level (no recursion)."""
+    level = [value] if isinstance(value, (dict, list)) else []
+    for _ in range(MAX_DEPTH):
+        level = [member for container in level
+                 for member in (container.values() if isinstance(container, dict) else container)
+                 if isinstance(member, (dict, list))]
+        if not level:
+            return
+    raise _too_deep()
+
+
+def _too_deep() -> ApiProblem:
+    return ApiProblem(400, "malformed_json", text.TOO_DEEP(limit=MAX_DEPTH))
+
+
 def parse_json(data: bytes) -> Any:
     """A strict JSON text: UTF-8 (a byte order mark ignored; UTF-16/32 is 415), no
     duplicate keys, no NaN, finite numbers, no lone surrogate."""
@@ -144,8 +167,10 @@ def parse_json(data: bytes) -> Any:
         raise ApiProblem(400, "malformed_json", text.NOT_UTF8(at=error.start)) from None
     except ValueError as error:
         raise ApiProblem(400, "malformed_json", text.NOT_JSON(error=error)) from None
-    except RecursionError:
-        raise ApiProblem(400, "malformed_json", text.TOO_DEEP()) from None
+    except RecursionError:  # deeper than the parser's stack: far past MAX_DEPTH
+        raise _too_deep() from None
+    if data.count(b"[") + data.count(b"{") > MAX_DEPTH:  # fewer brackets cannot nest deeper
+        check_depth(value)
     # UTF-8 cannot carry a surrogate, so only a \u escape (\ud800 with no low half) makes one
     if ESCAPE in body:
         reject_lone_surrogates(value)
@@ -258,12 +283,21 @@ class ClientGone(Exception):
 def check_worth_starting(environ: dict) -> None:
     """503 ``busy`` for a request that waited past its deadline since nginx handed it over;
     ``ClientGone`` when nobody waits for the answer any more."""
-    started = environ.get("HTTP_X_REQUEST_START", "")
-    if started.startswith("t=") and time.time() - float(started[2:]) > REQUEST_TIMEOUT_S:
+    if time.time() - handed_over(environ.get("HTTP_X_REQUEST_START", "")) > REQUEST_TIMEOUT_S:
         raise ApiProblem(503, "busy", text.LATE(), headers=(("Retry-After", "1"),))
     sock = environ.get("gunicorn.socket")
     if sock is not None and _closed(sock):
         raise ClientGone
+
+
+def handed_over(value: str) -> float:
+    """When nginx handed the request over, from its ``X-Request-Start: t=<seconds>``; a value that is not
+    that (gunicorn serving alone passes whatever a client sent) is ignored: infinity, never late."""
+    try:
+        started = float(value[2:]) if value.startswith("t=") else math.inf
+    except ValueError:
+        return math.inf
+    return started if math.isfinite(started) else math.inf
 
 
 def _closed(sock: socket.socket) -> bool:
