@@ -48,9 +48,11 @@ Settings come from the environment:
   OTEL_EXPORTER_OTLP_ENDPOINT  traces over OTLP/HTTP (the otel extra)
 and the rest are in the docstring of gongzhu.server.gunicorn_conf (`python -m pydoc
 gongzhu.server.gunicorn_conf`). Once serving: /docs (the API), /table (a deal drawn),
-/openapi.yaml (the contract). Every option after `serve` goes to gunicorn, e.g.
+/openapi.yaml (the contract). Every option after `serve` goes to gunicorn but --bind,
+which moves nginx's listener (the same as HOST and PORT), e.g.
   {PROG} serve --workers 4 --bind 127.0.0.1:9000
-and `{PROG} serve --gunicorn-help` prints gunicorn's own options."""
+and `{PROG} serve --gunicorn-help` prints gunicorn's own options. Without nginx
+(or with GONGZHU_NGINX=off), gunicorn serves HOST:PORT alone, with a warning."""
 
 
 def argv(extra: Sequence[str]) -> list[str]:
@@ -88,15 +90,55 @@ def serve(options: Sequence[str]) -> int:
                   {**MALLOC_ENV, **os.environ})
     from gongzhu.server import front
 
-    gunicorn = [sys.executable, "-m", *argv(options)]
     if list(options) == ["--gunicorn-help"]:
         return subprocess.call([sys.executable, "-m", *argv(["--help"])])
+    try:
+        options = listen_on(options)
+    except ValueError as refused:
+        print(f"{PROG}: {refused}", file=sys.stderr)
+        return 2
+    gunicorn = [sys.executable, "-m", *argv(options)]
     host, port = os.environ.get("HOST", "127.0.0.1"), int(os.environ.get("PORT", "8080"))
     if in_use(host, port):
         print(f"{PROG}: {host}:{port} is in use (another server listens there); set PORT to a free port, "
               f"e.g. PORT={port + 1} {PROG} serve", file=sys.stderr)
         return 1
     return front.run(gunicorn)
+
+
+# gunicorn's port for a --bind without one
+GUNICORN_PORT = "8000"
+
+
+def listen_on(options: Sequence[str]) -> list[str]:
+    """``options`` without gunicorn's ``--bind`` (``-b``, ``--bind=``, a prefix of ``--bind``), whose address
+    becomes ``HOST`` and ``PORT``: nginx's listener, gunicorn being on its socket. ``ValueError`` saying why
+    for a bind serve cannot listen on (a unix socket, a file descriptor, more than one)."""
+    rest: list[str] = []
+    binds: list[str] = []
+    given = iter(options)
+    for option in given:
+        name, equals, value = option.partition("=")
+        if option == "-b" or (len(name) >= 4 and "--bind".startswith(name)):
+            binds.append(value if equals else next(given, ""))
+        elif option.startswith("-b"):
+            binds.append(option[2:])
+        else:
+            rest.append(option)
+    if not binds:
+        return rest
+    if len(binds) > 1:
+        raise ValueError(f"--bind {' --bind '.join(binds)}: serve listens on one address, HOST:PORT")
+    bind = binds[0]
+    bracketed = bind.startswith("[")
+    host, colon, port = bind[1:].partition("]:") if bracketed else bind.rpartition(":")
+    if not colon:
+        host, port = bind.strip("[]"), GUNICORN_PORT
+    if not host or (":" in host) != bracketed or not port.isdigit() or not 0 < int(port) < 65536:
+        raise ValueError(f"--bind {bind}: serve listens on HOST:PORT (nginx's listener, as HOST and PORT set "
+                         f"it), e.g. --bind 127.0.0.1:9000; not on a unix socket or a file descriptor")
+    os.environ.update(HOST=host, PORT=port)
+    return rest
 
 
 def in_use(host: str, port: int) -> bool:

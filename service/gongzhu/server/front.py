@@ -19,12 +19,14 @@ import tempfile
 import threading
 import time
 from collections.abc import Sequence
+from typing import NoReturn
 from pathlib import Path
 
 from gongzhu.server.logs import switched_off, text_lines
 
 TEMPLATE = Path(__file__).with_name("nginx.conf")
 SOCKET_ENV = "GONGZHU_SOCKET"
+NGINX_ENV = "GONGZHU_NGINX"
 NGINX_PACKAGE = "nginx-light"
 START_S = 30.0
 
@@ -51,13 +53,33 @@ def access_log() -> str:
     return f"/dev/stdout {'text' if text_lines() else 'json'} buffer=32k flush=50ms"
 
 
+def find_nginx() -> str | None:
+    """The nginx to run: ``GONGZHU_NGINX`` (a path, or ``off`` for none), else nginx on ``PATH`` or in
+    /usr/sbin (where Debian puts it, off a user's ``PATH``); None when there is none."""
+    chosen = os.environ.get(NGINX_ENV, "")
+    if chosen:
+        return chosen if chosen != "off" and os.access(chosen, os.X_OK) else None
+    return shutil.which("nginx", path=os.pathsep.join([os.environ.get("PATH", ""), "/usr/sbin"]))
+
+
+def alone(gunicorn_argv: Sequence[str]) -> NoReturn:
+    """gunicorn in this process's place, on ``HOST:PORT`` with its own limits on a request's head
+    (gunicorn_conf.py), after one line saying what serving without nginx means."""
+    env = os.environ.get
+    why = f"{NGINX_ENV}=off" if env(NGINX_ENV) == "off" else f"not found; apt-get install {NGINX_PACKAGE}"
+    print(f"gongzhu-service: WARNING nginx is not in front ({why}): gunicorn serves "
+          f"{env('HOST', '127.0.0.1')}:{env('PORT', '8080')} alone — a slow or idle client holds one of its "
+          f"request threads, bodies are not buffered, refusals are gunicorn's own; keep it on loopback "
+          f"(docs/deployment.md, \"Without nginx\")", file=sys.stderr, flush=True)
+    os.environ.pop(SOCKET_ENV, None)
+    os.execv(gunicorn_argv[0], list(gunicorn_argv))
+
+
 def run(gunicorn_argv: Sequence[str]) -> int:
     """Serve until told to stop; the exit status."""
-    nginx = shutil.which("nginx", path=os.pathsep.join([os.environ.get("PATH", ""), "/usr/sbin"]))
+    nginx = find_nginx()
     if nginx is None:
-        print(f"gongzhu-service: serve needs nginx in front of gunicorn, and it is not installed: "
-              f"apt-get install {NGINX_PACKAGE}", file=sys.stderr)
-        return 1
+        alone(gunicorn_argv)
     chosen = os.environ.get("GONGZHU_RUN_DIR")
     run_dir = Path(chosen or tempfile.mkdtemp(prefix="gongzhu-run-"))
     run_dir.mkdir(parents=True, exist_ok=True)

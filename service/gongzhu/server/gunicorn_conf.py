@@ -16,7 +16,8 @@ def _env_int(name: str, default: int) -> int:
 
 # Loopback unless HOST says otherwise: the answers include all four hands, so a server started
 # on a laptop is not offered to the whole network (the image sets HOST=0.0.0.0).
-bind = (f"unix:{os.environ['GONGZHU_SOCKET']}" if os.environ.get("GONGZHU_SOCKET")
+_socket = os.environ.get("GONGZHU_SOCKET")
+bind = (f"unix:{_socket}" if _socket
         else f"{os.environ.get('HOST', '127.0.0.1')}:{_env_int('PORT', 8080)}")
 workers = _env_int("WEB_CONCURRENCY", multiprocessing.cpu_count() * 2 + 1)
 worker_class = os.environ.get("GUNICORN_WORKER_CLASS", "gongzhu.server.gthread.ThreadWorker")
@@ -54,18 +55,19 @@ post_fork = gunicorn_hooks.post_fork
 worker_exit = gunicorn_hooks.worker_exit
 child_exit = gunicorn_hooks.child_exit
 on_exit = gunicorn_hooks.on_exit
-# No limits of gunicorn's own on a request's head: nginx has applied its limits (nginx.conf) and
-# answers past them with problems, where gunicorn would answer with its HTML error page.
-limit_request_line = 0
-limit_request_fields = 32768
-limit_request_field_size = 0
+# Behind nginx, no limits of gunicorn's own on a request's head: nginx has applied its limits (nginx.conf)
+# and answers past them with problems. Alone (no nginx: front.alone), gunicorn's limits, near nginx's: a
+# line or header field up to 8 KiB, 100 fields (past them, the 400 ``bad_request`` problem: gthread.py).
+limit_request_line = 0 if _socket else 8190
+limit_request_fields = 32768 if _socket else 100
+limit_request_field_size = 0 if _socket else 8190
 # No client sets the WSGI environ's SCRIPT_NAME or PATH_INFO (gunicorn's default list names them): gunicorn
 # trusts every peer on a unix socket and, alone, loopback, so a `SCRIPT_NAME` header would move a request
 # to another path. A header with an underscore in its name is dropped (header_map), as nginx drops it.
 forwarder_headers = ""
 header_map = "drop"
 # X-Forwarded-* are trusted from nginx on the socket; a gunicorn served alone trusts them only when told to.
-forwarded_allow_ips = "*" if os.environ.get("GONGZHU_SOCKET") else os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
+forwarded_allow_ips = "*" if _socket else os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
 # No runtime control socket (gunicorn ≥ 24): one fixed path per user would be shared
 # by every server on the host, and a read-only root filesystem has nowhere to put it.
 control_socket_disable = True
