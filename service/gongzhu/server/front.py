@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from typing import NoReturn
 from pathlib import Path
 
+from gongzhu.server import docs_bundle
 from gongzhu.server.logs import switched_off, text_lines
 
 TEMPLATE = Path(__file__).with_name("nginx.conf")
@@ -88,6 +89,7 @@ def run(gunicorn_argv: Sequence[str]) -> int:
         run_dir.chmod(0o711)
     socket_path = run_dir / "gunicorn.sock"
     socket_path.unlink(missing_ok=True)
+    docs_bundle.lay_out(run_dir)
     (run_dir / "nginx.conf").write_text(TEMPLATE.read_text() % settings(run_dir, socket_path))
     stopping: list[int] = []
     signal.signal(signal.SIGTERM, lambda signum, _frame: stopping.append(signum))
