@@ -45,7 +45,8 @@ def test_deeply_nested_json_is_400_not_500(client):
     text = "[" * 50_000 + "]" * 50_000
     response = client.post("/legal-moves", data=text, content_type="application/json")
     body = assert_problem(response, 400, "malformed_json")
-    assert body["detail"] == "the body is nested too deeply"
+    assert body["detail"] == ("the body nests arrays and objects more than 32 levels deep; no request of this API "
+                              "nests them deeper")
 
 
 @pytest.mark.parametrize("path", ALL_POSTS)

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gongzhu.api import create_app
+from gongzhu.api import create_app, messages, pipeline
 from gongzhu.rules import CARD_NAMES
 from tests.conftest import load_contract
 
@@ -154,3 +154,47 @@ def test_a_large_invalid_input_is_reported_by_its_first_violation_only():
     assert problem["errors"] == [{"pointer": "/hands/3/12", "detail": "must be a string, not integer",
                                   "code": "schema_violation", "keyword": "type"}]
     assert problem["truncated"] is True
+
+
+# ---- nesting: one answer at any depth, never the validator's recursion limit ---------------------------
+
+BODY_PATHS = sorted(path for path, item in CONTRACT["paths"].items()
+                    for operation in item.values() if isinstance(operation, dict) and "requestBody" in operation)
+
+
+def nested(depth: int, kind: str) -> str:
+    """``{"hands": …}`` whose value nests ``depth`` arrays or objects: the body nests ``depth + 1``."""
+    opening, leaf, closing = ("[", '"SQ"', "]") if kind == "arrays" else ('{"a":', "1", "}")
+    return '{"hands": ' + opening * depth + leaf + closing * depth + "}"
+
+
+def assert_nesting_answer(response, depth: int) -> None:
+    """Deeper than MAX_DEPTH: the 400 malformed_json naming the limit; else the schema's 422."""
+    assert response.mimetype == "application/problem+json", response.get_data(as_text=True)
+    body = response.get_json()
+    if depth + 1 > pipeline.MAX_DEPTH:
+        assert (response.status_code, body["code"]) == (400, "malformed_json")
+        assert body["detail"] == str(messages.TOO_DEEP(limit=pipeline.MAX_DEPTH))
+    else:
+        assert (response.status_code, body["code"]) == (422, "schema_violation")
+
+
+@pytest.mark.parametrize("kind", ["arrays", "objects"])
+@pytest.mark.parametrize("depth", [30, 31, 32, 256, 300, 1000, 100_000])
+def test_any_nesting_depth_is_one_problem_on_every_body_operation(kind, depth):
+    client = create_app({"MAX_CONTENT_LENGTH": 1 << 20}).test_client()  # 100,000 objects: 500 KB
+    for path in BODY_PATHS:
+        response = client.post(path, data=nested(depth, kind), content_type="application/json")
+        assert_nesting_answer(response, depth)
+
+
+def test_too_deep_says_its_limit_in_chinese(client):
+    response = client.post("/play", data=nested(300, "arrays"), content_type="application/json",
+                           headers={"Accept-Language": "zh"})
+    assert response.get_json()["detail"] == "请求体中数组和对象的嵌套超过 32 层；本 API 的请求都不会嵌套得更深"
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(depth=st.integers(1, 2000), kind=st.sampled_from(["arrays", "objects"]), path=st.sampled_from(BODY_PATHS))
+def test_nesting_at_any_depth_is_400_or_422_never_500(client, depth, kind, path):
+    assert_nesting_answer(client.post(path, data=nested(depth, kind), content_type="application/json"), depth)

@@ -141,3 +141,31 @@ def test_a_port_in_use_says_to_set_port(tmp_path):
     assert done.stderr == (f"gongzhu-service: 127.0.0.1:{port} is in use (another server listens there); "
                            f"set PORT to a free port, e.g. PORT={port + 1} gongzhu-service serve\n")
     assert "Connection in use" not in done.stdout + done.stderr
+
+
+@pytest.mark.parametrize("options, rest, host, port", [
+    (["--workers", "4", "--bind", "127.0.0.1:9000"], ["--workers", "4"], "127.0.0.1", "9000"),
+    (["-b", "0.0.0.0:80"], [], "0.0.0.0", "80"), (["-b[::1]:9001"], [], "::1", "9001"),
+    (["--bind=localhost"], [], "localhost", "8000"),
+    (["--bin", "[::]:8081", "--backlog", "64"], ["--backlog", "64"], "::", "8081"),
+])
+def test_bind_moves_nginx_listener_as_host_and_port_do(monkeypatch, options, rest, host, port):
+    monkeypatch.setenv("HOST", "127.0.0.1")
+    monkeypatch.setenv("PORT", "8080")
+    assert cli.listen_on(options) == rest
+    assert (os.environ["HOST"], os.environ["PORT"]) == (host, port)
+
+
+@pytest.mark.parametrize("options, why", [
+    (["--bind", "unix:/tmp/g.sock"], "not on a unix socket or a file descriptor"),
+    (["--bind", "fd://3"], "not on a unix socket or a file descriptor"),
+    (["--bind", "::1:9000"], "not on a unix socket or a file descriptor"),
+    (["-b", "a:1", "-b", "b:2"], "serve listens on one address, HOST:PORT"),
+])
+def test_a_bind_serve_cannot_listen_on_is_refused_with_one_line(monkeypatch, capsys, options, why):
+    for name, value in cli.MALLOC_ENV.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.setattr("gongzhu.server.front.run", lambda argv: pytest.fail("serve started"))
+    assert cli.main(["serve", *options]) == 2
+    [line] = capsys.readouterr().err.splitlines()
+    assert line.startswith("gongzhu-service: --bind ") and line.endswith(why)

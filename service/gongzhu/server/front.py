@@ -19,8 +19,8 @@ import tempfile
 import threading
 import time
 from collections.abc import Sequence
-from typing import NoReturn
 from pathlib import Path
+from typing import NoReturn
 
 from gongzhu.server import docs_bundle
 from gongzhu.server.logs import switched_off, text_lines
