@@ -38,8 +38,22 @@ def test_a_request_handed_over_past_the_timeout_is_not_started(client):
                        headers=prompt).status_code == 200
 
 
-def test_serve_without_nginx_says_what_to_install(monkeypatch, capsys):
+def test_serve_without_nginx_runs_gunicorn_alone_after_one_warning_line(monkeypatch, capsys):
     monkeypatch.setattr(front.shutil, "which", lambda *_args, **_kwargs: None)
-    assert front.run(["gunicorn"]) == 1
-    assert capsys.readouterr().err == ("gongzhu-service: serve needs nginx in front of gunicorn, and it is not "
-                                       "installed: apt-get install nginx-light\n")
+    monkeypatch.setenv("HOST", "127.0.0.1")
+    monkeypatch.setenv("PORT", "8123")
+    monkeypatch.setenv(front.SOCKET_ENV, "/left/over.sock")
+    monkeypatch.delenv(front.NGINX_ENV, raising=False)
+    ran = []
+
+    def execv(path, argv):  # this process becomes gunicorn: nothing after it runs
+        ran.append((path, argv))
+        raise SystemExit(0)
+    monkeypatch.setattr(front.os, "execv", execv)
+    with pytest.raises(SystemExit):
+        front.run(["/venv/python", "-m", "gunicorn"])
+    assert ran == [("/venv/python", ["/venv/python", "-m", "gunicorn"])]
+    assert front.SOCKET_ENV not in front.os.environ  # gunicorn_conf binds HOST:PORT
+    [line] = capsys.readouterr().err.splitlines()
+    assert line.startswith("gongzhu-service: WARNING nginx is not in front (not found; apt-get install "
+                           "nginx-light): gunicorn serves 127.0.0.1:8123 alone")
