@@ -57,3 +57,13 @@ def test_serve_without_nginx_runs_gunicorn_alone_after_one_warning_line(monkeypa
     [line] = capsys.readouterr().err.splitlines()
     assert line.startswith("gongzhu-service: WARNING nginx is not in front (not found; apt-get install "
                            "nginx-light): gunicorn serves 127.0.0.1:8123 alone")
+
+
+@pytest.mark.parametrize("host", ["0.0.0.0", "::", "192.0.2.1", "example.com"])
+def test_serve_without_nginx_refuses_any_host_but_loopback(monkeypatch, capsys, host):
+    monkeypatch.setenv(front.NGINX_ENV, "off")
+    monkeypatch.setenv("HOST", host)
+    monkeypatch.setattr(front.os, "execv", lambda *_args: pytest.fail("gunicorn started"))
+    assert front.run(["/venv/python", "-m", "gunicorn"]) == 1
+    assert capsys.readouterr().err == (f"gongzhu-service: nginx is not in front (GONGZHU_NGINX=off), and gunicorn "
+                                       f"serves alone on loopback only, not on HOST={host}\n")

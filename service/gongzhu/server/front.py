@@ -10,6 +10,7 @@ stopped and the exit status is 1. Why nginx and not our own worker: docs/deploym
 """
 from __future__ import annotations
 
+import ipaddress
 import os
 import shutil
 import signal
@@ -20,7 +21,6 @@ import threading
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import NoReturn
 
 from gongzhu.server import docs_bundle
 from gongzhu.server.logs import switched_off, text_lines
@@ -63,24 +63,37 @@ def find_nginx() -> str | None:
     return shutil.which("nginx", path=os.pathsep.join([os.environ.get("PATH", ""), "/usr/sbin"]))
 
 
-def alone(gunicorn_argv: Sequence[str]) -> NoReturn:
+def alone(gunicorn_argv: Sequence[str]) -> int:
     """gunicorn in this process's place, on ``HOST:PORT`` with its own limits on a request's head
-    (gunicorn_conf.py), after one line saying what serving without nginx means."""
+    (gunicorn_conf.py), after one line saying what serving without nginx means; on loopback only (1 and
+    one line otherwise): the image and the chart, on every interface, always have nginx in front."""
     env = os.environ.get
+    host, port = env("HOST", "127.0.0.1"), env("PORT", "8080")
     why = f"{NGINX_ENV}=off" if env(NGINX_ENV) == "off" else f"not found; apt-get install {NGINX_PACKAGE}"
-    print(f"gongzhu-service: WARNING nginx is not in front ({why}): gunicorn serves "
-          f"{env('HOST', '127.0.0.1')}:{env('PORT', '8080')} alone — a slow or idle client holds one of its "
-          f"request threads, bodies are not buffered, refusals are gunicorn's own; keep it on loopback "
-          f"(docs/deployment.md, \"Without nginx\")", file=sys.stderr, flush=True)
+    if not _loopback(host):
+        print(f"gongzhu-service: nginx is not in front ({why}), and gunicorn serves alone on loopback only, "
+              f"not on HOST={host}", file=sys.stderr)
+        return 1
+    print(f"gongzhu-service: WARNING nginx is not in front ({why}): gunicorn serves {host}:{port} alone — "
+          f"a slow or idle client holds one of its request threads, nothing buffers requests or answers, "
+          f"refusals are gunicorn's own and no access lines are written; for this machine only",
+          file=sys.stderr, flush=True)
     os.environ.pop(SOCKET_ENV, None)
     os.execv(gunicorn_argv[0], list(gunicorn_argv))
+
+
+def _loopback(host: str) -> bool:
+    try:
+        return host == "localhost" or ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 def run(gunicorn_argv: Sequence[str]) -> int:
     """Serve until told to stop; the exit status."""
     nginx = find_nginx()
     if nginx is None:
-        alone(gunicorn_argv)
+        return alone(gunicorn_argv)
     chosen = os.environ.get("GONGZHU_RUN_DIR")
     run_dir = Path(chosen or tempfile.mkdtemp(prefix="gongzhu-run-"))
     run_dir.mkdir(parents=True, exist_ok=True)
