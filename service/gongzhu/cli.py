@@ -52,7 +52,7 @@ gongzhu.server.gunicorn_conf`). Once serving: /docs (the API), /table (a deal dr
 which moves nginx's listener (the same as HOST and PORT), e.g.
   {PROG} serve --workers 4 --bind 127.0.0.1:9000
 and `{PROG} serve --gunicorn-help` prints gunicorn's own options. Without nginx
-(or with GONGZHU_NGINX=off), gunicorn serves HOST:PORT alone, with a warning."""
+(or with GONGZHU_NGINX=off), gunicorn serves alone on loopback, with a warning."""
 
 
 def argv(extra: Sequence[str]) -> list[str]:
