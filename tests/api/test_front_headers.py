@@ -3,12 +3,14 @@ a refusal's status and code become the contract's problem, counted; a request ha
 timeout is not started; and serve without nginx says what to install."""
 from __future__ import annotations
 
+import gzip
 import json
+import os
 import time
 
 import pytest
 
-from gongzhu.server import front
+from gongzhu.server import docs_bundle, front
 
 BODY = {"captured": [[], [], [], []]}
 
@@ -67,3 +69,18 @@ def test_serve_without_nginx_refuses_any_host_but_loopback(monkeypatch, capsys, 
     assert front.run(["/venv/python", "-m", "gunicorn"]) == 1
     assert capsys.readouterr().err == (f"gongzhu-service: nginx is not in front (GONGZHU_NGINX=off), and gunicorn "
                                        f"serves alone on loopback only, not on HOST={host}\n")
+
+
+def test_the_docs_bundle_is_copied_and_compressed_once(tmp_path):
+    folder = docs_bundle.lay_out(tmp_path)
+    source = docs_bundle.dist() / "swagger-ui.css"
+    packed = folder / "swagger-ui.css.gz"
+    assert (folder / "swagger-ui.css").read_bytes() == source.read_bytes()
+    assert gzip.decompress(packed.read_bytes()) == source.read_bytes()
+    assert not (folder / "favicon-32x32.png.gz").exists() and not (folder / "LICENSE").exists()
+    packed.write_bytes(b"kept")  # not written again: the copy is the file as it is
+    docs_bundle.lay_out(tmp_path)
+    assert packed.read_bytes() == b"kept"
+    os.utime(folder / "swagger-ui.css", ns=(0, 0))  # the copy no longer matches the package's file
+    docs_bundle.lay_out(tmp_path)
+    assert gzip.decompress(packed.read_bytes()) == source.read_bytes()
