@@ -6,8 +6,9 @@
   when the environment lacks them) (``HOST``, ``PORT``, ``WEB_CONCURRENCY``, ...:
   ``gongzhu.server.gunicorn_conf``; ``make run`` runs it too); every option after ``serve`` goes to
   gunicorn, e.g. ``serve --workers 4``.
-  It needs the ``server`` extra and nginx; without them, it says what to install. An address
-  already in use is one line that says to set ``PORT``.
+  ``--bind HOST:PORT`` moves nginx's listener (the same as ``HOST`` and ``PORT``). It needs the ``server``
+  extra; without it, it says what to install. Without nginx, gunicorn serves alone on loopback after a
+  warning line. An address already in use is one line that says to set ``PORT``.
 - ``gongzhu-service --version``: the service and contract versions, the engine
   build and the commit (``gongzhu.about``); works with the engine alone.
 - ``gongzhu-service conformance --base-url URL`` runs the conformance cases against a server

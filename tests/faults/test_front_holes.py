@@ -194,7 +194,9 @@ def test_serve_starts_without_nginx_for_a_user_who_is_not_root(tmp_path):
     finally:
         stop(proc)
     warnings = [line for line in log.read_text().splitlines() if "nginx is not in front" in line]
-    assert len(warnings) == 1 and warnings[0].startswith("gongzhu-service: WARNING nginx is not in front (not found")
+    assert len(warnings) == 1 and warnings[0].startswith(
+        f"gongzhu-service: WARNING nginx is not in front (GONGZHU_NGINX={tmp_path / 'no-nginx'} is no program): "
+        f"gunicorn serves 127.0.0.1:{port} alone")
     assert "alone" in warnings[0] and "slow or idle client" in warnings[0]
 
 

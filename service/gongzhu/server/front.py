@@ -6,7 +6,8 @@ idle or hostile client never holds a request thread; its refusals are answered b
 (``nginx.conf``). The run directory (``GONGZHU_RUN_DIR``, else a private temporary one) holds the
 socket, nginx's configuration and the bodies in transit. On SIGTERM or SIGINT nginx stops taking
 requests and finishes those it holds, then gunicorn drains its own; if either dies, the other is
-stopped and the exit status is 1. Why nginx and not our own worker: docs/deployment.md.
+stopped and the exit status is 1. Why nginx and not our own worker: docs/deployment.md. Without nginx (none
+found, or ``GONGZHU_NGINX=off``), gunicorn serves alone, on loopback only, after a warning (``alone``).
 """
 from __future__ import annotations
 
@@ -69,7 +70,9 @@ def alone(gunicorn_argv: Sequence[str]) -> int:
     one line otherwise): the image and the chart, on every interface, always have nginx in front."""
     env = os.environ.get
     host, port = env("HOST", "127.0.0.1"), env("PORT", "8080")
-    why = f"{NGINX_ENV}=off" if env(NGINX_ENV) == "off" else f"not found; apt-get install {NGINX_PACKAGE}"
+    chosen = env(NGINX_ENV, "")
+    why = (f"not found; apt-get install {NGINX_PACKAGE}" if not chosen
+           else f"{NGINX_ENV}=off" if chosen == "off" else f"{NGINX_ENV}={chosen} is no program")
     if not _loopback(host):
         print(f"gongzhu-service: nginx is not in front ({why}), and gunicorn serves alone on loopback only, "
               f"not on HOST={host}", file=sys.stderr)
