@@ -44,8 +44,8 @@ def _served(tmp_path: Path, **env: str) -> Gunicorn:
 
 
 class SlowReader(threading.Thread):
-    """Asks for the contract (``CONTRACT_BYTES``) with a 4 KiB receive window and small segments and reads 1 KiB every half second: its answer
-    would take minutes to read."""
+    """Asks for the contract (``CONTRACT_BYTES``) with a 4 KiB receive window and small segments and reads
+    1 KiB every half second: its answer would take minutes to read."""
 
     def __init__(self, port: int) -> None:
         super().__init__(daemon=True)

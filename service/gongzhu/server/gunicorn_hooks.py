@@ -3,9 +3,10 @@
 prometheus_client's multiprocess mode keeps each worker's counters in files under
 ``PROMETHEUS_MULTIPROC_DIR`` (set before prometheus_client is first imported, emptied at start;
 a private temporary directory when unset) and sums them on a scrape, so any worker reports the
-whole server; a dead worker's counts are added to one accumulated file a kind (``child_exit``); ``GONGZHU_SERVER_PID`` names the master for the process metrics. Before each fork
-the master's objects go to the collector's permanent generation (``gc.freeze``), so workers'
-collections never write to the pages they share with it. Imports nothing of prometheus_client
+whole server; a dead worker's counts are added to one accumulated file a kind (``child_exit``).
+``GONGZHU_SERVER_PID`` names the master for the process metrics. Before each fork the master's objects
+go to the collector's permanent generation (``gc.freeze``), so workers' collections never write to the
+pages they share with it. Imports nothing of prometheus_client
 at import time on purpose.
 """
 from __future__ import annotations
