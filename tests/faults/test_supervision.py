@@ -6,6 +6,7 @@ the memory nginx.conf budgets for it."""
 from __future__ import annotations
 
 import os
+import resource
 import shutil
 import signal
 import socket
@@ -25,6 +26,11 @@ pytestmark = pytest.mark.faults
 HOST = "127.0.0.1"
 # A metric file's size as prometheus_client creates it.
 FILE_BYTES = 1 << 16
+# nginx.conf's budget for request heads: its connection cap, the size and number of its large header buffers,
+# and the memory this may take at most (docs/deployment.md, "nginx's memory").
+FRONT_CONNECTIONS = 1536
+HEADER_LINE, BODY_BUFFER = 8192, 4096
+NGINX_BUDGET_KIB = 46 * 1024
 CONTRACT_BYTES = len((ROOT / "service" / "gongzhu" / "openapi.yaml").read_bytes())
 
 
@@ -175,3 +181,52 @@ def test_fifty_recycled_workers_leave_the_metrics_directory_as_it_was(tmp_path):
     # three (counter, histogram, gauge) before, so at most those more
     assert owners <= {str(pid) for pid in live} | {"merged"}, owners
     assert after[0] <= before[0] + 3 and after[1] <= before[1] + 3 * FILE_BYTES, (before, after)
+
+
+def _nginx_rss_kib(serve: int) -> int:
+    """The resident memory of serve's nginx, master and workers, in KiB."""
+    total, todo = 0, [serve]
+    while todo:
+        for kid in children_of(todo.pop()):
+            todo.append(kid)
+            try:
+                if Path(f"/proc/{kid}/comm").read_text().strip() == "nginx":
+                    status = Path(f"/proc/{kid}/status").read_text()
+                    total += int(status.split("VmRSS:")[1].split()[0])
+            except (OSError, IndexError):
+                continue
+    return total
+
+
+def _slow_request() -> bytes:
+    """The most of a request nginx holds in memory, its last bytes never sent: a head that needs the large head
+    buffer, then as much body as the body buffer takes; held until the request timeout."""
+    long_line = b"X-Long: " + b"h" * (HEADER_LINE - 64) + b"\r\n"
+    return (b"POST /score HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n" + long_line
+            + b"Content-Length: %d\r\n\r\n" % (2 * BODY_BUFFER) + b" " * BODY_BUFFER)
+
+
+def test_nginx_at_its_connection_cap_holding_slow_requests_stays_within_its_memory_budget(tmp_path):
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = FRONT_CONNECTIONS + 256
+    if hard < wanted:
+        pytest.skip(f"{wanted} open files are needed, the limit is {hard}")
+    resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+    server = _served(tmp_path, GUNICORN_REQUEST_TIMEOUT="30")
+    held: list[socket.socket] = []
+    try:
+        idle = _nginx_rss_kib(server.proc.pid)
+        head = _slow_request()
+        # every connection nginx can hold, but for a few its upstream side needs
+        for _ in range(FRONT_CONNECTIONS - 16):
+            sock = socket.create_connection((HOST, server.port), timeout=10)
+            sock.sendall(head)
+            held.append(sock)
+        time.sleep(1.0)
+        full = _nginx_rss_kib(server.proc.pid)
+    finally:
+        for sock in held:
+            sock.close()
+        server.stop()
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+    assert full <= NGINX_BUDGET_KIB, f"nginx: {idle} KiB idle, {full} KiB with {len(held)} slow requests"

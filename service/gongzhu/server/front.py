@@ -82,7 +82,7 @@ def settings(run_dir: Path, socket_path: Path) -> dict[str, str]:
     timeout = float(env("GUNICORN_REQUEST_TIMEOUT", "10"))
     return {"run_dir": str(run_dir), "socket": str(socket_path),
             "listen": f"[{host}]:{port}" if ":" in host else f"{host}:{port}",
-            "connections": env("GONGZHU_FRONT_CONNECTIONS", "4096"),
+            "connections": env("GONGZHU_FRONT_CONNECTIONS", "1536"),
             "backlog": env("GUNICORN_BACKLOG", "256"),
             "max_body": env("GONGZHU_MAX_BODY", str(256 * 1024)),
             "timeout": f"{timeout:g}", "read_timeout": f"{timeout + 20:g}",
