@@ -35,18 +35,20 @@ WOULD_BLOCK = (errno.EAGAIN, errno.EWOULDBLOCK)
 
 
 def nonblocking_stdout(fd: int = 1) -> Callable[[bytes], int]:
-    """A write to ``fd`` that never waits: bytes taken, 0 when it is full. A pipe, a terminal or a file is
-    opened anew (``/proc/self/fd``) with ``O_NONBLOCK`` on the new open file only (set on ``fd`` itself, the
-    flag would reach the shell or container runtime sharing it); a socket is sent to with ``MSG_DONTWAIT``."""
+    """A write to ``fd`` that never waits: bytes taken, 0 when it is full. A pipe or a terminal is opened anew
+    (``/proc/self/fd``) with ``O_NONBLOCK`` on the new open file only (set on ``fd`` itself, the flag would
+    reach the shell or container runtime sharing it); a socket is sent to with ``MSG_DONTWAIT``; a file, which
+    never makes a writer wait for a reader, is written as it is (where stderr shares its offset)."""
     mode = os.fstat(fd).st_mode
     if stat.S_ISSOCK(mode):
         sock = socket.socket(fileno=os.dup(fd))
         return lambda data: _taken(lambda: sock.send(data, socket.MSG_DONTWAIT))
-    flags = os.O_WRONLY | os.O_NONBLOCK | (os.O_APPEND if stat.S_ISREG(mode) else 0)
-    try:
-        own = os.open(f"/proc/self/fd/{fd}", flags)
-    except OSError:
-        own = fd
+    own = fd
+    if not stat.S_ISREG(mode):
+        try:
+            own = os.open(f"/proc/self/fd/{fd}", os.O_WRONLY | os.O_NONBLOCK)
+        except OSError:
+            own = fd
     return lambda data: _taken(lambda: os.write(own, data))
 
 
