@@ -125,6 +125,9 @@ class LinePipe:
         *lines, self.partial[fd] = (self.partial[fd] + chunk).split(b"\n")
         for line in lines:
             self._add(line + b"\n")
+        if len(self.partial[fd]) > BUFFER_BYTES:  # a line longer than the buffer would never fit in it
+            self._add(self.partial[fd])
+            self.partial[fd] = b""
 
     def _add(self, line: bytes) -> None:
         """Queue ``line``, or drop it when the buffer is full."""
