@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 import requests
 
+from gongzhu.server import front
 from tests.faults.test_faults import Gunicorn, _wait
 from tests.servers import ROOT, SERVE, children_of, debian_binary, free_port, master_of, workers_of
 
@@ -26,9 +27,9 @@ pytestmark = pytest.mark.faults
 HOST = "127.0.0.1"
 # A metric file's size as prometheus_client creates it.
 FILE_BYTES = 1 << 16
-# nginx.conf's budget for request heads: its connection cap, the size and number of its large header buffers,
-# and the memory this may take at most (docs/deployment.md, "nginx's memory").
-FRONT_CONNECTIONS = 1536
+# nginx's connection cap as serve sets it, the size of nginx.conf's large head buffer and of its body buffer,
+# and what the pod's memory limit leaves nginx (docs/deployment.md, "nginx's memory").
+FRONT_CONNECTIONS = int(front.settings(Path(), Path())["connections"])
 HEADER_LINE, BODY_BUFFER = 8192, 4096
 NGINX_BUDGET_KIB = 46 * 1024
 CONTRACT_BYTES = len((ROOT / "service" / "gongzhu" / "openapi.yaml").read_bytes())
