@@ -1,7 +1,7 @@
 """How ``gongzhu-service serve`` stops, what its processes leave behind and what nginx holds (docs/deployment.md,
 "Supervision"): a stop with a slow reader attached ends within its budget (``GONGZHU_STOP_SECONDS``); orphans of
 the serve tree are reaped when tini runs in front of serve as PID 1, as in the image; recycled workers leave the
-metrics directory as it was; nginx at its connection cap, every connection holding a slow head, stays within
+metrics directory as it was; nginx at its connection cap, every connection holding a slow request, stays within
 the memory nginx.conf budgets for it."""
 from __future__ import annotations
 
