@@ -72,15 +72,16 @@ ARG APP_UID=10001
 RUN groupadd --system --gid "${APP_UID}" app \
  && useradd --system --uid "${APP_UID}" --gid app --no-create-home \
         --home-dir /nonexistent --shell /usr/sbin/nologin app
-# nginx in front of gunicorn (`gongzhu-service serve`, docs/deployment.md "Serving model"): Debian's
-# nginx-light, already in a base built by deploy/base-image.sh, else from the base's apt. The package's
-# own service files are never used: serve writes its configuration into a run directory under /tmp.
+# nginx in front of gunicorn (`gongzhu-service serve`, docs/deployment.md "Serving model") and tini as
+# PID 1 (it reaps orphans and passes signals on, "Supervision"): Debian's nginx-light and tini, already in
+# a base built by deploy/base-image.sh, else from the base's apt. nginx's own service files are never
+# used: serve writes its configuration into a run directory.
 # hadolint ignore=DL3008
-RUN if ! command -v nginx >/dev/null 2>&1; then \
+RUN if ! command -v nginx >/dev/null 2>&1 || ! command -v tini >/dev/null 2>&1; then \
         apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
-            nginx-light && rm -rf /var/lib/apt/lists/*; \
+            nginx-light tini && rm -rf /var/lib/apt/lists/*; \
     fi \
- && nginx -v
+ && nginx -v && tini --version
 COPY --from=build /opt/venv /opt/venv
 # Bytecode was compiled at install time; the root filesystem is read-only in Kubernetes.
 # HOST: every interface of the container (the server alone listens on loopback by default).
@@ -98,5 +99,8 @@ EXPOSE 8080
 # No curl in the image: the venv's Python asks /healthz itself.
 HEALTHCHECK --interval=30s --timeout=3s --start-period=5s --retries=3 \
     CMD ["python3", "-c", "import os, urllib.request; urllib.request.urlopen('http://127.0.0.1:%s/healthz' % os.environ.get('PORT', '8080'), timeout=2)"]
+# tini is PID 1: it reaps every orphan of the container (a search process whose worker was killed, what
+# `docker exec` leaves) and passes SIGTERM to serve, which stops within GONGZHU_STOP_SECONDS.
+ENTRYPOINT ["/usr/bin/tini", "--"]
 # gongzhu-service serve: nginx on PORT in front of gunicorn's gthread workers on a unix socket, as make run.
 CMD ["gongzhu-service", "serve"]

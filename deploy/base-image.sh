@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Build a local Debian base image with Python (python3 + python3-venv) and nginx-light from
+# Build a local Debian base image with Python (python3 + python3-venv), nginx-light and tini from
 # Debian's package archive with debootstrap, and `docker import` it, for machines
 # that reach no container registry. Prints the image reference on stdout.
 # The image is tagged with a hash of this script, so it is rebuilt only when the
@@ -26,8 +26,8 @@ fi
 
 rootfs=$(mktemp -d /var/tmp/gongzhu-rootfs.XXXXXX)
 trap 'rm -rf "$rootfs"' EXIT
-echo "base-image: debootstrap $suite (minbase + python3, python3-venv, nginx-light) from $mirror" >&2
-debootstrap --variant=minbase --include=python3,python3-venv,nginx-light "$suite" "$rootfs" "$mirror" \
+echo "base-image: debootstrap $suite (minbase + python3, python3-venv, nginx-light, tini) from $mirror" >&2
+debootstrap --variant=minbase --include=python3,python3-venv,nginx-light,tini "$suite" "$rootfs" "$mirror" \
     > "$rootfs.log" 2>&1 || { tail -20 "$rootfs.log" >&2; rm -f "$rootfs.log"; exit 1; }
 rm -f "$rootfs.log"
 
@@ -42,7 +42,7 @@ tar --numeric-owner -C "$rootfs" -c . | docker import \
     --change 'ENV LANG=C.UTF-8' \
     --change 'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' \
     --change 'CMD ["python3"]' \
-    --message "debootstrap $suite minbase + python3 python3-venv nginx-light" \
+    --message "debootstrap $suite minbase + python3 python3-venv nginx-light tini" \
     - "$image" >/dev/null
 # Older recipes' bases are no longer used.
 docker image ls --format '{{.Repository}}:{{.Tag}}' "${image%%:*}" | grep -vxF "$image" \

@@ -13,7 +13,8 @@
 #     /healthz, /readyz, a real /legal-moves, /version and /metrics (the commit and
 #     gongzhu_build_info), run the image's HEALTHCHECK and
 #     the chart's `helm test` pod program, and check that no process in the
-#     container runs as root.
+#     container runs as root, that orphans exiting in it leave no zombie, and
+#     that `docker stop` returns within 10 s, exit status 0, with a slow reader attached.
 #  5. Print the image size and the UID the service runs as.
 #
 # Exit status: 0 on success; 0 with a line `SKIPPED: <reason>` when this machine
@@ -363,6 +364,46 @@ in_container_uid=$(docker exec "$container" python3 -c 'import os; print(os.getu
 memory_of() { docker stats --no-stream --format '{{.MemUsage}}' "$container" | cut -d/ -f1 | tr -d ' '; }
 say "container memory after the checks: $(memory_of) (limit $pod_memory, $pod_workers workers)"
 if ((load_seconds > 0)); then measure_load; fi
+
+# Orphans exit inside the running container (as a process `docker exec` started, or a search process whose
+# worker was killed, leaves them): PID 1 (tini) reaps them, no zombie remains.
+for _ in 1 2 3; do
+    docker exec "$container" python3 -c 'import os, time
+if os.fork() == 0:
+    time.sleep(0.5)'
+done
+sleep 2
+zombies=$(docker exec "$container" python3 -c '
+import glob
+print(sum(open(stat).read().rsplit(")", 1)[1].split()[0] == "Z" for stat in glob.glob("/proc/[0-9]*/stat")))')
+[[ $zombies == 0 ]] || fail "$zombies zombie processes remain after 3 orphans exited"
+say "3 orphans exited: $zombies zombies remain (PID 1: $(docker exec "$container" cat /proc/1/comm))"
+
+# A stop with a slow reader attached (the contract read 1 KiB every half second): `docker stop` returns
+# within its 10 s and the container exits 0, not killed, its stages within GONGZHU_STOP_SECONDS.
+python3 - "$port" <<'PY' &
+import socket, sys, time
+sock = socket.socket()
+sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_MAXSEG, 536)
+sock.connect(("127.0.0.1", int(sys.argv[1])))
+sock.sendall(b"GET /openapi.yaml HTTP/1.1\r\nHost: x\r\n\r\n")
+try:
+    while sock.recv(1024):
+        time.sleep(0.5)
+except OSError:
+    pass
+PY
+reader_pid=$!
+sleep 1
+stop_started=$(date +%s.%N)
+docker stop "$container" >/dev/null
+stop_took=$(awk -v a="$stop_started" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+exit_code=$(docker inspect -f '{{.State.ExitCode}}' "$container")
+kill "$reader_pid" 2>/dev/null || true
+awk -v t="$stop_took" 'BEGIN { exit !(t < 10) }' || fail "docker stop took $stop_took s with a slow reader attached"
+[[ $exit_code == 0 ]] || fail "the container exited $exit_code on docker stop with a slow reader attached"
+say "docker stop with a slow reader attached: $stop_took s, exit status $exit_code"
 
 say "image $image size: $(awk -v b="$size_bytes" 'BEGIN { printf "%.1f MB", b / 1e6 }')" \
     "(base $(awk -v b="$base_bytes" 'BEGIN { printf "%.1f MB", b / 1e6 }'))"

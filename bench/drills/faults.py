@@ -61,7 +61,7 @@ claim-flood   ``--attackers`` (2) clients looping a valid POST /claim whose sear
 invalid-arrays  ``--attackers`` (8) concurrent POST /legal-moves of a 200 KB ``{"hands":[1,…]}``,
               ``--pairs`` times: each refusal's time, then every worker's peak RSS (VmHWM).
 
-idle-cap      ``--idle-cap`` (2,200) silent connections, then 10 x /healthz and /readyz.
+idle-cap      ``--idle-cap`` (1,200) silent connections, then 10 x /healthz and /readyz.
 
 bot-budget    one client alone calls /suggest ``--calls`` times at each budget_ms (100 …
               2000) on a server without a cap (GONGZHU_MAX_BUDGET_MS=2000): wall time
@@ -647,7 +647,7 @@ def invalid_arrays(args, _wrk) -> dict:
 
 
 def idle_cap(args, _wrk) -> dict:
-    """``--idle-cap`` (2,200) connections that send nothing, then /healthz and /readyz probes on new
+    """``--idle-cap`` (1,200) connections that send nothing, then /healthz and /readyz probes on new
     connections: statuses and seconds."""
     with _server.Server(workers=args.workers, log_dir=WORK) as srv:
         socks = []
@@ -714,7 +714,7 @@ def main() -> None:
     ap.add_argument("--lm-connections", type=int, default=4,
                     help="serving drills: wrk connections on /legal-moves")
     ap.add_argument("--idle", type=int, default=64, help="idle: connections")
-    ap.add_argument("--idle-cap", type=int, default=2200, help="idle-cap: connections")
+    ap.add_argument("--idle-cap", type=int, default=1200, help="idle-cap: connections")
     ap.add_argument("--slow-headers", type=int, default=16, help="slow-headers: clients")
     ap.add_argument("--flood", type=int, default=8, help="bot-flood: /suggest clients")
     ap.add_argument("--budget", type=int, default=2000, help="bot-flood: budget_ms")

@@ -17,7 +17,8 @@ served by a second gunicorn with the same settings and worker, started alongside
 ABC/CBA order, so background load hits every side alike and the ratios are fair.
 Figures: requests/s (all requests of all rounds / their time), p50 (median of the
 rounds' p50), p99 (worst round's p99), errors (socket errors + non-2xx), ratio to the
-ceiling and to /healthz (totals, and the median of each round against its neighbours), and the
+ceiling (a row under ``CEILING_GUARD``, 0.40, says so) and to /healthz (totals, and the median of each
+round against its neighbours), and the
 server's CPU a request on each side (nginx, gunicorn and its workers, from /proc: what the
 ratio is made of).
 
@@ -56,7 +57,9 @@ import tempfile  # noqa: E402
 import time  # noqa: E402
 
 TARGET = 0.8          # of /healthz
-CEILING_TARGET = 0.7  # of the constant WSGI app on the same server settings
+# Of the constant WSGI app behind the same front (nginx and gunicorn, same settings): a guard against a row
+# falling back, not a bar to reach; why 0.40 and not more is in docs/performance.md, "HTTP".
+CEILING_GUARD = 0.40
 
 
 def measure(args) -> list[dict]:
@@ -118,7 +121,7 @@ def measure(args) -> list[dict]:
             print(f"{n:18s} {e['rps']:8.0f} req/s p50 {e['p50_ms']:6.2f} ms p99 {e['p99_ms']:6.2f} ms "
                   f"errors {e['errors']} | ceiling {c['rps']:8.0f} req/s errors {c['errors']}: ratio "
                   f"{row['ceiling_ratio']:.2f} (median of rounds {row['ceiling_ratio_median_of_pairs']:.2f})"
-                  f"{'' if row['ceiling_ratio'] >= CEILING_TARGET else '  (< 0.7 target)'} | /healthz "
+                  f"{'' if row['ceiling_ratio'] >= CEILING_GUARD else f'  (< {CEILING_GUARD:.2f} guard)'} | /healthz "
                   f"{h['rps']:8.0f} req/s errors {h['errors']}: ratio {row['ratio']:.2f} (median of "
                   f"rounds {row['ratio_median_of_pairs']:.2f}){'' if row['ratio'] >= TARGET else '  (< 0.8)'} | "
                   f"server CPU a request {e['cpu_us']:.0f} µs, the ceiling's {c['cpu_us']:.0f} µs", flush=True)

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from gongzhu.server.front import StopBudget
 from tests.servers import APT_LOCK
 
 pytestmark = pytest.mark.deploy
@@ -232,20 +233,39 @@ def test_deployment_probes_resources_and_writable_paths(tools: Tools) -> None:
     env = {item["name"]: item["value"] for item in container["env"]}
     assert env == {"PORT": "8080", "WEB_CONCURRENCY": "2", "PROMETHEUS_MULTIPROC_DIR": "/tmp/metrics",
                    "GONGZHU_RUN_DIR": "/run/gongzhu", "GUNICORN_THREADS": "4", "GONGZHU_BOT_SLOTS": "1",
-                   "GONGZHU_MAX_BUDGET_MS": "1000"}
+                   "GONGZHU_MAX_BUDGET_MS": "1000", "GONGZHU_STOP_SECONDS": "23"}
     assert container["livenessProbe"]["timeoutSeconds"] == 2
     assert container["readinessProbe"]["timeoutSeconds"] == 1
     assert container["resources"]["limits"]["memory"] == container["resources"]["requests"]["memory"]
     assert container["volumeMounts"] == [{"name": "tmp", "mountPath": "/tmp"},
                                          {"name": "run", "mountPath": "/run/gongzhu"}]
     # the metric files in memory; the bodies nginx holds while they arrive on the node's disk, whose
-    # size bounds them (256 KiB for each of nginx's 4,096 connections), not the memory limit
+    # size bounds them (256 KiB for each of nginx's 1,536 connections), not the memory limit
     assert pod["volumes"] == [{"name": "tmp", "emptyDir": {"medium": "Memory", "sizeLimit": "16Mi"}},
                               {"name": "run", "emptyDir": {"sizeLimit": "1Gi"}}]
     assert container["lifecycle"] == {"preStop": {"sleep": {"seconds": 5}}}
     assert pod["terminationGracePeriodSeconds"] > 5
     # the registry the release workflow pushes each release's image to, at the chart's appVersion
     assert container["image"] == "ghcr.io/gongzhu-service/gongzhu-service:0.1.0"
+
+
+@pytest.mark.parametrize(("grace", "pre_stop"), [(30, 5), (60, 5), (12, 0), (7, 0)])
+def test_the_grace_period_is_the_one_stop_budget(tools: Tools, grace: int, pre_stop: int) -> None:
+    values = ["--set", f"terminationGracePeriodSeconds={grace}", "--set", f"preStopSleepSeconds={pre_stop}"]
+    pod = by_kind(manifests(tools, *values))["Deployment"]["spec"]["template"]["spec"]
+    (container,) = pod["containers"]
+    stop_s = int({item["name"]: item["value"] for item in container["env"]}["GONGZHU_STOP_SECONDS"])
+    assert pod["terminationGracePeriodSeconds"] == grace and stop_s == grace - pre_stop - 2
+    # nginx's wait, gunicorn's and the last lines' fit in what the preStop sleep leaves, SIGKILL's margin kept
+    budget = StopBudget(stop_s)
+    assert budget.front_wait_s + budget.app_wait_s + budget.MARGIN_S <= grace - pre_stop - 2
+    assert budget.front_s >= 1 and budget.app_s >= 1
+
+
+def test_a_grace_period_that_leaves_no_stop_budget_refuses_to_render(tools: Tools) -> None:
+    result = run(tools.helm, "template", "gongzhu", CHART, "--set", "terminationGracePeriodSeconds=10")
+    assert result.returncode != 0
+    assert "terminationGracePeriodSeconds must exceed preStopSleepSeconds by at least 7" in result.stderr
 
 
 def test_a_digest_pins_the_image_for_the_pods_and_the_test(tools: Tools) -> None:
@@ -337,6 +357,9 @@ def test_dockerfile_is_multistage_non_root_and_exec_form() -> None:
     assert re.search(r"^COPY --from=build /opt/venv /opt/venv$", runtime, re.M)
     cmd = [line for line in instructions if line.startswith("CMD ")][-1]
     assert json.loads(cmd.removeprefix("CMD ")) == ["gongzhu-service", "serve"]
+    # an init as PID 1 in front of serve: it reaps orphans and passes signals on
+    entrypoint = [line for line in instructions if line.startswith("ENTRYPOINT ")][-1]
+    assert json.loads(entrypoint.removeprefix("ENTRYPOINT ")) == ["/usr/bin/tini", "--"]
     healthcheck = runtime.split("HEALTHCHECK", 1)[1].split("\nCMD [", 1)[0]
     assert "/healthz" in healthcheck
     assert "curl" not in healthcheck and "wget" not in healthcheck

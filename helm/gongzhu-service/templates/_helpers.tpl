@@ -96,3 +96,16 @@ configuration, gunicorn's socket, and the request bodies nginx holds while they 
 {{- define "gongzhu-service.runDir" -}}
 /run/gongzhu
 {{- end }}
+
+{{/*
+Seconds serve may take to stop once SIGTERM comes ($GONGZHU_STOP_SECONDS, shared between nginx and gunicorn by
+gongzhu.server.front.StopBudget): the grace period, less the preStop sleep that comes first and 2 s for the
+kubelet's SIGKILL to be late rather than early. At least 5: each stage gets a second.
+*/}}
+{{- define "gongzhu-service.stopSeconds" -}}
+{{- $stop := sub (sub (int .Values.terminationGracePeriodSeconds) (int .Values.preStopSleepSeconds)) 2 }}
+{{- if lt $stop 5 }}
+{{- fail (printf "terminationGracePeriodSeconds must exceed preStopSleepSeconds by at least 7 (it leaves serve %d s to stop)" $stop) }}
+{{- end }}
+{{- $stop }}
+{{- end }}

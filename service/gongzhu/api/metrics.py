@@ -10,10 +10,13 @@ telemetry; a flush looks each series up once (``labels()`` locks and builds a ke
 """
 from __future__ import annotations
 
+import fcntl
+import json
 import os
 from bisect import bisect_left
 from collections import deque
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from prometheus_client import (
@@ -27,6 +30,9 @@ from prometheus_client import (
     multiprocess,
 )
 from prometheus_client.metrics_core import Metric
+
+# prometheus_client's own file format, to write the sum of dead workers' files in (merge_dead)
+from prometheus_client.mmap_dict import MmapedDict
 
 MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
 # gunicorn's master pid, exported by gunicorn_hooks.prepare_metrics_dir() for its workers.
@@ -188,9 +194,54 @@ class ServerProcessCollector:
 def render() -> tuple[bytes, str]:
     """The exposition text of every worker (multiprocess mode) or of this process."""
     flush()
-    if os.environ.get(MULTIPROC_ENV):
+    path = os.environ.get(MULTIPROC_ENV)
+    if path:
         registry = CollectorRegistry()
         multiprocess.MultiProcessCollector(registry)
         registry.register(ServerProcessCollector())
-        return generate_latest(registry), TEXT_FORMAT
+        with _files_locked(path, fcntl.LOCK_SH):
+            return generate_latest(registry), TEXT_FORMAT
     return generate_latest(REGISTRY), TEXT_FORMAT
+
+
+# The files a dead process's counters and histograms are added to (``merge_dead``).
+MERGED = "merged"
+ADDED_KINDS = ("counter", "histogram", "summary")
+
+
+def merge_dead(pid: int, path: str) -> None:
+    """Add a dead worker's counters and histograms to the directory's accumulated files and remove its files:
+    the directory holds one file a live process and kind, however many workers were recycled, and the totals
+    stay exact. Its gauges go: they were values of a process that no longer is. A scrape reads the files
+    under a shared lock, so it never sees a worker counted twice or not at all."""
+    folder = Path(path)
+    with _files_locked(path, fcntl.LOCK_EX):
+        for kind in ADDED_KINDS:
+            dead, merged = folder / f"{kind}_{pid}.db", folder / f"{kind}_{MERGED}.db"
+            if dead.exists():
+                _write_sum([str(f) for f in (merged, dead) if f.exists()], folder / f"{kind}_{MERGED}.tmp")
+                os.replace(folder / f"{kind}_{MERGED}.tmp", merged)
+                dead.unlink()
+        for gauge in folder.glob(f"gauge_*_{pid}.db"):
+            gauge.unlink()
+
+
+def _write_sum(files: list[str], target: Path) -> None:
+    """The sum of ``files``' values into a new file ``target``, in prometheus_client's format (its keys; buckets
+    as each file keeps them, not cumulative)."""
+    target.unlink(missing_ok=True)
+    out = MmapedDict(str(target))
+    try:
+        for metric in multiprocess.MultiProcessCollector.merge(files, accumulate=False):
+            for sample in metric.samples:
+                key = json.dumps([metric.name, sample.name, sample.labels, metric.documentation], sort_keys=True)
+                out.write_value(key, sample.value, 0.0)
+    finally:
+        out.close()
+
+
+@contextmanager
+def _files_locked(path: str, how: int) -> Iterator[None]:
+    with open(Path(path) / ".lock", "a") as lock:
+        fcntl.flock(lock, how)
+        yield

@@ -5,8 +5,10 @@ nginx reads every request whole and holds every answer until its client has read
 idle or hostile client never holds a request thread; its refusals are answered by the application
 (``nginx.conf``). The run directory (``GONGZHU_RUN_DIR``, else a private temporary one) holds the
 socket, nginx's configuration and the bodies in transit. On SIGTERM or SIGINT nginx stops taking
-requests and finishes those it holds, then gunicorn drains its own; if either dies, the other is
-stopped and the exit status is 1. Why nginx and not our own worker: docs/deployment.md. Without nginx (none
+requests and finishes those it holds, then gunicorn drains its own, within one budget (``StopBudget``);
+if either dies, the other is stopped and the exit status is 1. Both write their lines to pipes that
+serve copies to its stdout (``logpipe``). Orphans are reaped by the init in front of serve (tini in the
+image, docs/deployment.md). Why nginx and not our own worker: docs/deployment.md. Without nginx (none
 found, or ``GONGZHU_NGINX=off``), gunicorn serves alone, on loopback only, after a warning (``alone``).
 """
 from __future__ import annotations
@@ -21,9 +23,11 @@ import tempfile
 import threading
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
+from typing import ClassVar
 
-from gongzhu.server import docs_bundle
+from gongzhu.server import docs_bundle, logpipe
 from gongzhu.server.logs import switched_off, text_lines
 
 TEMPLATE = Path(__file__).with_name("nginx.conf")
@@ -31,6 +35,47 @@ SOCKET_ENV = "GONGZHU_SOCKET"
 NGINX_ENV = "GONGZHU_NGINX"
 NGINX_PACKAGE = "nginx-light"
 START_S = 30.0
+# The seconds a stop may take from SIGTERM, all stages together: the chart derives it from its
+# terminationGracePeriodSeconds; the default fits `docker stop`'s 10 s.
+STOP_ENV = "GONGZHU_STOP_SECONDS"
+STOP_S = 9
+
+
+@dataclass(frozen=True, slots=True)
+class StopBudget:
+    """How a stop's seconds (``GONGZHU_STOP_SECONDS``) are shared. nginx first finishes the requests it holds
+    and their answers, closing what is left at its ``worker_shutdown_timeout`` (``front_s``); then gunicorn
+    drains what nginx gave up on within its ``graceful_timeout`` (``app_s``). serve waits for each a margin past
+    its own timeout before killing it, and a margin for the last log lines: the waits add up to the total."""
+
+    total_s: int
+    MARGIN_S: ClassVar[int] = 1
+    # The least total that leaves each stage a second.
+    LEAST_S: ClassVar[int] = 5
+
+    @classmethod
+    def from_env(cls) -> StopBudget:
+        return cls(max(cls.LEAST_S, int(os.environ.get(STOP_ENV, STOP_S))))
+
+    @property
+    def front_s(self) -> int:
+        return max(1, (self.total_s - 3 * self.MARGIN_S) * 3 // 4)
+
+    @property
+    def app_s(self) -> int:
+        return max(1, self.total_s - 3 * self.MARGIN_S - self.front_s)
+
+    @property
+    def front_wait_s(self) -> int:
+        return self.front_s + self.MARGIN_S
+
+    @property
+    def app_wait_s(self) -> int:
+        return self.app_s + self.MARGIN_S
+
+    def app_env(self) -> dict[str, str]:
+        """gunicorn's share, in the setting gunicorn_conf.py reads."""
+        return {"GUNICORN_GRACEFUL_TIMEOUT": str(self.app_s)}
 
 
 def settings(run_dir: Path, socket_path: Path) -> dict[str, str]:
@@ -40,11 +85,12 @@ def settings(run_dir: Path, socket_path: Path) -> dict[str, str]:
     timeout = float(env("GUNICORN_REQUEST_TIMEOUT", "10"))
     return {"run_dir": str(run_dir), "socket": str(socket_path),
             "listen": f"[{host}]:{port}" if ":" in host else f"{host}:{port}",
-            "connections": env("GONGZHU_FRONT_CONNECTIONS", "4096"),
+            "connections": env("GONGZHU_FRONT_CONNECTIONS", "1536"),
             "backlog": env("GUNICORN_BACKLOG", "256"),
             "max_body": env("GONGZHU_MAX_BODY", str(256 * 1024)),
             "timeout": f"{timeout:g}", "read_timeout": f"{timeout + 20:g}",
-            "keepalive": env("GUNICORN_KEEPALIVE", "10"), "access_log": access_log()}
+            "keepalive": env("GUNICORN_KEEPALIVE", "10"), "access_log": access_log(),
+            "shutdown": str(StopBudget.from_env().front_s)}
 
 
 def access_log() -> str:
@@ -110,42 +156,44 @@ def run(gunicorn_argv: Sequence[str]) -> int:
     stopping: list[int] = []
     signal.signal(signal.SIGTERM, lambda signum, _frame: stopping.append(signum))
     signal.signal(signal.SIGINT, lambda signum, _frame: stopping.append(signum))
-    app = subprocess.Popen(list(gunicorn_argv), env={**os.environ, SOCKET_ENV: str(socket_path)})
-    front = copier = None
+    # the workers' metric files, where serve counts the log lines it drops too
+    os.environ.setdefault(logpipe.MULTIPROC_ENV, str(run_dir / "metrics"))
+    budget = StopBudget.from_env()
+    lines, copier, (app_out, front_out) = _log_pipe()
+    try:
+        app = subprocess.Popen(list(gunicorn_argv), stdout=app_out,
+                               env={**os.environ, SOCKET_ENV: str(socket_path), **budget.app_env()})
+    finally:
+        os.close(app_out)
+    front = None
     try:
         if not _wait_for(socket_path, app, stopping):
             return 0 if stopping else 1
-        read_end, write_end = os.pipe()
-        copier = threading.Thread(target=_copy_lines, args=(read_end,), name="nginx-stdout")
-        copier.start()
-        try:
-            front = subprocess.Popen([nginx, "-p", str(run_dir), "-c", str(run_dir / "nginx.conf"), "-e",
-                                      "stderr"], stdout=write_end, env={**os.environ, "TZ": "UTC"})
-        finally:
-            os.close(write_end)
+        lines.count = logpipe.dropped_counter()
+        front = subprocess.Popen([nginx, "-p", str(run_dir), "-c", str(run_dir / "nginx.conf"), "-e",
+                                  "stderr"], stdout=front_out, env={**os.environ, "TZ": "UTC"})
         while not stopping and app.poll() is None and front.poll() is None:
             time.sleep(0.2)
         return 0 if stopping else 1
     finally:
-        _stop(front, signal.SIGQUIT)
-        _stop(app, signal.SIGTERM)
-        if copier is not None:
-            copier.join(5)  # nginx's last lines, written as it stopped
+        os.close(front_out)
+        _stop(front, signal.SIGQUIT, budget.front_wait_s)
+        _stop(app, signal.SIGTERM, budget.app_wait_s)
+        copier.join(budget.MARGIN_S)  # the last lines, written as they stopped, if stdout takes them
         if not chosen:
             shutil.rmtree(run_dir, ignore_errors=True)
 
 
-def _copy_lines(read_end: int) -> None:
-    """nginx's stdout, a pipe, copied to this process's, where gunicorn writes. nginx opens ``/dev/stdout``
-    anew for its access lines: on a socket (a systemd journal) that fails, and in a file opened without
-    ``O_APPEND`` its lines and gunicorn's would write over each other; a pipe it opens anew is the pipe."""
-    with open(read_end, "rb", buffering=0) as lines:
-        while chunk := lines.read(65536):
-            try:
-                sys.stdout.buffer.write(chunk)
-                sys.stdout.buffer.flush()
-            except (OSError, ValueError):  # no reader left: nginx must not block on a full pipe
-                continue
+def _log_pipe() -> tuple[logpipe.LinePipe, threading.Thread, tuple[int, int]]:
+    """The thread that copies gunicorn's and nginx's lines to stdout (``logpipe``), started, and the write ends
+    of their pipes. nginx opens ``/dev/stdout`` anew for its access lines: on a socket (a systemd journal) that
+    fails, and in a file opened without ``O_APPEND`` its lines and gunicorn's would write over each other; a
+    pipe it opens anew is the pipe."""
+    (app_in, app_out), (front_in, front_out) = os.pipe(), os.pipe()
+    lines = logpipe.LinePipe([app_in, front_in], logpipe.nonblocking_stdout(), lambda _count: None)
+    copier = threading.Thread(target=lines.run, name="log-pipe", daemon=True)
+    copier.start()
+    return lines, copier, (app_out, front_out)
 
 
 def _wait_for(socket_path: Path, app: subprocess.Popen, stopping: list[int]) -> bool:
@@ -158,13 +206,13 @@ def _wait_for(socket_path: Path, app: subprocess.Popen, stopping: list[int]) -> 
     return True
 
 
-def _stop(proc: subprocess.Popen | None, signum: int) -> None:
-    """Ask ``proc`` to stop (nginx: gracefully with SIGQUIT) and wait for it; kill it if it will not."""
+def _stop(proc: subprocess.Popen | None, signum: int, wait_s: float) -> None:
+    """Ask ``proc`` to stop (nginx: gracefully with SIGQUIT) and wait ``wait_s`` for it; kill it if it will not."""
     if proc is None or proc.poll() is not None:
         return
     proc.send_signal(signum)
     try:
-        proc.wait(timeout=40)
+        proc.wait(timeout=wait_s)
     except subprocess.TimeoutExpired:
         proc.kill()
         proc.wait()

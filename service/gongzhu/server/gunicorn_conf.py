@@ -37,6 +37,8 @@ backlog = _env_int("GUNICORN_BACKLOG", 256)
 # A worker whose event loop is silent this long is stuck (requests run in threads and
 # do not count): the master replaces it.
 timeout = _env_int("GUNICORN_TIMEOUT", 30)
+# Seconds a stopping worker may finish its requests; under serve, gunicorn's share of the stop budget
+# (GONGZHU_STOP_SECONDS, front.StopBudget), which serve sets here.
 graceful_timeout = _env_int("GUNICORN_GRACEFUL_TIMEOUT", 20)
 # Recycle a worker after this many requests (± jitter, so workers do not restart
 # together): returns memory fragmented by large hostile bodies. 0 disables it.

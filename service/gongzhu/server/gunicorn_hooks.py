@@ -3,9 +3,10 @@
 prometheus_client's multiprocess mode keeps each worker's counters in files under
 ``PROMETHEUS_MULTIPROC_DIR`` (set before prometheus_client is first imported, emptied at start;
 a private temporary directory when unset) and sums them on a scrape, so any worker reports the
-whole server; ``GONGZHU_SERVER_PID`` names the master for the process metrics. Before each fork
-the master's objects go to the collector's permanent generation (``gc.freeze``), so workers'
-collections never write to the pages they share with it. Imports nothing of prometheus_client
+whole server; a dead worker's counts are added to one accumulated file a kind (``child_exit``).
+``GONGZHU_SERVER_PID`` names the master for the process metrics. Before each fork the master's objects
+go to the collector's permanent generation (``gc.freeze``), so workers' collections never write to the
+pages they share with it. Imports nothing of prometheus_client
 at import time on purpose.
 """
 from __future__ import annotations
@@ -83,10 +84,11 @@ def worker_exit(server, worker) -> None:
 
 
 def child_exit(server, worker) -> None:
-    """gunicorn's ``child_exit`` hook: the worker's live gauges stop counting."""
-    from prometheus_client import multiprocess
+    """gunicorn's ``child_exit`` hook: the worker's counts join the accumulated files, its own files go
+    (a directory that grew by a few files a recycled worker would fill the pod's in-memory /tmp)."""
+    from gongzhu.api import metrics
 
-    multiprocess.mark_process_dead(worker.pid)
+    metrics.merge_dead(worker.pid, os.environ[MULTIPROC_ENV])
 
 
 def on_exit(server) -> None:
