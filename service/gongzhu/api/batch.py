@@ -1,17 +1,17 @@
 """``POST /batch``: many calls of the contract in one request, each answered exactly as it is alone
 (docs/operations.md, "Batch").
 
-The envelope is read as any body is (``Pipeline.read``, with the batch's own size limit) and validated
-against ``BatchRequest``, compiled from the contract like every request schema; then its ids must be
-unique. Each call then goes through the pipeline's own steps: the path matched by the one router (404 and
-405 as alone), the body validated, converted and answered by ``pipeline.run``, any fault made a problem by
-``problems.answer`` in the call's language and with the batch's request id. A call a single request would
-be served but a batch does not carry (a page, a probe, ``/batch`` itself: anything but a JSON POST) is
-refused on its own, 422 ``not_batchable``. The calls run one after the other in the request's thread, the
-searches too, each taking a bot slot as its single call does, and a worker runs one batch at a time; a call
-not started by the request's deadline answers 503 ``busy`` with ``Retry-After``, and so does a batch that
-could not start by then. The answer is encoded once: operations' answers as values,
-problems as the bytes ``problems.render`` wrote.
+The envelope is read as any body is (``Pipeline.read``, with the batch's own size limit), its calls counted
+(``MAX_CALLS``) and validated against ``BatchRequest``, compiled from the contract like every request schema;
+then its ids must be unique. Each call then goes through the pipeline's own steps: the path matched by the
+one router (404 and 405 as alone), the body validated, converted and answered by ``pipeline.run``, any fault
+made a problem by ``problems.answer`` in the call's language and with the batch's request id. A call a single
+request would be served but a batch does not carry (a page, a probe, ``/batch`` itself: anything but a JSON
+POST) is refused on its own, 422 ``not_batchable``. The calls run one after the other in the request's
+thread, the searches too, each taking a bot slot as its single call does, and a worker runs one batch at a
+time; a call not started by the request's deadline answers 503 ``busy`` with ``Retry-After``, and so does a
+batch that could not start by then. The answer is encoded once: operations' answers as values, problems as
+the bytes ``problems.render`` wrote.
 """
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Callable
+from typing import Any
 from urllib.parse import unquote
 
 import orjson
@@ -43,6 +44,9 @@ from .slots import BOT
 from .validation import MAX_ERRORS
 
 BATCH = "batch"
+# The calls of one batch at most: a server limit, like the body's size (the contract states it), checked
+# before the envelope is validated, so a body of many thousands of calls costs its reading only.
+MAX_CALLS = 1000
 LANGUAGE = "Accept-Language"
 UNKNOWN_OPERATION = "none"
 # The headers of a call's problem a batch passes on (``BatchAnswerHeaders``); ``Vary`` is the batch's own.
@@ -78,6 +82,7 @@ class Batch:
     def serve(self, route: Route, environ: dict, deadline: float) -> bytes:
         """The batch's answer: its envelope read and checked, then each call answered by ``deadline``."""
         envelope = self.pipeline.read(environ, self.limit())
+        check_count(envelope)
         validate(route, envelope)
         calls = envelope["requests"]
         check_ids(calls)
@@ -122,6 +127,15 @@ def check_batchable(call: dict, route: Route) -> None:
     """422 ``not_batchable`` for what a batch does not carry: anything but a POST operation with a JSON body."""
     if call["method"] != "POST" or route.whole is not None or not takes_body(route):
         raise ApiProblem(422, "not_batchable", text.NOT_BATCHABLE(method=call["method"], url=call["url"][:100]))
+
+
+def check_count(envelope: Any) -> None:
+    """422 ``too_many_calls`` past ``MAX_CALLS``, before the envelope is validated call by call."""
+    calls = envelope.get("requests") if isinstance(envelope, dict) else None
+    if isinstance(calls, list) and len(calls) > MAX_CALLS:
+        detail = text.TOO_MANY_CALLS(count=len(calls), limit=MAX_CALLS)
+        raise ApiProblem(422, "too_many_calls", detail,
+                         errors=[{"pointer": "/requests", "detail": detail, "code": "too_many_calls"}])
 
 
 def check_ids(calls: list[dict]) -> None:

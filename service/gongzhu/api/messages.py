@@ -43,6 +43,8 @@ REFUSED: dict[str, str] = {
 # a batch's envelope and its calls (batch.py)
 DUPLICATE_ID: Text = Text("the id {id} is used by {first} already: each call of a batch has its own id",
                           "编号 {id} 已被 {first} 使用：批量请求中每个调用的编号必须不同")
+TOO_MANY_CALLS: Text = Text("the batch has {count} calls; a batch carries at most {limit}",
+                            "批量请求含 {count} 个调用；一个批量请求最多 {limit} 个")
 NOT_BATCHABLE: Text = Text("a batch carries the JSON POST operations of this service only, not {method} {url}",
                            "批量请求只能包含本服务的 JSON POST 操作，不能包含 {method} {url}")
 
