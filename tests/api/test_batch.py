@@ -252,6 +252,18 @@ def test_a_batch_that_cannot_start_by_its_deadline_is_503_busy(client, monkeypat
     assert problem(response, 503, "busy") == [] and response.headers["Retry-After"] == "1"
 
 
+def test_a_batch_past_the_workers_admitted_batches_is_503_busy_at_once(client, monkeypatch):
+    work = client.application.extensions["gongzhu.pipeline"].whole["batch"]
+    assert work.most == 2  # 4 request threads: two left for probes and single requests
+    monkeypatch.setattr(work, "admitted", work.most)
+    response = send(client, {"requests": [{"id": "a", "method": "POST", "url": "/ingots", "body": INGOTS}]})
+    assert problem(response, 503, "busy") == [] and response.headers["Retry-After"] == "1"
+    monkeypatch.setattr(work, "admitted", work.most - 1)
+    assert send(client, {"requests": [{"id": "a", "method": "POST", "url": "/ingots", "body": INGOTS}]}).status_code \
+        == 200
+    assert work.admitted == work.most - 1
+
+
 # ---- what is counted and logged ---------------------------------------------------------------------
 
 def test_calls_are_counted_by_operation_and_status_and_logged_on_the_batchs_line(client):

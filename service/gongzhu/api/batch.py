@@ -8,13 +8,14 @@ one router (404 and 405 as alone), the body validated, converted and answered by
 made a problem by ``problems.answer`` in the call's language and with the batch's request id. A call a single
 request would be served but a batch does not carry (a page, a probe, ``/batch`` itself: anything but a JSON
 POST) is refused on its own, 422 ``not_batchable``. The calls run one after the other in the request's
-thread, the searches too, each taking a bot slot as its single call does, and a worker runs one batch at a
-time; a call not started by the request's deadline answers 503 ``busy`` with ``Retry-After``, and so does a
-batch that could not start by then. The answer is encoded once: operations' answers as values, problems as
-the bytes ``problems.render`` wrote.
+thread, the searches too, each taking a bot slot as its single call does. A worker runs one batch at a time
+and admits two fewer than its request threads (503 ``busy`` beyond); a call not started by the request's
+deadline answers 503 ``busy`` with ``Retry-After``, and so does a batch that could not start by then. The
+answer is encoded once: operations' answers as values, problems as the bytes ``problems.render`` wrote.
 """
 from __future__ import annotations
 
+import os
 import threading
 import time
 from collections import Counter
@@ -47,6 +48,8 @@ BATCH = "batch"
 # The calls of one batch at most: a server limit, like the body's size (the contract states it), checked
 # before the envelope is validated, so a body of many thousands of calls costs its reading only.
 MAX_CALLS = 1000
+# gunicorn's request threads a worker (gunicorn_conf.py reads the same setting).
+REQUEST_THREADS = int(os.environ.get("GUNICORN_THREADS", 4))
 LANGUAGE = "Accept-Language"
 UNKNOWN_OPERATION = "none"
 # The headers of a call's problem a batch passes on (``BatchAnswerHeaders``); ``Vary`` is the batch's own.
@@ -66,18 +69,31 @@ class Batch:
         self.pipeline = pipeline
         self.limit = limit
         # One batch at a time in a worker: its calls hold the GIL, so batches side by side take as long in
-        # all and each holds a request thread the longer; one after the other, a probe or a single request
-        # waits at most for the batch running, and one envelope at a time is in memory.
+        # all and each holds a request thread the longer; one after the other, one envelope at a time is
+        # in memory.
         self.running = threading.Lock()
+        # Batches admitted (running or waiting for ``running``) at most: the worker's other request threads
+        # stay free for probes and single requests; one more batch is 503 ``busy`` at once, never queued.
+        self.most = max(1, REQUEST_THREADS - 2)
+        self.admitted = 0
+        self.counting = threading.Lock()
 
     def __call__(self, route: Route, environ: dict) -> bytes:
-        deadline = started(environ) + REQUEST_TIMEOUT_S
-        if not self.running.acquire(timeout=max(0.0, deadline - clock())):
-            raise ApiProblem(503, "busy", text.LATE(), headers=(("Retry-After", "1"),))
+        with self.counting:
+            if self.admitted >= self.most:
+                raise ApiProblem(503, "busy", text.BATCHES_BUSY(), headers=(("Retry-After", "1"),))
+            self.admitted += 1
         try:
-            return self.serve(route, environ, deadline)
+            deadline = started(environ) + REQUEST_TIMEOUT_S
+            if not self.running.acquire(timeout=max(0.0, deadline - clock())):
+                raise ApiProblem(503, "busy", text.LATE(), headers=(("Retry-After", "1"),))
+            try:
+                return self.serve(route, environ, deadline)
+            finally:
+                self.running.release()
         finally:
-            self.running.release()
+            with self.counting:
+                self.admitted -= 1
 
     def serve(self, route: Route, environ: dict, deadline: float) -> bytes:
         """The batch's answer: its envelope read and checked, then each call answered by ``deadline``."""
