@@ -9,7 +9,7 @@ made a problem by ``problems.answer`` in the call's language and with the batch'
 request would be served but a batch does not carry (a page, a probe, ``/batch`` itself: anything but a JSON
 POST) is refused on its own, 422 ``not_batchable``. The calls run one after the other in the request's
 thread, the searches too, each taking a bot slot as its single call does. A worker runs one batch at a time
-and admits two fewer than its request threads (503 ``busy`` beyond); a call not started by the request's
+and admits one fewer than its request threads (503 ``busy`` beyond); a call not started by the request's
 deadline answers 503 ``busy`` with ``Retry-After``, and so does a batch that could not start by then. The
 answer is encoded once: operations' answers as values, problems as the bytes ``problems.render`` wrote.
 """
@@ -72,9 +72,9 @@ class Batch:
         # all and each holds a request thread the longer; one after the other, one envelope at a time is
         # in memory.
         self.running = threading.Lock()
-        # Batches admitted (running or waiting for ``running``) at most: the worker's other request threads
-        # stay free for probes and single requests; one more batch is 503 ``busy`` at once, never queued.
-        self.most = max(1, REQUEST_THREADS - 2)
+        # Batches admitted (running or waiting for ``running``) at most: the worker's last request thread
+        # stays free for probes and single requests; one more batch is 503 ``busy`` at once, never queued.
+        self.most = max(1, REQUEST_THREADS - 1)
         self.admitted = 0
         self.counting = threading.Lock()
 
