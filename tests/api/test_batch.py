@@ -18,6 +18,7 @@ from gongzhu.api import create_app, metrics, pipeline
 from gongzhu.api.telemetry import LOG_HEADER
 from tests.api.deals import SEED1
 from tests.api.wire_corpus import JSON_TYPE, requests
+from tests.conftest import load_contract
 
 REQUEST_ID = "batch-test"
 LANGUAGES = (None, "zh-CN", "en", "zh-Hant;q=0.5, en;q=0.4")
@@ -258,6 +259,9 @@ def test_a_batch_past_the_workers_admitted_batches_is_503_busy_at_once(client, m
     monkeypatch.setattr(work, "admitted", work.most)
     response = send(client, {"requests": [{"id": "a", "method": "POST", "url": "/ingots", "body": INGOTS}]})
     assert problem(response, 503, "busy") == [] and response.headers["Retry-After"] == "1"
+    documented = load_contract()["paths"]["/batch"]["post"]["responses"]["503"]["content"][
+        "application/problem+json"]["examples"]["batches_busy"]["value"]
+    assert {k: v for k, v in response.get_json().items() if k != "request_id"} == documented
     monkeypatch.setattr(work, "admitted", work.most - 1)
     assert send(client, {"requests": [{"id": "a", "method": "POST", "url": "/ingots", "body": INGOTS}]}).status_code \
         == 200
