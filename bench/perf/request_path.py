@@ -45,6 +45,8 @@ def flask_routed_app():
         def view(**params):
             if route.page is not None:
                 return route.page(**params)
+            if route.whole is not None:
+                return Response(route.whole(route, request.environ), content_type=pipeline.JSON)
             body = pipeline.encode(served.serve(route, request.environ, params))
             return Response(body, content_type=pipeline.JSON)
         return view

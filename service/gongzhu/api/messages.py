@@ -41,6 +41,15 @@ REFUSED: dict[str, str] = {
     "header_fields_too_large": "the request head is too large",
     "unsupported_transfer_coding": "the only transfer coding accepted is chunked",
 }
+# a batch's envelope and its calls (batch.py)
+DUPLICATE_ID: Text = Text("the id {id} is used by {first} already: each call of a batch has its own id",
+                          "编号 {id} 已被 {first} 使用：批量请求中每个调用的编号必须不同")
+TOO_MANY_CALLS: Text = Text("the batch has {count} calls; a batch carries at most {limit}",
+                            "批量请求含 {count} 个调用；一个批量请求最多 {limit} 个")
+BATCHES_BUSY: Text = Text("this server runs as many batches as it takes; retry after 1 s or on another server",
+                          "本服务器同时处理的批量请求已满；请 1 秒后重试，或换一台服务器")
+NOT_BATCHABLE: Text = Text("a batch carries the JSON POST operations of this service only, not {method} {url}",
+                           "批量请求只能包含本服务的 JSON POST 操作，不能包含 {method} {url}")
 
 NO_SEAT_TO_ACT: Text = Text("the deal is finished: no seat is to act", "这一局已经结束：没有座位要出牌")
 
