@@ -5,6 +5,7 @@ import type { Client } from "openapi-fetch";
 import type { components, paths } from "./schema.js";
 
 type Problem = components["schemas"]["Problem"];
+type ProblemHeaders = components["schemas"]["BatchAnswerHeaders"];
 type JsonBody<Operation> = Operation extends { requestBody: { content: { "application/json": infer Body } } }
   ? Body
   : never;
@@ -31,10 +32,11 @@ export interface BatchCall<P extends BatchPath> {
   readonly language?: string;
 }
 
-/** An item's answer: its operation's answer, or the problem the same call alone is answered with. */
+/** An item's answer: its operation's answer, or the problem the same call alone is answered with (and
+ * its headers: `Content-Language`, and `Retry-After` or `Allow` where the call alone has them). */
 export type BatchResult<P extends BatchPath> =
   | { id: string; status: 200; data: BatchAnswer<P>; error?: never }
-  | { id: string; status: number; data?: never; error: Problem };
+  | { id: string; status: number; data?: never; error: Problem; headers: ProblemHeaders };
 
 /** The results of a tuple of items, position by position. */
 export type BatchResults<Calls extends readonly BatchCall<BatchPath>[]> = {
@@ -70,7 +72,7 @@ export async function batch<const Calls extends readonly BatchCall<BatchPath>[]>
   const results = data.responses.map((item) =>
     item.status === 200
       ? { id: item.id, status: item.status, data: item.body }
-      : { id: item.id, status: item.status, error: item.body as Problem },
+      : { id: item.id, status: item.status, error: item.body as Problem, headers: item.headers ?? {} },
   );
   return { data: results as BatchResults<Calls> };
 }
