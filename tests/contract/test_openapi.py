@@ -105,6 +105,10 @@ def answer(response):
     body = response.get_json()
     if response.mimetype == "application/problem+json":
         assert body.pop("request_id") == REQUEST_ID
+    # a batch's problems carry the batch's request id too
+    for item in body.get("responses", ()) if isinstance(body, dict) else ():
+        if item["status"] >= 400:
+            assert item["body"].pop("request_id") == REQUEST_ID
     return body
 
 
@@ -319,4 +323,5 @@ def test_request_bodies_use_the_request_schemas():
                       "/score": "ScoreRequest", "/ingots": "IngotsRequest",
                       "/exposures": "ExposuresRequest", "/deal": "DealRequest",
                       "/suggest": "SuggestRequest", "/suggest-exposures": "SuggestExposuresRequest",
-                      "/claim": "ClaimRequest", "/view": "ViewRequest", "/match": "MatchRequest"}
+                      "/claim": "ClaimRequest", "/view": "ViewRequest", "/match": "MatchRequest",
+                      "/batch": "BatchRequest"}

@@ -9,3 +9,5 @@ OPERATION = "gongzhu.operation"
 MATCH = "gongzhu.match"
 # the stable code of a problem answer (set by ``problems``, counted by telemetry)
 PROBLEM = "gongzhu.problem"
+# a batch's calls and how many of them were refused (set by ``batch``; telemetry writes them on the access line)
+BATCH = "gongzhu.batch"

@@ -40,6 +40,11 @@ REFUSED: dict[str, str] = {
     "header_fields_too_large": "the request head is too large",
     "unsupported_transfer_coding": "the only transfer coding accepted is chunked",
 }
+# a batch's envelope and its calls (batch.py)
+DUPLICATE_ID: Text = Text("the id {id} is used by {first} already: each call of a batch has its own id",
+                          "编号 {id} 已被 {first} 使用：批量请求中每个调用的编号必须不同")
+NOT_BATCHABLE: Text = Text("a batch carries the JSON POST operations of this service only, not {method} {url}",
+                           "批量请求只能包含本服务的 JSON POST 操作，不能包含 {method} {url}")
 
 NO_SEAT_TO_ACT: Text = Text("the deal is finished: no seat is to act", "这一局已经结束：没有座位要出牌")
 

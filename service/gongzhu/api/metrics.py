@@ -45,6 +45,8 @@ REQUESTS = Counter("gongzhu_http_requests", "HTTP requests by operation and stat
 LATENCY = Histogram("gongzhu_http_request_duration_seconds",
                     "Time from the request reaching the app to the last byte of the answer",
                     ["operation", "status"], buckets=LATENCY_BUCKETS)
+BATCH_ITEMS = Counter("gongzhu_batch_items", "Calls answered inside /batch requests by operation and status",
+                      ["operation", "status"])
 PROBLEMS = Counter("gongzhu_problems", "Problem answers by code", ["code"])
 REPLAY = Histogram("gongzhu_engine_replay_seconds", "Time to replay a deal state's history",
                    buckets=REPLAY_BUCKETS)
@@ -119,6 +121,12 @@ def flush() -> None:
         batch.into(LATENCY.labels(operation, str(status)))
     if replays.count:
         replays.into(REPLAY)
+
+
+def count_batch_items(counts: dict[tuple[str, int], int]) -> None:
+    """A batch's calls, counted once per operation and status (not a lock and a memory map each)."""
+    for (operation, status), count in counts.items():
+        BATCH_ITEMS.labels(operation, str(status)).inc(count)
 
 
 def count_problem(code: str) -> None:

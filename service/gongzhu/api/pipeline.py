@@ -54,6 +54,8 @@ class Parameter:
 
 # A page of the contract: a view run in Flask's request context, given the path's parameters.
 Page = Callable[..., Any]
+# An operation answering from the request itself, given its route and environ (the batch): the answer's bytes.
+Whole = Callable[["Route", dict], bytes]
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +65,7 @@ class Route:
     body: Compiled | None
     parameters: tuple[Parameter, ...]
     page: Page | None = None
+    whole: Whole | None = None
 
 
 class Match(NamedTuple):
@@ -230,15 +233,38 @@ new_call = functools.partial(tuple.__new__, Call)
 
 
 def _compile_route(contract: Contract, operation: Operation, handler: Handler | None,
-                   page: Page | None) -> Route:
+                   page: Page | None, whole: Whole | None) -> Route:
     document = contract.document
-    if handler is None:
+    if handler is None and whole is None:
         return Route(operation, None, None, (), page)
     body = Compiled(document, ref=operation.body_ref) if operation.body_ref else None
     parameters = tuple(
         Parameter(p["name"], resolve(document, p["schema"]), Compiled(document, schema=p["schema"]))
         for p in operation.parameters if p.get("in") == "path")
-    return Route(operation, handler, body, parameters)
+    return Route(operation, handler, body, parameters, whole=whole)
+
+
+def route_for(found: Match | None, method: str) -> Route:
+    """The route of a method on a matched path: 404 ``not_found`` for no path, 405 ``method_not_allowed``
+    (with ``Allow``) for a method it does not offer; HEAD is the GET that answers it."""
+    if found is None:
+        raise ApiProblem(404, "not_found", text.NOT_FOUND())
+    methods = found.methods
+    route = methods.get("GET" if method == "HEAD" and "GET" in methods else method)
+    if route is None:
+        allowed = ", ".join(sorted({*methods, "HEAD"} if "GET" in methods else methods))
+        raise ApiProblem(405, "method_not_allowed", text.METHOD(allowed=allowed), headers=(("Allow", allowed),))
+    return route
+
+
+def arguments(route: Route, raw_params: dict[str, str]) -> dict[str, Any]:
+    """The path's parameters, read and checked against their schemas (422 ``schema_violation``)."""
+    params = {}
+    for parameter in route.parameters:
+        value = path_value(raw_params[parameter.name], parameter.schema, parameter.name)
+        parameter.compiled.check(value, location="path", prefix=(parameter.name,))
+        params[parameter.name] = value
+    return params
 
 
 def refusal(value: str, environ: dict) -> Answer:
@@ -280,9 +306,11 @@ class Pipeline:
     in ``app``'s request context); any other path is a 404 problem."""
 
     def __init__(self, app: Any, contract: Contract | None, limit: Callable[[], int | None],
-                 pages: dict[str, Page]) -> None:
+                 pages: dict[str, Page], whole: dict[str, Callable[[Pipeline], Whole]] | None = None) -> None:
         self.app = app
         self.pages = pages
+        # the operations answering from the whole request (the batch), each made for this pipeline
+        self.whole = {operation_id: make(self) for operation_id, make in (whole or {}).items()}
         self.limit = limit
         self.static: dict[str, dict[str, Route]] = {}
         self.templated: list[tuple[re.Pattern, dict[str, Route]]] = []
@@ -310,8 +338,9 @@ class Pipeline:
         for operation in contract.operations():
             handler = HANDLERS.get(operation.operation_id) or self.probes.get(operation.operation_id)
             routes = self.static if "{" not in operation.path else templates
-            routes.setdefault(operation.path, {})[operation.method] = \
-                _compile_route(contract, operation, handler, self.pages.get(operation.operation_id))
+            routes.setdefault(operation.path, {})[operation.method] = _compile_route(
+                contract, operation, handler, self.pages.get(operation.operation_id),
+                self.whole.get(operation.operation_id))
         for path, methods in templates.items():
             regex = TEMPLATE_PARAMETER.sub(lambda m: f"(?P<{m.group(1)}>[^/]+)", re.escape(path)
                                            .replace(r"\{", "{").replace(r"\}", "}"))
@@ -337,7 +366,7 @@ class Pipeline:
         found = dict(self.static)
         found.update({next(iter(m.values())).operation.path: m for _, m in self.templated})
         return {path: served for path, methods in found.items()
-                if (served := {m: r for m, r in methods.items() if r.handler is not None})}
+                if (served := {m: r for m, r in methods.items() if r.handler is not None or r.whole is not None})}
 
     def _match(self, path: str) -> Match | None:
         methods = self.static.get(path)
@@ -349,16 +378,18 @@ class Pipeline:
                 return Match(methods, found.groupdict())
         return None
 
+    def match_path(self, path: str) -> Match | None:
+        """The contract's path ``path`` is, or None."""
+        found = self.static_matches.get(path)
+        return self._match(path) if found is None else found
+
     def operation(self, environ: dict) -> str:
         """The request's ``operationId`` in the contract (``none`` if the contract has no such
         operation; HEAD counts as the GET that answers it), matching its path once: the match
         is kept in ``environ[keys.MATCH]``, the ``operationId`` in ``environ[keys.OPERATION]``."""
         if keys.OPERATION in environ:
             return environ[keys.OPERATION]
-        path = environ.get("PATH_INFO", "")
-        found = self.static_matches.get(path)
-        if found is None:
-            found = self._match(path)
+        found = self.match_path(environ.get("PATH_INFO", ""))
         environ[keys.MATCH] = found
         operation = UNKNOWN_OPERATION
         if found is not None:
@@ -391,18 +422,13 @@ class Pipeline:
             start_response(problem.status_line, problem.wsgi_headers())
             return [b"" if head else problem.body]
         try:
-            if matched is None:
-                raise ApiProblem(404, "not_found", text.NOT_FOUND())
-            methods, params = matched
-            method = environ.get("REQUEST_METHOD", "GET")
-            route = methods.get("GET" if head and "GET" in methods else method)
-            if route is None:
-                allowed = ", ".join(sorted({*methods, "HEAD"} if "GET" in methods else methods))
-                raise ApiProblem(405, "method_not_allowed", text.METHOD(allowed=allowed),
-                                 headers=(("Allow", allowed),))
+            route = route_for(matched, environ.get("REQUEST_METHOD", "GET"))
             if route.page is not None:
-                return self.page(route.page, environ, params, start_response)
-            body = encode(self.serve(route, environ, params))
+                return self.page(route.page, environ, matched.params, start_response)
+            if route.whole is not None:
+                body = route.whole(route, environ)
+            else:
+                body = encode(self.serve(route, environ, matched.params))
             status, headers = "200 OK", [*JSON_HEADERS, ("Content-Length", str(len(body)))]
         except ClientGone:
             start_response(f"{CLIENT_GONE} Client Closed Request", [("Content-Length", "0")])
@@ -421,23 +447,38 @@ class Pipeline:
 
     def serve(self, route: Route, environ: dict, raw_params: dict[str, str]) -> Any:
         """The answer of one operation for a request already matched to it."""
-        handler = route.handler
-        assert handler is not None
-        params = {}
-        for parameter in route.parameters:
-            value = path_value(raw_params[parameter.name], parameter.schema, parameter.name)
-            parameter.compiled.check(value, location="path", prefix=(parameter.name,))
-            params[parameter.name] = value
-        data: Any = None
-        body: Any = None
-        schema = route.body
-        if schema is not None and handler.convert is not None:
-            check_worth_starting(environ)
-            content_type = environ.get("CONTENT_TYPE", "")
-            if content_type != JSON:
-                check_media_type(content_type)
-            body = parse_json(read_body(environ, self.limit()))
-            if not schema.is_valid(body):
-                schema.check(body)  # raises the bounded report
-            data = handler.convert(body)
-        return handler.answer(new_call((data, body, params)))
+        params = arguments(route, raw_params)
+        body = self.read(environ, self.limit()) if takes_body(route) else None
+        return run(route, body, params)
+
+    def read(self, environ: dict, limit: int | None) -> Any:
+        """The request's body as JSON: started only if worth it, in the media type and size accepted."""
+        check_worth_starting(environ)
+        content_type = environ.get("CONTENT_TYPE", "")
+        if content_type != JSON:
+            check_media_type(content_type)
+        return parse_json(read_body(environ, limit))
+
+
+def takes_body(route: Route) -> bool:
+    """Whether the operation reads a JSON body (every POST operation of the contract)."""
+    return route.body is not None and route.handler is not None and route.handler.convert is not None
+
+
+def run(route: Route, body: Any, params: dict[str, Any]) -> Any:
+    """An operation's answer to its JSON ``body`` (parsed) and path parameters (checked): the body validated
+    against the contract and converted, the operation called. A single request and a batch's call both run here."""
+    handler = route.handler
+    assert handler is not None
+    data: Any = None
+    if handler.convert is not None:
+        validate(route, body)
+        data = handler.convert(body)
+    return handler.answer(new_call((data, body, params)))
+
+
+def validate(route: Route, body: Any) -> None:
+    """422 ``schema_violation`` for a body its operation's request schema does not accept."""
+    schema = route.body
+    if schema is not None and not schema.is_valid(body):
+        schema.check(body)  # raises the bounded report

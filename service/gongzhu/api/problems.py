@@ -35,15 +35,17 @@ MAX_RANGES = 32
 
 
 class ApiProblem(Exception):
-    """An error the HTTP layer itself detects (bad JSON, wrong media type, …)."""
+    """An error the HTTP layer itself detects (bad JSON, wrong media type, …); ``errors``, where the
+    input is at fault, as a problem's ``errors`` list them (pointer, detail, code)."""
 
     def __init__(self, status: int, code: str, detail: str,
-                 headers: tuple[tuple[str, str], ...] = ()) -> None:
+                 headers: tuple[tuple[str, str], ...] = (), errors: list[dict] | None = None) -> None:
         super().__init__(detail)
         self.status = status
         self.code = code
         self.detail = detail
         self.headers = headers
+        self.errors = errors
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,5 +152,5 @@ def answer(error: BaseException, environ: Environ = None) -> Answer:
     if isinstance(error, RuleError):
         return _rule_problem(error, environ)
     if isinstance(error, ApiProblem):
-        return render(error.status, error.code, error.detail, headers=error.headers, environ=environ)
+        return render(error.status, error.code, error.detail, error.errors, headers=error.headers, environ=environ)
     return internal_error(error, environ)

@@ -56,6 +56,9 @@ def _claim(body: dict, _budget_ms: int) -> tuple:
 
 
 SEARCHES: dict[str, Callable[[dict, int], tuple]] = {"suggest": _suggest, "claim": _claim}
+# The operations that search, by operationId: a batch starts one only with a search's time left before its
+# deadline (batch.py).
+SEARCH_OPERATIONS = frozenset(SEARCHES)
 
 
 class Child:

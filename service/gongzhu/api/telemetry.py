@@ -20,7 +20,8 @@ from . import keys, metrics, tracing
 
 HEADER = "X-Request-ID"
 UNKNOWN_OPERATION = "none"
-# Read by nginx for its access line (server/nginx.conf) and hidden from the client: "<operation>[ <problem>]".
+# Read by nginx for its access line (server/nginx.conf) and hidden from the client: "<operation>[ <problem>]",
+# or for a batch "batch items=<n> refused=<n>".
 LOG_HEADER = "X-Gongzhu-Log"
 METRICS_ENV = "GONGZHU_METRICS"
 # A client's request id: printable ASCII (space to tilde), at most 128 characters.
@@ -73,7 +74,7 @@ class Telemetry:
         def start(status: str, headers: Headers, exc_info: Any = None) -> Any:
             record.status = int(status[:3])
             headers.append((HEADER, request_id))
-            headers.append((LOG_HEADER, log_value(operation, environ.get(keys.PROBLEM))))
+            headers.append((LOG_HEADER, log_value(operation, environ.get(keys.PROBLEM), environ.get(keys.BATCH))))
             add_standard_headers(headers)
             return start_response(status, headers, exc_info)
 
@@ -126,8 +127,11 @@ class Record:
             self.finish()
 
 
-def log_value(operation: str, problem: str | None) -> str:
-    """``X-Gongzhu-Log``'s value: the operation, and the problem's code after a space when there is one."""
+def log_value(operation: str, problem: str | None, batch: tuple[int, int] | None = None) -> str:
+    """``X-Gongzhu-Log``'s value: the operation, and the problem's code after a space when there is one; for
+    a batch that ran, ``items=<calls> refused=<calls answered 4xx or 5xx>`` instead."""
+    if batch is not None:
+        return f"{operation} items={batch[0]} refused={batch[1]}"
     return operation if problem is None else f"{operation} {problem}"
 
 

@@ -39,6 +39,7 @@ def settings(run_dir: Path, socket_path: Path) -> dict[str, str]:
             "connections": env("GONGZHU_FRONT_CONNECTIONS", "4096"),
             "backlog": env("GUNICORN_BACKLOG", "256"),
             "max_body": env("GONGZHU_MAX_BODY", str(256 * 1024)),
+            "max_batch_body": env("GONGZHU_MAX_BATCH_BODY", str(2 * 1024 * 1024)),
             "timeout": f"{timeout:g}", "read_timeout": f"{timeout + 20:g}",
             "keepalive": env("GUNICORN_KEEPALIVE", "10"), "access_log": access_log()}
 

@@ -1,0 +1,135 @@
+"""``POST /batch``: many calls of the contract in one request, each answered exactly as it is alone
+(docs/operations.md, "Batch").
+
+The envelope is read as any body is (``Pipeline.read``, with the batch's own size limit) and validated
+against ``BatchRequest``, compiled from the contract like every request schema; then its ids must be
+unique. Each call then goes through the pipeline's own steps: the path matched by the one router (404 and
+405 as alone), the body validated, converted and answered by ``pipeline.run``, any fault made a problem by
+``problems.answer`` in the call's language and with the batch's request id. A call a single request would
+be served but a batch does not carry (a page, a probe, ``/batch`` itself: anything but a JSON POST) is
+refused on its own, 422 ``not_batchable``. The calls run one after the other in the request's thread, the
+searches too, each taking a bot slot as its single call does; a call not started by the request's deadline
+answers 503 ``busy`` with ``Retry-After``. The answer is encoded once: operations' answers as values,
+problems as the bytes ``problems.render`` wrote.
+"""
+from __future__ import annotations
+
+import time
+from collections import Counter
+from collections.abc import Callable
+from urllib.parse import unquote
+
+import orjson
+
+from . import keys, metrics
+from . import messages as text
+from .pipeline import (
+    REQUEST_TIMEOUT_S,
+    Pipeline,
+    Route,
+    arguments,
+    encode,
+    parse_json,
+    route_for,
+    run,
+    takes_body,
+    validate,
+)
+from .problems import ApiProblem, answer
+from .searches import SEARCH_OPERATIONS
+from .slots import BOT
+from .validation import MAX_ERRORS
+
+BATCH = "batch"
+LANGUAGE = "Accept-Language"
+UNKNOWN_OPERATION = "none"
+# The headers of a call's problem a batch passes on (``BatchAnswerHeaders``); ``Vary`` is the batch's own.
+ANSWER_HEADERS = frozenset({"Content-Language", "Retry-After", "Allow"})
+# A search is started only with this much of the deadline left: the longest it holds its slot.
+SEARCH_HEADROOM_S = BOT.budget_cap_ms / 1000
+# A call with no ``body`` is a request with an empty one.
+NO_BODY = b""
+
+
+class Batch:
+    """The batch operation of ``pipeline``: envelopes up to ``limit()`` bytes."""
+
+    def __init__(self, pipeline: Pipeline, limit: Callable[[], int | None]) -> None:
+        self.pipeline = pipeline
+        self.limit = limit
+
+    def __call__(self, route: Route, environ: dict) -> bytes:
+        envelope = self.pipeline.read(environ, self.limit())
+        validate(route, envelope)
+        calls = envelope["requests"]
+        check_ids(calls)
+        deadline = started(environ) + REQUEST_TIMEOUT_S
+        answers, counts = [], Counter[tuple[str, int]]()
+        for call in calls:
+            operation, status, found = self.answer(call, environ, deadline)
+            counts[operation, status] += 1
+            answers.append(found)
+        refused = sum(count for (_, status), count in counts.items() if status >= 400)
+        environ[keys.BATCH] = (len(calls), refused)
+        metrics.count_batch_items(counts)
+        return encode({"responses": answers})
+
+    def answer(self, call: dict, environ: dict, deadline: float) -> tuple[str, int, dict]:
+        """A call's operation, status and answer item (``BatchAnswer``)."""
+        operation = UNKNOWN_OPERATION
+        try:
+            route = self.route(call)
+            operation = route.operation.operation_id
+            if operation in SEARCH_OPERATIONS and time.time() + SEARCH_HEADROOM_S > deadline or \
+                    time.time() > deadline:
+                raise ApiProblem(503, "busy", text.LATE(), headers=(("Retry-After", "1"),))
+            # as a request with an empty body when the call has none
+            body = call["body"] if "body" in call else parse_json(NO_BODY)
+            return operation, 200, {"id": call["id"], "status": 200, "body": run(route, body, {})}
+        except Exception as error:  # noqa: BLE001 — every fault of a call is that call's problem answer
+            problem = answer(error, call_environ(call, environ))
+            headers = {name: value for name, value in problem.headers if name in ANSWER_HEADERS}
+            # the problem's bytes as written, less the line end: not parsed and encoded again
+            return operation, problem.status, {"id": call["id"], "status": problem.status, "headers": headers,
+                                               "body": orjson.Fragment(problem.body[:-1])}
+
+    def route(self, call: dict) -> Route:
+        """The operation a call names, matched as a request's method and path are (404, 405); 422
+        ``not_batchable`` for what a batch does not carry."""
+        method, url = call["method"], call["url"]
+        # a path as the server hands it over: percent-escapes decoded, each to one byte
+        path = unquote(url, encoding="latin-1") if "%" in url else url
+        route = route_for(self.pipeline.match_path(path), method)
+        if method != "POST" or route.whole is not None or not takes_body(route):
+            raise ApiProblem(422, "not_batchable", text.NOT_BATCHABLE(method=method, url=url[:100]))
+        arguments(route, {})
+        return route
+
+
+def check_ids(calls: list[dict]) -> None:
+    """422 ``duplicate_id`` pointing at every call whose id an earlier call has."""
+    first: dict[str, int] = {}
+    errors = []
+    for index, call in enumerate(calls):
+        seen = first.setdefault(call["id"], index)
+        if seen != index:
+            detail = text.DUPLICATE_ID(id=orjson.dumps(call["id"][:100]).decode(), first=f"/requests/{seen}")
+            errors.append({"pointer": f"/requests/{index}/id", "detail": detail, "code": "duplicate_id"})
+    if errors:
+        raise ApiProblem(422, "duplicate_id", errors[0]["detail"], errors=errors[:MAX_ERRORS])
+
+
+def started(environ: dict) -> float:
+    """When the request reached the front (nginx's ``X-Request-Start``), else now."""
+    sent = environ.get("HTTP_X_REQUEST_START", "")
+    return float(sent[2:]) if sent.startswith("t=") else time.time()
+
+
+def call_environ(call: dict, environ: dict) -> dict:
+    """What a problem reads of its request, for a call: the batch's request id, the call's language (its
+    own ``Accept-Language``, else the batch's)."""
+    language = call.get("headers", {}).get(LANGUAGE, environ.get("HTTP_ACCEPT_LANGUAGE"))
+    found = {"HTTP_ACCEPT_LANGUAGE": language}
+    if keys.REQUEST_ID in environ:
+        found[keys.REQUEST_ID] = environ[keys.REQUEST_ID]
+    return found
