@@ -195,7 +195,7 @@ def run(options: argparse.Namespace, out: TextIO | None = None) -> int:
     if options.junit:
         write_junit(options.junit, outcomes, skipped)
     passed = sum(o.passed for o in outcomes)
-    for reason, count in Counter(reason for _, reason in skipped).items():
+    for reason, count in Counter(reason for _, reason in skipped).most_common():
         print(f"{count} skipped ({reason})", file=out)
     print(f"{passed} passed, {len(outcomes) - passed} failed", file=out)
     return 0 if passed == len(outcomes) else 1
