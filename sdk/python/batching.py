@@ -19,6 +19,8 @@ from .models.problem import Problem
 __all__ = ["Answers", "Call", "batch"]
 
 T = TypeVar("T")
+# a call of a NewDeal is a call of anything a NewDeal is (answer() asks for T | Problem | None)
+T_co = TypeVar("T_co", covariant=True)
 BATCH_PATH = "/batch"
 # The status of every answer a call parses to its operation's model; any other is a problem.
 OK = 200
@@ -31,14 +33,14 @@ class Body(Protocol):
 
 
 @dataclass(frozen=True, eq=False)
-class Call(Generic[T]):
+class Call(Generic[T_co]):
     """One item of a batch: the operation at ``url`` with ``body``; ``parse`` reads its answer (a model's
     ``from_dict``). ``id`` is the item's id (its position in the batch when ``None``);
     ``accept_language`` localizes this item's problem alone. Compared by identity: a key of ``Answers``."""
 
     url: str
     body: Body | dict[str, Any]
-    parse: Callable[[dict[str, Any]], T]
+    parse: Callable[[dict[str, Any]], T_co]
     id: str | None = None
     accept_language: str | None = None
 
@@ -51,7 +53,7 @@ class Call(Generic[T]):
             sent["headers"] = {"Accept-Language": self.accept_language}
         return sent
 
-    def read(self, status: int, body: Any) -> T | Problem:
+    def read(self, status: int, body: Any) -> T_co | Problem:
         """The call's answer from its item in the batch's answer."""
         if status == OK:
             return self.parse(body)
