@@ -76,12 +76,13 @@ def python_calls(contract: dict[str, Any]) -> str:
     models = sorted({name for _, _, sent, answered in operations for name in (sent, answered)})
     lines = ['"""A ``Call`` per operation a batch carries, named after it (written by make sdk from the contract)."""',
              "from __future__ import annotations", "", "from .batching import Call",
-             f"from .models import {', '.join(models)}", "",
-             f"__all__ = {json.dumps([name for _, name, _, _ in operations])}"]
+             "from .models import (", *(f"    {name}," for name in models), ")", "",
+             "__all__ = [", *(f'    "{name}",' for _, name, _, _ in operations), "]"]
     for path, name, sent, answered in operations:
         lines += ["", "",
-                  f"def {name}(body: {sent}, *, id: str | None = None, "
-                  f"accept_language: str | None = None) -> Call[{answered}]:",
+                  f"def {name}(",
+                  f"    body: {sent}, *, id: str | None = None, accept_language: str | None = None",
+                  f") -> Call[{answered}]:",
                   f'    """``POST {path}`` in a batch: its ``{answered}``, or its ``Problem``."""',
                   f'    return Call("{path}", body, {answered}.from_dict, id, accept_language)']
     return "\n".join(lines) + "\n"
