@@ -8,7 +8,8 @@
 - ``Server`` starts the server exactly as ``make run`` does (``gongzhu-service serve``: nginx
   in front of gunicorn, ``PORT``, ``WEB_CONCURRENCY``), on 127.0.0.1 and a free port, and reads
   its gunicorn master, workers and their memory from /proc.
-- ``bodies()`` are the request bodies the benchmarks send, built with the engine.
+- ``bodies()`` are the request bodies the benchmarks send, built with the engine; ``batch_body()`` a /batch
+  of many of them.
 - ``run_wrk()`` runs wrk with a generated Lua script and returns its figures.
 
 All traffic goes to 127.0.0.1; every wait is bounded.
@@ -254,6 +255,14 @@ def bodies() -> dict[str, tuple[str, bytes]]:
             "legal-moves-2deck": ("/legal-moves", enc(two)),
             "score": ("/score", enc(score)),
             "play": ("/play", enc(play))}
+
+
+def batch_body(count: int = 100) -> tuple[str, bytes]:
+    """(path, JSON body) of a /batch of ``count`` /legal-moves calls, one-deck states mid-deal, each of its own deal."""
+    enc = lambda b: json.dumps(b, separators=(",", ":")).encode()  # noqa: E731
+    calls = [{"id": f"t{seed}", "method": "POST", "url": "/legal-moves", "body": _state(1, seed, 26)}
+             for seed in range(1, count + 1)]
+    return "/batch", enc({"requests": calls})
 
 
 # --------------------------------------------------------------------------- wrk

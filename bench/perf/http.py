@@ -7,6 +7,7 @@ One command from a fresh clone (bootstraps .venv with ``make venv``, installs wr
     python3 bench/perf/http.py --profile-only       # only the in-process per-stage breakdown
     python3 bench/perf/http.py --profile-only --cold  # the same, each call with the caches evicted first
     python3 bench/perf/http.py --keepalive-only     # only keep-alive against connection-per-request
+    python3 bench/perf/http.py --batch-only         # only the batch row (its three sides) and its profile
 
 gunicorn starts exactly as ``make run`` does (``gunicorn -c python:gongzhu.server.gunicorn_conf
 gongzhu.server.wsgi:app``, ``WEB_CONCURRENCY`` workers) on 127.0.0.1:<free port>. For each
@@ -20,6 +21,11 @@ rounds' p50), p99 (worst round's p99), errors (socket errors + non-2xx), ratio t
 ceiling and to /healthz (totals, and the median of each round against its neighbours), and the
 server's CPU a request on each side (nginx, gunicorn and its workers, from /proc: what the
 ratio is made of).
+
+Then the batch row: /batch carrying 100 one-deck mid-deal /legal-moves calls (``_server.batch_body()``),
+single one-deck /legal-moves calls and the constant app, in ABC/CBA rounds on the same two servers:
+requests/s of each, the batch's calls (states) a second, and that against the constant app's requests/s
+(target ``BATCH_CEILING_TARGET``) and the single calls' (``BATCH_SINGLE_TARGET``).
 
 Then keep-alive against connection-per-request: /healthz and one-deck /legal-moves,
 each in ABBA rounds with wrk keeping its connections alive and with wrk sending
@@ -56,6 +62,10 @@ import tempfile  # noqa: E402
 import time  # noqa: E402
 
 TARGET = 0.8          # of /healthz
+# the batch's calls a second, against the constant app's requests a second and single /legal-moves calls'
+BATCH_CEILING_TARGET = 3.0
+BATCH_SINGLE_TARGET = 5.0
+BATCH = "batch"
 CEILING_TARGET = 0.7  # of the constant WSGI app on the same server settings
 
 
@@ -64,6 +74,7 @@ def measure(args) -> list[dict]:
     work = Path(tempfile.mkdtemp(prefix="gongzhu-http-"))
     bodies = _server.bodies()
     names = [n for n in bodies if not args.only or n in args.only]
+    batched = not args.only or BATCH in args.only
     results = []
     with _server.Server(workers=args.workers, log_dir=work) as srv, \
             _server.Server(workers=args.workers, log_dir=work, app="constant:app") as ceiling:
@@ -122,11 +133,49 @@ def measure(args) -> list[dict]:
                   f"{h['rps']:8.0f} req/s errors {h['errors']}: ratio {row['ratio']:.2f} (median of "
                   f"rounds {row['ratio_median_of_pairs']:.2f}){'' if row['ratio'] >= TARGET else '  (< 0.8)'} | "
                   f"server CPU a request {e['cpu_us']:.0f} µs, the ceiling's {c['cpu_us']:.0f} µs", flush=True)
+        if batched:
+            results.append(batch_row(args, wrk, work, srv, ceiling, opts))
         mem = srv.memory()
         print(f"# workers after load: RSS {mem['workers_rss_kib'] / 1024:.1f} MiB total, "
               f"PSS {mem['workers_pss_kib'] / 1024:.1f} MiB total; master RSS "
               f"{mem['master']['rss'] / 1024:.1f} MiB")
     return results
+
+
+def batch_row(args, wrk: str, work: Path, srv, ceiling, opts: dict) -> dict:
+    """The batch's calls a second against single /legal-moves calls and the constant app, ABC/CBA rounds."""
+    path, body = _server.batch_body()
+    calls = len(json.loads(body)["requests"])
+    single_path, single_body = _server.bodies()["legal-moves-1deck"]
+    sides = {"batch": (srv, srv.base + path, _server.lua_script(work, BATCH, body)),
+             "single": (srv, srv.base + single_path, _server.lua_script(work, "single", single_body)),
+             "ceiling": (ceiling, ceiling.base + single_path, _server.lua_script(work, "ceiling", single_body))}
+    for _, url, script in sides.values():
+        _server.run_wrk(wrk, url, script, seconds=1, **opts)
+    runs: dict[str, list] = {side: [] for side in sides}
+    for r in range(args.rounds):
+        for side in (list(sides) if r % 2 == 0 else list(sides)[::-1]):
+            server, url, script = sides[side]
+            before = _cpu_seconds(server.proc.pid)
+            res = _server.run_wrk(wrk, url, script, seconds=args.seconds, **opts)
+            res["cpu_s"] = _cpu_seconds(server.proc.pid) - before
+            runs[side].append(res)
+    row: dict = {"name": BATCH, "path": path, "calls": calls, "body_bytes": len(body),
+                 **{side: {**_sides(found), "cpu_us": sum(x["cpu_s"] for x in found) / sum(
+                     x["requests"] for x in found) * 1e6} for side, found in runs.items()}}
+    row["calls_per_s"] = row["batch"]["rps"] * calls
+    row["ceiling_ratio"] = row["calls_per_s"] / row["ceiling"]["rps"]
+    row["single_ratio"] = row["calls_per_s"] / row["single"]["rps"]
+    b, one, c = row["batch"], row["single"], row["ceiling"]
+    print(f"{BATCH:18s} {b['rps']:8.0f} req/s x {calls} calls = {row['calls_per_s']:8.0f} calls/s p50 "
+          f"{b['p50_ms']:6.2f} ms p99 {b['p99_ms']:6.2f} ms errors {b['errors']} | constant app {c['rps']:8.0f} "
+          f"req/s: calls/s x{row['ceiling_ratio']:.1f}"
+          f"{'' if row['ceiling_ratio'] >= BATCH_CEILING_TARGET else f'  (< x{BATCH_CEILING_TARGET:g} target)'} | "
+          f"single /legal-moves {one['rps']:8.0f} req/s errors {one['errors']}: x{row['single_ratio']:.1f}"
+          f"{'' if row['single_ratio'] >= BATCH_SINGLE_TARGET else f'  (< x{BATCH_SINGLE_TARGET:g} target)'} | "
+          f"server CPU a call {b['cpu_us'] / calls:.0f} µs (a batch {b['cpu_us']:.0f} µs), single "
+          f"{one['cpu_us']:.0f} µs", flush=True)
+    return row
 
 
 def _cpu_seconds(pid: int) -> float:
@@ -282,6 +331,40 @@ def profile(n: int, cold: bool = False) -> dict:
     return out
 
 
+def batch_profile(n: int) -> dict:
+    """CPU µs of one /batch of 100 /legal-moves calls by stage, as ``profile`` measures a request: the envelope's
+    ``json_parse`` and ``validate`` (``BatchRequest``), the ``calls`` (each call's route match, validation,
+    conversion and operation, ``pipeline.run``, with the batch's per-call bookkeeping), ``serialize`` (the whole
+    answer, once), then the whole WSGI call (``wsgi_request``, with its metrics) and ``rest`` (body read,
+    telemetry, WSGI glue); each also per call."""
+    from gongzhu.api import batch, create_app, pipeline
+
+    app = create_app()
+    served = app.extensions["gongzhu.pipeline"]
+    path, raw = _server.batch_body()
+    route = served.routes()[path]["POST"]
+    envelope = pipeline.parse_json(raw)
+    work = route.whole
+    environ: dict = {}
+    deadline = time.time() + 3600
+
+    def calls() -> list:
+        return [work.answer(call, environ, deadline) for call in envelope["requests"]]
+
+    answers = {"responses": [found for _, _, found in calls()]}
+    count = len(envelope["requests"])
+    row = {"json_parse": _cpu_us(lambda: pipeline.parse_json(raw), n),
+           "validate": _cpu_us(lambda: route.body.is_valid(envelope), n),
+           "calls": _cpu_us(calls, n),
+           "serialize": _cpu_us(lambda: pipeline.encode(answers), n),
+           "wsgi_request": _cpu_us(_wsgi_call(app, "POST", path, raw), n)}
+    row["rest"] = row["wsgi_request"] - sum(row[k] for k in ("json_parse", "validate", "calls", "serialize"))
+    assert batch.BATCH == route.operation.operation_id
+    print(f"batch of {count}: " + ", ".join(f"{k} {v:.0f} µs ({v / count:.1f} a call)" for k, v in row.items()),
+          flush=True)
+    return row
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--rounds", type=int, default=6)
@@ -289,9 +372,10 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=2, help="WEB_CONCURRENCY (default 2, the chart's)")
     ap.add_argument("--threads", type=int, default=2, help="wrk threads")
     ap.add_argument("--connections", type=int, default=16, help="wrk connections")
-    ap.add_argument("--only", nargs="*", help="body names: legal-moves-1deck legal-moves-2deck score play")
+    ap.add_argument("--only", nargs="*", help="rows: legal-moves-1deck legal-moves-2deck score play batch")
     ap.add_argument("--profile-only", action="store_true")
     ap.add_argument("--keepalive-only", action="store_true")
+    ap.add_argument("--batch-only", action="store_true", help="only the batch row and the batch's profile")
     ap.add_argument("--profile-calls", type=int, default=2000)
     ap.add_argument("--cold", action="store_true", help="the profile with the caches evicted before each call")
     ap.add_argument("--json", type=Path, help="also write the figures here")
@@ -300,6 +384,14 @@ def main() -> None:
         sys.exit("rounds 1..50, seconds 1..120")
     print(f"# {_server.machine_notes()}", flush=True)
     report = {"machine": _server.machine_notes()}
+    if args.batch_only:
+        args.only = [BATCH]
+        report["http"] = measure(args)
+        print("# in-process CPU time of one batch, by stage (best of 3 passes; no gunicorn, no sockets):", flush=True)
+        report["batch_profile_us"] = batch_profile(args.profile_calls // 20)
+        if args.json:
+            args.json.write_text(json.dumps(report, indent=1))
+        return
     if not args.profile_only:
         if not args.keepalive_only:
             report["http"] = measure(args)
@@ -311,6 +403,8 @@ def main() -> None:
     how = ("the mean of calls each after the caches were evicted" if args.cold else "best of 3 passes")
     print(f"# in-process CPU time per call, by stage ({how}; no gunicorn, no sockets):", flush=True)
     report["profile_us"] = profile(args.profile_calls, cold=args.cold)
+    if not args.cold:
+        report["batch_profile_us"] = batch_profile(args.profile_calls // 20)
     if args.json:
         args.json.write_text(json.dumps(report, indent=1))
 

@@ -50,6 +50,11 @@ def sent(tmp_path_factory):
                           headers={"X-Request-ID": 'game "42"', "traceparent": TRACEPARENT}),
             requests.post(f"{base}/play", json={"hands": SEED1, "move": ["SQ"]}, timeout=10),
             requests.get(f"{base}/healthz", headers={"Host": "a b"}, timeout=10),
+            requests.post(f"{base}/batch", json={"requests": [
+                {"id": "a", "method": "POST", "url": "/legal-moves", "body": {"hands": SEED1}},
+                {"id": "b", "method": "POST", "url": "/play", "body": {"hands": SEED1, "move": ["SQ"]}},
+                {"id": "c", "method": "GET", "url": "/ranks"}]}, timeout=10),
+            requests.post(f"{base}/batch", json={"requests": []}, timeout=10),
         ]
         yield answers, access_lines(log)
     finally:
@@ -68,17 +73,25 @@ def test_the_access_line_of_an_operation(sent):
     assert line == {"level": "info", "logger": "gongzhu.access", "message": "request", "method": "POST",
                     "path": "/legal-moves", "operation": "legal_moves", "status": 200,
                     "bytes": len(answers[0].content), "request_id": 'game "42"', "problem": "",
-                    "traceparent": TRACEPARENT}
+                    "traceparent": TRACEPARENT, "items": None, "refused": None}
 
 
 def test_the_access_lines_of_a_problem_and_of_a_refusal(sent):
     answers, lines = sent
     found = [(line["method"], line["path"], line["operation"], line["status"], line["problem"], line["request_id"],
-              line["bytes"]) for line in lines[1:]]
+              line["bytes"]) for line in lines[1:3]]
     assert found == [
         ("POST", "/play", "play", 422, "card_not_in_hand", answers[1].headers["X-Request-ID"], len(answers[1].content)),
         ("GET", "/healthz", "none", 400, "invalid_host", answers[2].headers["X-Request-ID"], len(answers[2].content)),
     ]
+
+
+def test_the_access_line_of_a_batch_counts_its_calls_and_refusals(sent):
+    answers, lines = sent
+    found = [(line["path"], line["operation"], line["status"], line["problem"], line["items"], line["refused"],
+              line["bytes"]) for line in lines[3:]]
+    assert found == [("/batch", "batch", 200, "", 3, 2, len(answers[3].content)),
+                     ("/batch", "batch", 422, "schema_violation", None, None, len(answers[4].content))]
 
 
 def test_text_access_lines(tmp_path_factory):
@@ -91,7 +104,7 @@ def test_text_access_lines(tmp_path_factory):
     [line] = [text for text in log.read_text().splitlines() if "POST /legal-moves" in text]
     size, request_id = len(answer.content), answer.headers["X-Request-ID"]
     assert re.fullmatch(rf"\S+Z INFO gongzhu\.access: POST /legal-moves 200 \d+ms {size}B op=legal_moves problem= "
-                        rf"request_id={request_id}", line)
+                        rf"request_id={request_id} items=null refused=null", line)
 
 
 @pytest.mark.parametrize("env, expected", [

@@ -140,7 +140,7 @@ def test_every_log_line_is_json_and_access_lines_carry_the_ids(sent):
         [f"prom-{i}" for i in range(LEGAL_MOVES)] + [f"bad-{i}" for i in range(MALFORMED)])
     first = next(line for line in ours if line["status"] == 200)
     assert first.keys() == {"time", "level", "logger", "message", "method", "path", "operation", "status",
-                            "duration_ms", "bytes", "request_id", "problem", "traceparent"}
+                            "duration_ms", "bytes", "request_id", "problem", "traceparent", "items", "refused"}
     assert (first["method"], first["operation"], first["level"], first["problem"]) == \
         ("POST", "legal_moves", "info", "")
     assert first["bytes"] > 0 and first["duration_ms"] >= 0

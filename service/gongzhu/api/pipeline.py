@@ -244,9 +244,9 @@ def _compile_route(contract: Contract, operation: Operation, handler: Handler | 
     return Route(operation, handler, body, parameters, whole=whole)
 
 
-def route_for(found: Match | None, method: str) -> Route:
-    """The route of a method on a matched path: 404 ``not_found`` for no path, 405 ``method_not_allowed``
-    (with ``Allow``) for a method it does not offer; HEAD is the GET that answers it."""
+def route_for(found: Match | None, method: str) -> tuple[Route, dict[str, str]]:
+    """The route of a method on a matched path and the path's parameters: 404 ``not_found`` for no path, 405
+    ``method_not_allowed`` (with ``Allow``) for a method it does not offer; HEAD is the GET that answers it."""
     if found is None:
         raise ApiProblem(404, "not_found", text.NOT_FOUND())
     methods = found.methods
@@ -254,7 +254,7 @@ def route_for(found: Match | None, method: str) -> Route:
     if route is None:
         allowed = ", ".join(sorted({*methods, "HEAD"} if "GET" in methods else methods))
         raise ApiProblem(405, "method_not_allowed", text.METHOD(allowed=allowed), headers=(("Allow", allowed),))
-    return route
+    return route, found.params
 
 
 def arguments(route: Route, raw_params: dict[str, str]) -> dict[str, Any]:
@@ -422,13 +422,13 @@ class Pipeline:
             start_response(problem.status_line, problem.wsgi_headers())
             return [b"" if head else problem.body]
         try:
-            route = route_for(matched, environ.get("REQUEST_METHOD", "GET"))
+            route, params = route_for(matched, environ.get("REQUEST_METHOD", "GET"))
             if route.page is not None:
-                return self.page(route.page, environ, matched.params, start_response)
+                return self.page(route.page, environ, params, start_response)
             if route.whole is not None:
                 body = route.whole(route, environ)
             else:
-                body = encode(self.serve(route, environ, matched.params))
+                body = encode(self.serve(route, environ, params))
             status, headers = "200 OK", [*JSON_HEADERS, ("Content-Length", str(len(body)))]
         except ClientGone:
             start_response(f"{CLIENT_GONE} Client Closed Request", [("Content-Length", "0")])

@@ -1,0 +1,249 @@
+"""POST /batch: each call answered exactly as the same request alone (status, body bytes, language, request
+id), the envelope's own problems with their codes and pointers, the calls a batch does not carry, the body
+limit, the deadline, the metrics and the log header."""
+from __future__ import annotations
+
+import itertools
+import json
+from functools import cache
+
+import orjson
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from gongzhu.api import batch as batch_module
+from gongzhu.api import create_app, metrics, pipeline
+from gongzhu.api.telemetry import LOG_HEADER
+from tests.api.deals import SEED1
+from tests.api.wire_corpus import JSON_TYPE, requests
+
+REQUEST_ID = "batch-test"
+LANGUAGES = (None, "zh-CN", "en", "zh-Hant;q=0.5, en;q=0.4")
+INGOTS = {"scores": [100, 0, -200, -200]}
+
+
+@pytest.fixture(scope="module")
+def client():
+    return create_app().test_client()
+
+
+@cache
+def calls() -> list[tuple[str, str, bytes | None]]:
+    """(method, url, raw body or None: no body) of every corpus request a batch can carry as it is sent: a JSON
+    body the strict reader reads, sent as plain ``application/json``; and calls refused alone."""
+    found: list[tuple[str, str, bytes | None]] = []
+    for _, method, path, headers, raw in requests():
+        if method != "POST" or headers.get("Content-Type") != JSON_TYPE or raw is None:
+            continue
+        try:
+            pipeline.parse_json(raw)
+        except Exception:  # noqa: BLE001 — a body a batch's envelope cannot hold
+            continue
+        found.append((method, path, raw))
+    body = json.dumps(INGOTS).encode()
+    found += [("POST", "/nowhere", body), ("POST", "/ranks", body), ("POST", "/ingots", None),
+              ("PUT", "/score", body), ("POST", "/ranks/12", body)]
+    return found
+
+
+def alone(client, method: str, url: str, raw: bytes | None, language: str | None):
+    headers = {"X-Request-ID": REQUEST_ID, **({"Accept-Language": language} if language else {})}
+    return client.open(url, method=method, data=raw or b"", content_type=JSON_TYPE, headers=headers)
+
+
+def send(client, envelope, language: str | None = None, **headers):
+    headers = {"X-Request-ID": REQUEST_ID, **({"Accept-Language": language} if language else {}), **headers}
+    return client.post("/batch", data=orjson.dumps(envelope), content_type=JSON_TYPE, headers=headers)
+
+
+def call(index: int, method: str, url: str, raw: bytes | None, language: str | None = None) -> dict:
+    item: dict = {"id": f"c{index}", "method": method, "url": url}
+    if raw is not None:
+        item["body"] = pipeline.parse_json(raw)
+    if language is not None:
+        item["headers"] = {"Accept-Language": language}
+    return item
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(picks=st.lists(st.tuples(st.integers(0, 10_000), st.sampled_from(LANGUAGES)), min_size=1, max_size=12),
+       batch_language=st.sampled_from(LANGUAGES))
+def test_spec_each_call_of_a_batch_is_answered_as_it_is_alone(client, picks, batch_language):
+    chosen = [(*calls()[index % len(calls())], language) for index, language in picks]
+    response = send(client, {"requests": [call(i, *c) for i, c in enumerate(chosen)]}, batch_language)
+    assert response.status_code == 200
+    answers = orjson.loads(response.data)["responses"]
+    assert [a["id"] for a in answers] == [f"c{i}" for i in range(len(chosen))]
+    for (method, url, raw, language), found in zip(chosen, answers, strict=True):
+        single = alone(client, method, url, raw, language or batch_language)
+        assert found["status"] == single.status_code, (url, single.data)
+        # the very bytes of the answer alone (less its line end) sit in the batch's
+        assert single.data.endswith(b"\n") and single.data[:-1] in response.data
+        assert orjson.dumps(found["body"]) + b"\n" == single.data
+        if single.status_code >= 400:
+            assert found["headers"] == {name: single.headers[name] for name in ("Content-Language", "Retry-After",
+                                                                                 "Allow") if name in single.headers}
+        else:
+            assert "headers" not in found
+
+
+def test_a_problem_is_the_same_bytes_with_the_same_request_id(client):
+    sent = {"hands": [["SQ"]] * 4}
+    response = send(client, {"requests": [{"id": "a", "method": "POST", "url": "/legal-moves", "body": sent}]},
+                    **{"X-Request-ID": "table-7"})
+    single = client.post("/legal-moves", data=json.dumps(sent), content_type=JSON_TYPE,
+                         headers={"X-Request-ID": "table-7"})
+    assert single.status_code == 422 and b'"request_id":"table-7"' in single.data
+    assert response.headers["X-Request-ID"] == "table-7"
+    assert single.data[:-1] in response.data
+
+
+# ---- the envelope: refused whole, no call run ----------------------------------------------------
+
+def problem(response, status: int, code: str) -> list[tuple[str, str]]:
+    assert response.status_code == status, response.data
+    assert response.mimetype == "application/problem+json"
+    found = response.get_json()
+    assert found["code"] == code and found["request_id"] == REQUEST_ID
+    return [(e["pointer"], e["code"]) for e in found.get("errors", [])]
+
+
+def test_duplicate_ids_are_422_pointing_at_each_later_call(client):
+    ids = ["a", "b", "a", "c", "b"]
+    response = send(client, {"requests": [{"id": i, "method": "POST", "url": "/ingots", "body": INGOTS}
+                                          for i in ids]})
+    assert problem(response, 422, "duplicate_id") == [("/requests/2/id", "duplicate_id"),
+                                                      ("/requests/4/id", "duplicate_id")]
+    assert response.get_json()["detail"] == ('the id "a" is used by /requests/0 already: each call of a batch '
+                                             'has its own id')
+
+
+@pytest.mark.parametrize("envelope, pointer, keyword", [
+    ([], "", "type"),
+    ({}, "/requests", "required"),
+    ({"requests": []}, "/requests", "minItems"),
+    ({"requests": [{"id": "a", "method": "POST", "url": "/ingots", "body": INGOTS}] * 1001}, "/requests",
+     "maxItems"),
+    ({"requests": [{"id": "a", "method": "post", "url": "/ingots"}]}, "/requests/0/method", "pattern"),
+    ({"requests": [{"id": "a", "method": "POST", "url": "ingots"}]}, "/requests/0/url", "pattern"),
+    ({"requests": [{"id": "a", "method": "POST", "url": "/ingots?x=1"}]}, "/requests/0/url", "pattern"),
+    ({"requests": [{"id": "", "method": "POST", "url": "/ingots"}]}, "/requests/0/id", "minLength"),
+    ({"requests": [{"id": "a", "method": "POST", "url": "/ingots", "headers": {"X-Request-ID": "x"}}]},
+     "/requests/0/headers/X-Request-ID", "additionalProperties"),
+])
+def test_an_envelope_off_the_contract_is_422_for_the_whole_batch(client, envelope, pointer, keyword):
+    response = send(client, envelope)
+    errors = response.get_json()["errors"]
+    assert problem(response, 422, "schema_violation")[0] == (pointer, "schema_violation")
+    assert errors[0]["keyword"] == keyword
+
+
+def test_a_batch_over_its_body_limit_is_413_and_other_operations_keep_theirs():
+    client = create_app({"MAX_BATCH_BODY": 4096, "MAX_CONTENT_LENGTH": 1024}).test_client()
+    envelope = {"requests": [{"id": str(i), "method": "POST", "url": "/ingots", "body": INGOTS}
+                             for i in range(60)]}
+    assert len(orjson.dumps(envelope)) > 4096
+    assert problem(send(client, envelope), 413, "payload_too_large") == []
+    # a batch larger than the single limit, within its own
+    envelope["requests"] = envelope["requests"][:20]
+    assert 1024 < len(orjson.dumps(envelope)) <= 4096
+    assert send(client, envelope).status_code == 200
+    large = {"hands": SEED1, "leader": 0, "first_deal": False, "plays": [["SQ"]] * 100}
+    single = client.post("/legal-moves", data=json.dumps(large), content_type=JSON_TYPE)
+    assert single.status_code == 413
+
+
+def test_the_envelope_is_read_as_any_body(client):
+    response = client.post("/batch", data=b'{"requests": [', content_type=JSON_TYPE,
+                           headers={"X-Request-ID": REQUEST_ID})
+    assert problem(response, 400, "malformed_json") == []
+    response = client.post("/batch", data=b"{}", content_type="text/plain", headers={"X-Request-ID": REQUEST_ID})
+    assert problem(response, 415, "unsupported_media_type") == []
+
+
+# ---- calls refused on their own -------------------------------------------------------------------
+
+@pytest.mark.parametrize("method, url, status, code, headers", [
+    ("POST", "/batch", 422, "not_batchable", {"Content-Language": "en"}),
+    ("GET", "/ranks", 422, "not_batchable", {"Content-Language": "en"}),
+    ("GET", "/healthz", 422, "not_batchable", {"Content-Language": "en"}),
+    ("GET", "/metrics", 422, "not_batchable", {"Content-Language": "en"}),
+    ("GET", "/ranks/12", 422, "not_batchable", {"Content-Language": "en"}),
+    ("HEAD", "/ranks", 422, "not_batchable", {"Content-Language": "en"}),
+    ("GET", "/legal-moves", 405, "method_not_allowed", {"Content-Language": "en", "Allow": "POST"}),
+    ("POST", "/nowhere", 404, "not_found", {"Content-Language": "en"}),
+    ("POST", "/legal%2Dmoves/x", 404, "not_found", {"Content-Language": "en"}),
+])
+def test_a_call_a_batch_does_not_carry_is_refused_alone(client, method, url, status, code, headers):
+    envelope = {"requests": [{"id": "before", "method": "POST", "url": "/ingots", "body": INGOTS},
+                             {"id": "it", "method": method, "url": url, "body": {"requests": []}},
+                             {"id": "after", "method": "POST", "url": "/ingots", "body": INGOTS}]}
+    response = send(client, envelope)
+    assert response.status_code == 200
+    before, it, after = response.get_json()["responses"]
+    assert before["status"] == after["status"] == 200 and before["body"] == after["body"]
+    assert (it["id"], it["status"], it["body"]["code"], it["headers"]) == ("it", status, code, headers)
+    assert it["body"]["request_id"] == REQUEST_ID and "errors" not in it["body"]
+
+
+def test_a_percent_escaped_url_is_the_path_it_names(client):
+    envelope = {"requests": [{"id": "a", "method": "POST", "url": "/legal%2Dmoves", "body": {"hands": SEED1}}]}
+    [found] = send(client, envelope).get_json()["responses"]
+    assert found["status"] == 200 and found["body"]["seat"] == 3
+
+
+def test_a_body_that_is_not_an_object_is_the_calls_schema_violation(client):
+    envelope = {"requests": [{"id": "a", "method": "POST", "url": "/ingots", "body": [1, 2]},
+                             {"id": "b", "method": "POST", "url": "/ingots"}]}
+    first, second = send(client, envelope).get_json()["responses"]
+    assert (first["status"], first["body"]["code"], first["body"]["errors"][0]["pointer"],
+            first["body"]["errors"][0]["keyword"]) == (422, "schema_violation", "", "type")
+    assert (second["status"], second["body"]["code"]) == (400, "malformed_json")
+
+
+# ---- the deadline ---------------------------------------------------------------------------------
+
+def test_calls_not_started_by_the_deadline_answer_503_with_retry_after(client, monkeypatch):
+    # the batch starts at 1000 s; its calls find the clock at 1001, 1009, 1011 and 1012 s (deadline 1010 s)
+    monkeypatch.setattr(batch_module, "clock", iter([1000.0, 1001.0, 1009.0, 1011.0, 1012.0]).__next__)
+    envelope = {"requests": [{"id": str(i), "method": "POST", "url": "/ingots", "body": INGOTS} for i in range(4)]}
+    answers = send(client, envelope).get_json()["responses"]
+    assert [a["status"] for a in answers] == [200, 200, 503, 503]
+    for late in answers[2:]:
+        assert late["headers"] == {"Retry-After": "1", "Content-Language": "en"}
+        assert (late["body"]["code"], late["body"]["detail"]) == ("busy", "the request waited past its deadline; retry")
+
+
+def test_a_search_starts_only_with_its_longest_time_left(client, monkeypatch):
+    # 9.5 s after the start: a /ingots call still runs, a /claim (1 s at most) does not
+    monkeypatch.setattr(batch_module, "clock", itertools.chain([1000.0], itertools.repeat(1009.5)).__next__)
+    claim = {"hands": SEED1, "claim": {"seat": 0, "kind": "all_tricks"}}
+    envelope = {"requests": [{"id": "s", "method": "POST", "url": "/claim", "body": claim},
+                             {"id": "i", "method": "POST", "url": "/ingots", "body": INGOTS}]}
+    search, other = send(client, envelope).get_json()["responses"]
+    assert (search["status"], search["body"]["code"], search["headers"]["Retry-After"]) == (503, "busy", "1")
+    assert other["status"] == 200
+
+
+# ---- what is counted and logged ---------------------------------------------------------------------
+
+def test_calls_are_counted_by_operation_and_status_and_logged_on_the_batchs_line(client):
+    def counted(operation: str, status: str) -> float:
+        return metrics.BATCH_ITEMS.labels(operation, status)._value.get()
+
+    before = {key: counted(*key) for key in [("settle_ingots", "200"), ("none", "404"), ("titles", "422")]}
+    envelope = {"requests": [{"id": "1", "method": "POST", "url": "/ingots", "body": INGOTS},
+                             {"id": "2", "method": "POST", "url": "/ingots", "body": INGOTS},
+                             {"id": "3", "method": "POST", "url": "/nowhere", "body": INGOTS},
+                             {"id": "4", "method": "GET", "url": "/ranks"}]}
+    response = client.post("/batch", data=orjson.dumps(envelope), content_type=JSON_TYPE)
+    assert response.status_code == 200
+    assert {key: counted(*key) - value for key, value in before.items()} == \
+        {("settle_ingots", "200"): 2, ("none", "404"): 1, ("titles", "422"): 1}
+    assert response.headers.get(LOG_HEADER) == "batch items=4 refused=2"
+
+
+def test_a_refused_envelope_is_logged_with_its_problem(client):
+    response = client.post("/batch", data=b"[]", content_type=JSON_TYPE)
+    assert response.headers.get(LOG_HEADER) == "batch schema_violation"
