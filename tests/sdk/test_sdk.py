@@ -257,7 +257,27 @@ def printed_numbers(text: str) -> list[int]:
     return [int(n) for n in re.findall(r"-?\d+", text)]
 
 
-def test_readme_examples_play_the_same_deal(python_sdk, built, live_server, capsys):
+@pytest.fixture(scope="module")
+def readme_scripts(built, live_server):
+    """The TypeScript README's examples (the deal played, the batch) for the live server, compiled by
+    ``tsc --strict`` in one run: the package's folder, with them in ``readme-build/``."""
+    package = built / "typescript"
+    (package / "readme").mkdir()
+    for name, block in (("example", 0), ("batch", 1)):
+        code = readme_code(ROOT / "sdk" / "typescript" / "README.md", "ts", block)
+        (package / "readme" / f"{name}.ts").write_text(code.replace("http://localhost:8080", live_server)
+                                                       + "export {};\n", encoding="utf-8")
+    (package / "tsconfig.readme.json").write_text(json.dumps({
+        "extends": "./tsconfig.json", "include": ["readme/*.ts"],
+        "compilerOptions": {"rootDir": "readme", "outDir": "readme-build", "declaration": False,
+                            "types": ["node"], "skipLibCheck": True}}), encoding="utf-8")
+    compiled = subprocess.run([str(NODE_BIN / "tsc"), "-p", "tsconfig.readme.json"], cwd=package,
+                              capture_output=True, text=True, timeout=TIMEOUT)
+    assert compiled.returncode == 0, compiled.stdout + compiled.stderr
+    return package
+
+
+def test_readme_examples_play_the_same_deal(python_sdk, readme_scripts, live_server, capsys):
     from gongzhu_client import Client
 
     client = Client(base_url=live_server, raise_on_unexpected_status=True)
@@ -267,34 +287,24 @@ def test_readme_examples_play_the_same_deal(python_sdk, built, live_server, caps
     exec(compile(code, "sdk/python/README.md", "exec"), {})
     assert printed_numbers(capsys.readouterr().out) == expected
 
-    package = built / "typescript"
-    example = package / "readme" / "example.ts"
-    example.parent.mkdir()
-    code = readme_code(ROOT / "sdk" / "typescript" / "README.md", "ts").replace("http://localhost:8080", live_server)
-    example.write_text(code + "export {};\n", encoding="utf-8")
-    (package / "tsconfig.readme.json").write_text(json.dumps({
-        "extends": "./tsconfig.json", "include": ["readme/*.ts"],
-        "compilerOptions": {"rootDir": "readme", "outDir": "readme-build", "declaration": False,
-                            "types": ["node"], "skipLibCheck": True}}), encoding="utf-8")
-    compiled = subprocess.run([str(NODE_BIN / "tsc"), "-p", "tsconfig.readme.json"], cwd=package,
-                              capture_output=True, text=True, timeout=TIMEOUT)
-    assert compiled.returncode == 0, compiled.stdout + compiled.stderr
-    ran = subprocess.run(["node", "readme-build/example.js"], cwd=package, capture_output=True, text=True,
+    ran = subprocess.run(["node", "readme-build/example.js"], cwd=readme_scripts, capture_output=True, text=True,
                          timeout=TIMEOUT)
     assert ran.returncode == 0, ran.stdout + ran.stderr
     assert printed_numbers(ran.stdout) == expected
 
 
-def test_the_python_readme_example_passes_mypy_strict(sdk_site, tmp_path):
-    """A typed team's check: the example, against the installed wheel's annotations (py.typed), with no
-    error; answer() narrows each operation's ``Model | Problem | None`` to the model."""
-    example = tmp_path / "example.py"
-    example.write_text(readme_code(ROOT / "sdk" / "python" / "README.md", "python"), encoding="utf-8")
-    checked = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--no-incremental", str(example)],
-                             cwd=tmp_path, capture_output=True, text=True, timeout=TIMEOUT,
+def test_the_python_readme_examples_pass_mypy_strict(sdk_site, tmp_path):
+    """A typed team's check: the examples (the deal, the batch), against the installed wheel's annotations
+    (py.typed), with no error; answer() narrows each operation's ``Model | Problem | None`` to the model,
+    and a batch's ``answers[call]`` is the call's ``Model | Problem``."""
+    for name, block in (("example", 0), ("batch_example", 1)):
+        code = readme_code(ROOT / "sdk" / "python" / "README.md", "python", block)
+        (tmp_path / f"{name}.py").write_text(code, encoding="utf-8")
+    checked = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--no-incremental", "example.py",
+                              "batch_example.py"], cwd=tmp_path, capture_output=True, text=True, timeout=TIMEOUT,
                              env={**os.environ, "PYTHONPATH": str(sdk_site)})
     assert checked.returncode == 0, checked.stdout + checked.stderr
-    assert checked.stdout.startswith("Success: no issues found in 1 source file")
+    assert checked.stdout.startswith("Success: no issues found in 2 source files")
 
 
 def test_answer_raises_a_problem_as_an_exception(python_sdk, live_server):
@@ -401,31 +411,13 @@ def readme_batch_expected(base: str) -> tuple[list[int], dict]:
     return [count, *net], {**problem.json(), "language": problem.headers["Content-Language"]}
 
 
-def test_readme_batch_examples_answer_as_the_calls_alone(sdk_site, built, live_server, capsys, tmp_path):
+def test_readme_batch_examples_answer_as_the_calls_alone(python_sdk, readme_scripts, live_server, capsys):
     numbers, problem = readme_batch_expected(live_server)
     code = readme_code(ROOT / "sdk" / "python" / "README.md", "python", 1)
     exec(compile(code.replace("http://localhost:8080", live_server), "sdk/python/README.md", "exec"), {})
     first, second = capsys.readouterr().out.splitlines()
     assert (printed_numbers(first), second) == (numbers, f"{problem['code']} {problem['detail']}")
-    example = tmp_path / "batch_example.py"
-    example.write_text(code, encoding="utf-8")
-    checked = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--no-incremental", str(example)],
-                             cwd=tmp_path, capture_output=True, text=True, timeout=TIMEOUT,
-                             env={**os.environ, "PYTHONPATH": str(sdk_site)})
-    assert checked.stdout.startswith("Success: no issues found in 1 source file"), checked.stdout + checked.stderr
-
-    package = built / "typescript"
-    (package / "readme-batch").mkdir()
-    code = readme_code(ROOT / "sdk" / "typescript" / "README.md", "ts", 1).replace("http://localhost:8080", live_server)
-    (package / "readme-batch" / "example.ts").write_text(code + "export {};\n", encoding="utf-8")
-    (package / "tsconfig.readme-batch.json").write_text(json.dumps({
-        "extends": "./tsconfig.json", "include": ["readme-batch/*.ts"],
-        "compilerOptions": {"rootDir": "readme-batch", "outDir": "readme-batch-build", "declaration": False,
-                            "types": ["node"], "skipLibCheck": True}}), encoding="utf-8")
-    compiled = subprocess.run([str(NODE_BIN / "tsc"), "-p", "tsconfig.readme-batch.json"], cwd=package,
-                              capture_output=True, text=True, timeout=TIMEOUT)
-    assert compiled.returncode == 0, compiled.stdout + compiled.stderr
-    ran = subprocess.run(["node", "readme-batch-build/example.js"], cwd=package, capture_output=True, text=True,
+    ran = subprocess.run(["node", "readme-build/batch.js"], cwd=readme_scripts, capture_output=True, text=True,
                          timeout=TIMEOUT)
     assert ran.returncode == 0, ran.stdout + ran.stderr
     first, second = ran.stdout.splitlines()
