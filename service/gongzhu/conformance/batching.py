@@ -23,8 +23,8 @@ METHOD = "POST"
 LANGUAGE = "accept-language"
 # A call's body is JSON: a request saying so says nothing a call does not.
 JSON_HEADER = ("content-type", "application/json")
-# Under the contract's caps on a batch (BatchRequest's maxItems, the batch's body limit), with room for
-# the envelope around the calls.
+# A batch's calls: the contract's cap (BatchRequest's maxItems); its bytes: half the batch's default body
+# limit (2 MiB), so a server configured lower still takes them, and over any one case's body.
 MAX_CALLS = 1000
 MAX_BYTES = 1_000_000
 ENVELOPE_BYTES = 64
