@@ -2,6 +2,8 @@
 
 Each failure is printed with its request as a curl line to paste, what was expected and what
 came back; the last line is ``N passed, M failed``. The exit status is 1 when a case failed.
+With ``--batch`` the cases go as calls of ``POST /batch``, each call's item checked as the case's
+answer; a case a batch cannot carry is skipped, and each reason is a line ``N skipped (reason)``.
 """
 from __future__ import annotations
 
