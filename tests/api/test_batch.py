@@ -12,6 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from gongzhu.api import DEFAULT_MAX_BODY as MAX_BODY
 from gongzhu.api import batch as batch_module
 from gongzhu.api import create_app, metrics, pipeline
 from gongzhu.api.telemetry import LOG_HEADER
@@ -31,10 +32,11 @@ def client():
 @cache
 def calls() -> list[tuple[str, str, bytes | None]]:
     """(method, url, raw body or None: no body) of every corpus request a batch can carry as it is sent: a JSON
-    body the strict reader reads, sent as plain ``application/json``; and calls refused alone."""
+    body the strict reader reads, sent as plain ``application/json``, within the single request's size limit
+    (a batch's calls share the batch's); and calls refused alone."""
     found: list[tuple[str, str, bytes | None]] = []
     for _, method, path, headers, raw in requests():
-        if method != "POST" or headers.get("Content-Type") != JSON_TYPE or raw is None:
+        if method != "POST" or headers.get("Content-Type") != JSON_TYPE or raw is None or len(raw) > MAX_BODY:
             continue
         try:
             pipeline.parse_json(raw)
@@ -154,6 +156,16 @@ def test_a_batch_over_its_body_limit_is_413_and_other_operations_keep_theirs():
     assert single.status_code == 413
 
 
+def test_a_call_larger_than_a_single_requests_limit_is_answered_within_the_batchs():
+    client = create_app({"MAX_CONTENT_LENGTH": 256}).test_client()
+    large = {"hands": SEED1, "first_deal": False, "leader": 0, "plays": [], "exposed": [[], [], [], []]}
+    assert 256 < len(json.dumps(large)) and alone(client, "POST", "/legal-moves", json.dumps(large).encode(),
+                                                   None).status_code == 413
+    [found] = send(client, {"requests": [call(0, "POST", "/legal-moves", json.dumps(large).encode())]}).get_json()[
+        "responses"]
+    assert (found["status"], found["body"]["seat"]) == (200, 0)
+
+
 def test_the_envelope_is_read_as_any_body(client):
     response = client.post("/batch", data=b'{"requests": [', content_type=JSON_TYPE,
                            headers={"X-Request-ID": REQUEST_ID})
@@ -206,7 +218,7 @@ def test_a_body_that_is_not_an_object_is_the_calls_schema_violation(client):
 
 def test_calls_not_started_by_the_deadline_answer_503_with_retry_after(client, monkeypatch):
     # the batch starts at 1000 s; its calls find the clock at 1001, 1009, 1011 and 1012 s (deadline 1010 s)
-    monkeypatch.setattr(batch_module, "clock", iter([1000.0, 1001.0, 1009.0, 1011.0, 1012.0]).__next__)
+    monkeypatch.setattr(batch_module, "clock", iter([1000.0, 1000.0, 1001.0, 1009.0, 1011.0, 1012.0]).__next__)
     envelope = {"requests": [{"id": str(i), "method": "POST", "url": "/ingots", "body": INGOTS} for i in range(4)]}
     answers = send(client, envelope).get_json()["responses"]
     assert [a["status"] for a in answers] == [200, 200, 503, 503]
@@ -224,6 +236,14 @@ def test_a_search_starts_only_with_its_longest_time_left(client, monkeypatch):
     search, other = send(client, envelope).get_json()["responses"]
     assert (search["status"], search["body"]["code"], search["headers"]["Retry-After"]) == (503, "busy", "1")
     assert other["status"] == 200
+
+
+def test_a_batch_that_cannot_start_by_its_deadline_is_503_busy(client, monkeypatch):
+    running = client.application.extensions["gongzhu.pipeline"].whole["batch"].running
+    monkeypatch.setattr(batch_module, "clock", iter([1000.0, 1010.0]).__next__)
+    with running:  # another batch runs in this worker
+        response = send(client, {"requests": [{"id": "a", "method": "POST", "url": "/ingots", "body": INGOTS}]})
+    assert problem(response, 503, "busy") == [] and response.headers["Retry-After"] == "1"
 
 
 # ---- what is counted and logged ---------------------------------------------------------------------

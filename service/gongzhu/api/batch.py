@@ -8,12 +8,14 @@ unique. Each call then goes through the pipeline's own steps: the path matched b
 ``problems.answer`` in the call's language and with the batch's request id. A call a single request would
 be served but a batch does not carry (a page, a probe, ``/batch`` itself: anything but a JSON POST) is
 refused on its own, 422 ``not_batchable``. The calls run one after the other in the request's thread, the
-searches too, each taking a bot slot as its single call does; a call not started by the request's deadline
-answers 503 ``busy`` with ``Retry-After``. The answer is encoded once: operations' answers as values,
+searches too, each taking a bot slot as its single call does, and a worker runs one batch at a time; a call
+not started by the request's deadline answers 503 ``busy`` with ``Retry-After``, and so does a batch that
+could not start by then. The answer is encoded once: operations' answers as values,
 problems as the bytes ``problems.render`` wrote.
 """
 from __future__ import annotations
 
+import threading
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -59,13 +61,26 @@ class Batch:
     def __init__(self, pipeline: Pipeline, limit: Callable[[], int | None]) -> None:
         self.pipeline = pipeline
         self.limit = limit
+        # One batch at a time in a worker: its calls hold the GIL, so batches side by side take as long in
+        # all and each holds a request thread the longer; one after the other, a probe or a single request
+        # waits at most for the batch running, and one envelope at a time is in memory.
+        self.running = threading.Lock()
 
     def __call__(self, route: Route, environ: dict) -> bytes:
+        deadline = started(environ) + REQUEST_TIMEOUT_S
+        if not self.running.acquire(timeout=max(0.0, deadline - clock())):
+            raise ApiProblem(503, "busy", text.LATE(), headers=(("Retry-After", "1"),))
+        try:
+            return self.serve(route, environ, deadline)
+        finally:
+            self.running.release()
+
+    def serve(self, route: Route, environ: dict, deadline: float) -> bytes:
+        """The batch's answer: its envelope read and checked, then each call answered by ``deadline``."""
         envelope = self.pipeline.read(environ, self.limit())
         validate(route, envelope)
         calls = envelope["requests"]
         check_ids(calls)
-        deadline = started(environ) + REQUEST_TIMEOUT_S
         answers, counts = [], Counter[tuple[str, int]]()
         for call in calls:
             operation, status, found = self.answer(call, environ, deadline)
