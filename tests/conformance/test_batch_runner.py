@@ -85,6 +85,19 @@ def test_the_whole_suite_passes_against_the_live_server_through_batches(live_ser
     assert sum(int(line.split()[0]) for line in lines[:-1]) == len(ALL) - len(BATCHED)
 
 
+@pytest.mark.live
+def test_a_one_call_batch_curl_line_reproduces_the_call(live_server):
+    """The line a failure inside a batch prints, pasted into a shell: the call's problem comes back as its item,
+    in the call's language."""
+    sent = batching.envelope([batching.call(BY_ID["error-language-zh-cn"]["request"], "error-language-zh-cn")])
+    done = subprocess.run(["bash", "-c", runner.curl_line(live_server, sent)], capture_output=True, text=True,
+                          timeout=60)
+    assert re.search(r"^HTTP/1\.1 200 ", done.stdout, re.M), done.stdout[:500]
+    item = json.loads(done.stdout.split("\n\n", 1)[1])["responses"][0]
+    assert (item["id"], item["status"], item["body"]["code"], item["headers"]["Content-Language"]) == (
+        "error-language-zh-cn", 422, "must_follow_suit", "zh-Hans")
+
+
 def wrong_inside_batches(app):
     """Our app with one rule changed in every batch's answer: the lone transformer scores 40, not 50."""
     def changed(environ, start_response):
