@@ -35,6 +35,8 @@ NODE_TOOLS = ROOT / "tests" / "contract" / "node"
 NODE_BIN = NODE_TOOLS / "node_modules" / ".bin"
 LEFT_OUT_TAG = "meta"
 PACKAGE = "gongzhu_client"
+BATCH_PATH = "/batch"
+JSON = "application/json"
 METHODS = {"get", "put", "post", "delete", "options", "head", "patch", "trace"}
 
 
@@ -54,6 +56,38 @@ def run(*args: str | Path, cwd: Path = ROOT) -> None:
     subprocess.run([str(a) for a in args], cwd=cwd, check=True)
 
 
+def batch_operations(contract: dict[str, Any]) -> list[tuple[str, str, str, str]]:
+    """The operations a batch carries (a JSON POST, not /batch itself): path, operationId, the request's
+    schema and the 200 answer's schema, in the contract's order."""
+    found = []
+    for path, item in contract["paths"].items():
+        operation = item.get("post")
+        if path == BATCH_PATH or operation is None or "requestBody" not in operation:
+            continue
+        sent = operation["requestBody"]["content"][JSON]["schema"]["$ref"]
+        answered = operation["responses"]["200"]["content"][JSON]["schema"]["$ref"]
+        found.append((path, operation["operationId"], sent.rsplit("/", 1)[1], answered.rsplit("/", 1)[1]))
+    return found
+
+
+def python_calls(contract: dict[str, Any]) -> str:
+    """``calls.py``: a ``Call`` builder per operation a batch carries, typed by its request and answer models."""
+    operations = batch_operations(contract)
+    models = sorted({name for _, _, sent, answered in operations for name in (sent, answered)})
+    lines = ['"""A ``Call`` per operation a batch carries, named after it (written by make sdk from the contract)."""',
+             "from __future__ import annotations", "", "from .batching import Call",
+             "from .models import (", *(f"    {name}," for name in models), ")", "",
+             "__all__ = [", *(f'    "{name}",' for _, name, _, _ in operations), "]"]
+    for path, name, sent, answered in operations:
+        lines += ["", "",
+                  f"def {name}(",
+                  f"    body: {sent}, *, id: str | None = None, accept_language: str | None = None",
+                  f") -> Call[{answered}]:",
+                  f'    """``POST {path}`` in a batch: its ``{answered}``, or its ``Problem``."""',
+                  f'    return Call("{path}", body, {answered}.from_dict, id, accept_language)']
+    return "\n".join(lines) + "\n"
+
+
 def build_python(spec: Path, out: Path, dist: Path, version: str) -> Path:
     """The Python package's project folder, and its wheel in ``dist``."""
     project = out / "python"
@@ -66,9 +100,15 @@ def build_python(spec: Path, out: Path, dist: Path, version: str) -> Path:
     (project / PACKAGE / "py.typed").touch()
     # answer(): an operation's model, or its problem raised, narrowed for mypy --strict (python/answers.py)
     shutil.copy(SOURCES / "python" / "answers.py", project / PACKAGE / "answers.py")
+    # batch(): many calls in one request, each answer typed (python/batching.py); calls.py: a call per operation
+    shutil.copy(SOURCES / "python" / "batching.py", project / PACKAGE / "batching.py")
+    (project / PACKAGE / "calls.py").write_text(python_calls(json.loads(spec.read_text(encoding="utf-8"))),
+                                                encoding="utf-8")
     with (project / PACKAGE / "__init__.py").open("a", encoding="utf-8") as init:
         init.write('from .answers import ApiProblem, NoAnswer, answer\n\n'
                    '__all__ += ("ApiProblem", "NoAnswer", "answer")\n')
+        init.write('from .batching import Answers, Call, batch\n\n'
+                   '__all__ += ("Answers", "Call", "batch")\n')
     shutil.copy(SOURCES / "python" / "README.md", project / "README.md")
     pyproject = (SOURCES / "python" / "pyproject.toml").read_text(encoding="utf-8")
     (project / "pyproject.toml").write_text(pyproject.replace("@VERSION@", version), encoding="utf-8")

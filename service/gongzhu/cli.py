@@ -12,7 +12,8 @@
 - ``gongzhu-service --version``: the service and contract versions, the engine
   build and the commit (``gongzhu.about``); works with the engine alone.
 - ``gongzhu-service conformance --base-url URL`` runs the conformance cases against a server
-  (``--in-process``: against this package's app), docs/conformance.md.
+  (``--in-process``: against this package's app; ``--batch``: as calls of ``POST /batch``),
+  docs/conformance.md.
 - ``gongzhu-service --help``, ``gongzhu-service serve --help``: this command's help.
 """
 from __future__ import annotations

@@ -11,7 +11,9 @@ Deal 1 is a first deal (the holder of C2 leads); deal 2 is dealt with
 ``first_deal: false`` and led by the seat that took the pig in deal 1. Both
 SDKs leave out the operations tagged ``meta``, and their names are the
 contract's own: every Python model is a schema of the contract by its name.
-The example of each SDK's README runs and plays the same deal.
+The example of each SDK's README runs and plays the same deal. Each SDK's ``batch()`` sends a few
+calls in one ``POST /batch``, one of them refused, and gives each call's answer typed by its
+operation, as the call alone is answered.
 """
 from __future__ import annotations
 
@@ -110,7 +112,7 @@ def test_python_sdk_names_are_the_contracts(python_sdk):
                for field in getattr(getattr(models, name), "__annotations__", {}) if field.endswith("_")}
     assert renamed == {"Transfer.from_", "ProblemError.in_", "Problem.type_", "PlayOutcome.next_",
                        "MatchReport.next_"}
-    assert {m.name for m in pkgutil.iter_modules(api.__path__)} == {"play", "rules", "bot", "status"}
+    assert {m.name for m in pkgutil.iter_modules(api.__path__)} == {"play", "rules", "bot", "status", "batch"}
 
 
 def test_python_sdk_is_a_typed_package(built):
@@ -245,17 +247,37 @@ def test_typescript_sdk_plays_a_seeded_two_deal_match(built, live_server):
     assert result["problem"] == "schema_violation"
 
 
-def readme_code(path, language: str) -> str:
-    """The one code block of a README in ``language``."""
+def readme_code(path, language: str, block: int = 0) -> str:
+    """A code block of a README in ``language``: the first (the deal played), or another."""
     text = path.read_text(encoding="utf-8")
-    return text.split(f"```{language}\n", 1)[1].split("```", 1)[0]
+    return text.split(f"```{language}\n")[1 + block].split("```", 1)[0]
 
 
 def printed_numbers(text: str) -> list[int]:
     return [int(n) for n in re.findall(r"-?\d+", text)]
 
 
-def test_readme_examples_play_the_same_deal(python_sdk, built, live_server, capsys):
+@pytest.fixture(scope="module")
+def readme_scripts(built, live_server):
+    """The TypeScript README's examples (the deal played, the batch) for the live server, compiled by
+    ``tsc --strict`` in one run: the package's folder, with them in ``readme-build/``."""
+    package = built / "typescript"
+    (package / "readme").mkdir()
+    for name, block in (("example", 0), ("batch", 1)):
+        code = readme_code(ROOT / "sdk" / "typescript" / "README.md", "ts", block)
+        (package / "readme" / f"{name}.ts").write_text(code.replace("http://localhost:8080", live_server)
+                                                       + "export {};\n", encoding="utf-8")
+    (package / "tsconfig.readme.json").write_text(json.dumps({
+        "extends": "./tsconfig.json", "include": ["readme/*.ts"],
+        "compilerOptions": {"rootDir": "readme", "outDir": "readme-build", "declaration": False,
+                            "types": ["node"], "skipLibCheck": True}}), encoding="utf-8")
+    compiled = subprocess.run([str(NODE_BIN / "tsc"), "-p", "tsconfig.readme.json"], cwd=package,
+                              capture_output=True, text=True, timeout=TIMEOUT)
+    assert compiled.returncode == 0, compiled.stdout + compiled.stderr
+    return package
+
+
+def test_readme_examples_play_the_same_deal(python_sdk, readme_scripts, live_server, capsys):
     from gongzhu_client import Client
 
     client = Client(base_url=live_server, raise_on_unexpected_status=True)
@@ -265,34 +287,24 @@ def test_readme_examples_play_the_same_deal(python_sdk, built, live_server, caps
     exec(compile(code, "sdk/python/README.md", "exec"), {})
     assert printed_numbers(capsys.readouterr().out) == expected
 
-    package = built / "typescript"
-    example = package / "readme" / "example.ts"
-    example.parent.mkdir()
-    code = readme_code(ROOT / "sdk" / "typescript" / "README.md", "ts").replace("http://localhost:8080", live_server)
-    example.write_text(code + "export {};\n", encoding="utf-8")
-    (package / "tsconfig.readme.json").write_text(json.dumps({
-        "extends": "./tsconfig.json", "include": ["readme/*.ts"],
-        "compilerOptions": {"rootDir": "readme", "outDir": "readme-build", "declaration": False,
-                            "types": ["node"], "skipLibCheck": True}}), encoding="utf-8")
-    compiled = subprocess.run([str(NODE_BIN / "tsc"), "-p", "tsconfig.readme.json"], cwd=package,
-                              capture_output=True, text=True, timeout=TIMEOUT)
-    assert compiled.returncode == 0, compiled.stdout + compiled.stderr
-    ran = subprocess.run(["node", "readme-build/example.js"], cwd=package, capture_output=True, text=True,
+    ran = subprocess.run(["node", "readme-build/example.js"], cwd=readme_scripts, capture_output=True, text=True,
                          timeout=TIMEOUT)
     assert ran.returncode == 0, ran.stdout + ran.stderr
     assert printed_numbers(ran.stdout) == expected
 
 
-def test_the_python_readme_example_passes_mypy_strict(sdk_site, tmp_path):
-    """A typed team's check: the example, against the installed wheel's annotations (py.typed), with no
-    error; answer() narrows each operation's ``Model | Problem | None`` to the model."""
-    example = tmp_path / "example.py"
-    example.write_text(readme_code(ROOT / "sdk" / "python" / "README.md", "python"), encoding="utf-8")
-    checked = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--no-incremental", str(example)],
-                             cwd=tmp_path, capture_output=True, text=True, timeout=TIMEOUT,
+def test_the_python_readme_examples_pass_mypy_strict(sdk_site, tmp_path):
+    """A typed team's check: the examples (the deal, the batch), against the installed wheel's annotations
+    (py.typed), with no error; answer() narrows each operation's ``Model | Problem | None`` to the model,
+    and a batch's ``answers[call]`` is the call's ``Model | Problem``."""
+    for name, block in (("example", 0), ("batch_example", 1)):
+        code = readme_code(ROOT / "sdk" / "python" / "README.md", "python", block)
+        (tmp_path / f"{name}.py").write_text(code, encoding="utf-8")
+    checked = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--no-incremental", "example.py",
+                              "batch_example.py"], cwd=tmp_path, capture_output=True, text=True, timeout=TIMEOUT,
                              env={**os.environ, "PYTHONPATH": str(sdk_site)})
     assert checked.returncode == 0, checked.stdout + checked.stderr
-    assert checked.stdout.startswith("Success: no issues found in 1 source file")
+    assert checked.stdout.startswith("Success: no issues found in 2 source files")
 
 
 def test_answer_raises_a_problem_as_an_exception(python_sdk, live_server):
@@ -308,3 +320,105 @@ def test_answer_raises_a_problem_as_an_exception(python_sdk, live_server):
             hands=hands, plays=[], move=[hands[(holder + 1) % 4][0]])))
     assert (raised.value.code, raised.value.problem.status) == ("card_not_in_hand", 422)
     assert str(raised.value).startswith("422 card_not_in_hand: ")
+
+
+def alone(base: str, path: str, body: dict, language: str | None = None) -> requests.Response:
+    """The answer of one call sent alone, by hand."""
+    headers = {} if language is None else {"Accept-Language": language}
+    return requests.post(f"{base}{path}", json=body, headers=headers, timeout=10)
+
+
+def out_of_turn(hands: list[list[str]]) -> list[str]:
+    """A first play of a card the seat to act (C2's holder) does not hold: ``card_not_in_hand`` at ``/move/0``."""
+    holder = next(s for s in range(4) if "C2" in hands[s])
+    return [hands[(holder + 1) % 4][0]]
+
+
+def test_python_sdk_batches_calls_each_answer_typed(python_sdk, live_server):
+    from gongzhu_client import ApiProblem, Call, Client, answer, batch, calls
+    from gongzhu_client.models import Card, DealRequest, DealState, IngotsRequest, LegalMoves, PlayRequest, Problem
+
+    client = Client(base_url=live_server, raise_on_unexpected_status=True)
+    sent = alone(live_server, "/deal", {"seed": SEED}).json()["hands"]
+    hands = [[Card(name) for name in hand] for hand in sent]
+    move = out_of_turn(sent)
+    moves = calls.legal_moves(DealState(hands=hands, plays=[]))
+    settled = calls.settle_ingots(IngotsRequest(scores=[100, 0, -200, -200]), id="settle")
+    refused = calls.play(PlayRequest(hands=hands, plays=[], move=[Card(move[0])]), accept_language="zh")
+    nested = Call("/batch", {"requests": []}, LegalMoves.from_dict, id="nested")
+    answers = batch(client, [moves, settled, refused, nested])
+
+    assert len(answers) == 4
+    assert [answers.status(c) for c in (moves, settled, refused, nested)] == [200, 200, 422, 422]
+    got_moves = answers[moves]
+    assert isinstance(got_moves, LegalMoves)
+    assert got_moves.to_dict() == alone(live_server, "/legal-moves", {"hands": sent, "plays": []}).json()
+    assert answer(answers[settled]).net == alone(live_server, "/ingots", {"scores": [100, 0, -200, -200]}).json()["net"]
+    problem = answers[refused]
+    single = alone(live_server, "/play", {"hands": sent, "plays": [], "move": move}, "zh").json()
+    assert isinstance(problem, Problem)
+    assert (problem.status, problem.code, problem.detail) == (422, single["code"], single["detail"])
+    assert [(e.pointer, e.code) for e in problem.errors] == [("/move/0", "card_not_in_hand")]
+    assert "\u4e00" <= problem.detail[0] <= "\u9fff", problem.detail  # in Chinese, as the call asked
+    with pytest.raises(ApiProblem) as raised:
+        answer(answers[nested])
+    assert raised.value.code == "not_batchable"
+    assert list(answers)[1] == answers[settled]
+
+    with pytest.raises(ApiProblem) as raised:
+        batch(client, [calls.deal(DealRequest(seed=1), id="a"), calls.deal(DealRequest(seed=2), id="a")])
+    assert raised.value.code == "duplicate_id"
+    assert [(e.pointer, e.code) for e in raised.value.problem.errors] == [("/requests/1/id", "duplicate_id")]
+
+
+def test_python_sdk_calls_are_the_contracts_batchable_operations(python_sdk):
+    from gongzhu_client import calls
+
+    operations = {op["operationId"] for path, item in contract()["paths"].items() for method, op in item.items()
+                  if method == "post" and "requestBody" in op and path != "/batch"}
+    assert set(calls.__all__) == operations and "legal_moves" in operations and "batch" not in operations
+
+
+def test_typescript_sdk_batches_calls_each_answer_typed(built, live_server):
+    done = subprocess.run(["node", "test-build/batch.js", live_server, str(SEED)], cwd=built / "typescript",
+                          capture_output=True, text=True, timeout=TIMEOUT)
+    assert done.returncode == 0, done.stdout + done.stderr
+    result = json.loads(done.stdout)
+    hands = result["hands"]
+    assert result["ids"] == ["0", "settle", "2", "3"] and result["statuses"] == [200, 200, 422, 422]
+    assert result["moves"] == alone(live_server, "/legal-moves", {"hands": hands}).json()
+    assert result["seat"] == result["moves"]["seat"]
+    assert result["net"] == alone(live_server, "/ingots", {"scores": [100, 0, -200, -200]}).json()["net"]
+    single = alone(live_server, "/play", {"hands": hands, "plays": [], "move": out_of_turn(hands)}, "zh")
+    refused = result["refused"]
+    assert {k: v for k, v in refused["error"].items() if k != "request_id"} == \
+        {k: v for k, v in single.json().items() if k != "request_id"}
+    assert refused["headers"] == {"Content-Language": single.headers["Content-Language"]} == \
+        {"Content-Language": "zh-Hans"}
+    assert result["nested"] == "not_batchable"
+    assert result["twice"]["code"] == "duplicate_id"
+    assert [(e["pointer"], e["code"]) for e in result["twice"]["errors"]] == [("/requests/1/id", "duplicate_id")]
+
+
+def readme_batch_expected(base: str) -> tuple[list[int], dict]:
+    """What both READMEs' batch examples print, from the calls sent alone: how many legal moves the first
+    deal starts with and the ingots; then the three-hand state's problem, in Chinese."""
+    hands = alone(base, "/deal", {"seed": 1}).json()["hands"]
+    count = len(alone(base, "/legal-moves", {"hands": hands, "plays": []}).json()["moves"])
+    net = alone(base, "/ingots", {"scores": [100, 0, -200, -200]}).json()["net"]
+    problem = alone(base, "/legal-moves", {"hands": hands[:3], "plays": []}, "zh")
+    assert (problem.status_code, problem.json()["code"]) == (422, "schema_violation")
+    return [count, *net], {**problem.json(), "language": problem.headers["Content-Language"]}
+
+
+def test_readme_batch_examples_answer_as_the_calls_alone(python_sdk, readme_scripts, live_server, capsys):
+    numbers, problem = readme_batch_expected(live_server)
+    code = readme_code(ROOT / "sdk" / "python" / "README.md", "python", 1)
+    exec(compile(code.replace("http://localhost:8080", live_server), "sdk/python/README.md", "exec"), {})
+    first, second = capsys.readouterr().out.splitlines()
+    assert (printed_numbers(first), second) == (numbers, f"{problem['code']} {problem['detail']}")
+    ran = subprocess.run(["node", "readme-build/batch.js"], cwd=readme_scripts, capture_output=True, text=True,
+                         timeout=TIMEOUT)
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+    first, second = ran.stdout.splitlines()
+    assert (printed_numbers(first), second) == (numbers, f"422 {problem['code']} {problem['language']}")

@@ -15,3 +15,6 @@ export type GongzhuClient = Client<paths>;
 export function createGongzhuClient(baseUrl: string, options: Omit<ClientOptions, "baseUrl"> = {}): GongzhuClient {
   return createClient<paths>({ ...options, baseUrl });
 }
+
+export { batch, call } from "./batch.js";
+export type { BatchAnswer, BatchBody, BatchCall, BatchPath, BatchResult, BatchResults } from "./batch.js";

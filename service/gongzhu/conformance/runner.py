@@ -2,6 +2,8 @@
 
 Each failure is printed with its request as a curl line to paste, what was expected and what
 came back; the last line is ``N passed, M failed``. The exit status is 1 when a case failed.
+With ``--batch`` the cases go as calls of ``POST /batch``, each call's item checked as the case's
+answer; a case a batch cannot carry is skipped, and each reason is a line ``N skipped (reason)``.
 """
 from __future__ import annotations
 
@@ -12,15 +14,18 @@ import sys
 import time
 import urllib.parse
 import xml.etree.ElementTree as ElementTree
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TextIO
 
+from gongzhu.conformance import batching
 from gongzhu.conformance import cases as case_files
 from gongzhu.conformance.expect import mismatches
 from gongzhu.conformance.transport import Answer, Request, Wire, in_process, over_http, wire
 
 DEFAULT_BASE_URL = "http://127.0.0.1:8080"
+IN_PROCESS_SKIP = f"tag {case_files.TRANSPORT_TAG}: they need a real HTTP server"
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,6 +33,8 @@ class Outcome:
     case: dict[str, Any]
     faults: list[str]
     seconds: float
+    # what was sent for the case: its request, or a batch carrying it
+    sent: Request
 
     @property
     def passed(self) -> bool:
@@ -44,6 +51,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--skip-tags", default="", help="leave out the cases with any of these tags (comma-separated)")
     parser.add_argument("--id", action="append", default=[], dest="ids", metavar="ID",
                         help="only this case (repeatable)")
+    parser.add_argument("--batch", action="store_true",
+                        help="send the cases as calls of POST /batch (those a batch can carry; the rest are skipped)")
     parser.add_argument("--junit", metavar="FILE", help="also write a JUnit XML report to FILE")
     parser.add_argument("--list", action="store_true", help="list the selected cases (id, tags) and exit")
 
@@ -92,20 +101,42 @@ def run_case(send: Callable[[Request], Answer], case: dict[str, Any]) -> Outcome
     try:
         answer = send(case["request"])
     except OSError as error:
-        return Outcome(case, [f"no answer: {error}"], time.perf_counter() - start)
-    return Outcome(case, mismatches(case["expect"], answer), time.perf_counter() - start)
+        return Outcome(case, [f"no answer: {error}"], time.perf_counter() - start, case["request"])
+    return Outcome(case, mismatches(case["expect"], answer), time.perf_counter() - start, case["request"])
+
+
+def run_batched(send: Callable[[Request], Answer], chosen: Sequence[dict[str, Any]]) -> list[Outcome]:
+    """The cases as calls of ``/batch``, as many in one batch as it takes; each call's item checked as the
+    case's answer. A batch not answered as one item per call fails each of its cases."""
+    outcomes = []
+    calls = [batching.call(case["request"], case["id"]) for case in chosen]
+    by_id = {case["id"]: case for case in chosen}
+    for chunk in batching.chunks(calls):
+        start = time.perf_counter()
+        try:
+            answers: list[Answer | str] = list(batching.answers(send, chunk))
+        except OSError as error:
+            answers = [f"no answer: {error}"] * len(chunk)
+        except ValueError as error:
+            answers = [str(error)] * len(chunk)
+        seconds = (time.perf_counter() - start) / len(chunk)
+        for sent, answer in zip(chunk, answers):
+            case = by_id[sent["id"]]
+            faults = [answer] if isinstance(answer, str) else mismatches(case["expect"], answer)
+            outcomes.append(Outcome(case, faults, seconds, batching.envelope([sent])))
+    return outcomes
 
 
 def report_failure(outcome: Outcome, base_url: str, out: TextIO) -> None:
     case = outcome.case
     print(f"FAIL {case['id']} ({case['file']}; {case['source']['section']})", file=out)
     print(f"  {case['description'].splitlines()[0]}", file=out)
-    print(f"  {curl_line(base_url, case['request'])}", file=out)
+    print(f"  {curl_line(base_url, outcome.sent)}", file=out)
     for fault in outcome.faults:
         print(f"  {fault}", file=out)
 
 
-def write_junit(path: str, outcomes: Sequence[Outcome], skipped: Sequence[dict[str, Any]]) -> None:
+def write_junit(path: str, outcomes: Sequence[Outcome], skipped: Sequence[tuple[dict[str, Any], str]]) -> None:
     failures = sum(not o.passed for o in outcomes)
     suite = ElementTree.Element("testsuite", name="gongzhu-conformance", tests=str(len(outcomes) + len(skipped)),
                                 failures=str(failures), errors="0", skipped=str(len(skipped)),
@@ -116,10 +147,10 @@ def write_junit(path: str, outcomes: Sequence[Outcome], skipped: Sequence[dict[s
         if not outcome.passed:
             failure = ElementTree.SubElement(element, "failure", message=outcome.faults[0])
             failure.text = "\n".join(outcome.faults)
-    for case in skipped:
+    for case, reason in skipped:
         element = ElementTree.SubElement(suite, "testcase", classname=case["file"].removesuffix(".json"),
                                          name=case["id"])
-        ElementTree.SubElement(element, "skipped", message="needs a real HTTP server (tag transport)")
+        ElementTree.SubElement(element, "skipped", message=reason)
     ElementTree.ElementTree(suite).write(path, encoding="utf-8", xml_declaration=True)
 
 
@@ -135,6 +166,13 @@ def sender(options: argparse.Namespace) -> tuple[Callable[[Request], Answer], st
     return in_process(create_app()), DEFAULT_BASE_URL
 
 
+def skip_reason(case: dict[str, Any], options: argparse.Namespace) -> str | None:
+    """Why a selected case is not run; ``None`` when it is."""
+    if options.in_process and case_files.TRANSPORT_TAG in case["tags"]:
+        return IN_PROCESS_SKIP
+    return batching.refusal(case) if options.batch else None
+
+
 def run(options: argparse.Namespace, out: TextIO | None = None) -> int:
     """Runs the selected cases, reporting to ``out`` (standard output); the exit status (0: all passed,
     1: a failure, 2: nothing selected)."""
@@ -148,17 +186,19 @@ def run(options: argparse.Namespace, out: TextIO | None = None) -> int:
     if not chosen:
         print("no case selected", file=out)
         return 2
-    skipped = [c for c in chosen if options.in_process and case_files.TRANSPORT_TAG in c["tags"]]
+    reasons = [(case, skip_reason(case, options)) for case in chosen]
+    skipped = [(case, reason) for case, reason in reasons if reason]
+    kept = [case for case, reason in reasons if not reason]
     send, base_url = sender(options)
-    outcomes = [run_case(send, case) for case in chosen if case not in skipped]
+    outcomes = run_batched(send, kept) if options.batch else [run_case(send, case) for case in kept]
     for outcome in outcomes:
         if not outcome.passed:
             report_failure(outcome, base_url, out)
     if options.junit:
         write_junit(options.junit, outcomes, skipped)
     passed = sum(o.passed for o in outcomes)
-    if skipped:
-        print(f"{len(skipped)} skipped (tag {case_files.TRANSPORT_TAG}: they need a real HTTP server)", file=out)
+    for reason, count in Counter(reason for _, reason in skipped).most_common():
+        print(f"{count} skipped ({reason})", file=out)
     print(f"{passed} passed, {len(outcomes) - passed} failed", file=out)
     return 0 if passed == len(outcomes) else 1
 
