@@ -18,7 +18,7 @@ at most the highest broken one; the next question is just above what is proved,
 or at it, until the two meet. The first question is a guess (a playout's value,
 often the answer). Scores are counted in integer units (``score_units``) on a
 grid of ``UNIT``. What each question settled is kept, per position, as bounds
-for the next ones (``_AtLeast``), shared by every move of the root.
+for the next ones (``AtLeast``), shared by every move of the root.
 
 The table's key is what decides the rest of the score: the position (hands,
 the trick on the table, who acts and leads, the exposed copies still held, the
@@ -83,9 +83,13 @@ def units_per_point(rules: Rules) -> int:
     return 2 if rules.partnership else SEATS - 1
 
 
-def settled_units(pos: DealState, seat: int) -> int:
-    """``seat``'s score units from the cards taken so far (its final score once no scoring card is in play)."""
+def settled_units(pos: DealState, seat: int, raw_points: bool = False) -> int:
+    """``seat``'s score units from the cards taken so far (its final score once no scoring card is in play).
+    With ``raw_points``, the review's scale, raw points: ``seat``'s own raw score (individual); its side's
+    raw scores less the other side's (partnership: twice the side difference, which ``score_units`` is)."""
     rules, k = pos.rules, pos.doublings
+    if raw_points and not rules.partnership:
+        return seat_raw(rules, pos.captured_bits[seat], k)
     raw = [seat_raw(rules, bits, k) for bits in pos.captured_bits]
     return score_units(rules, raw, seat)
 
@@ -93,16 +97,20 @@ def settled_units(pos: DealState, seat: int) -> int:
 Key = tuple[object, ...]
 
 
-def position_key(pos: DealState) -> Key:
-    """The position and the scoring cards each seat has taken: what decides the rest of the score."""
-    taken = tuple([bits & SCORING_BITS for bits in pos.captured_bits])
+def position_key(pos: DealState, own: int | None = None) -> Key:
+    """The position and the scoring cards each seat has taken (``own``'s alone, when given: its own raw
+    score is the value): what decides the rest of the score."""
+    if own is None:
+        taken: object = tuple([bits & SCORING_BITS for bits in pos.captured_bits])
+    else:
+        taken = pos.captured_bits[own] & SCORING_BITS
     if pos.plain:
         return (pos.seat, pos.leader, tuple(pos.hands_bits), tuple(pos.trick), taken)
     return (pos.seat, pos.leader, tuple(pos.hands_bits), tuple(pos.trick), taken, tuple(pos.held_exposed),
             pos.suits_led, pos.first_round, pos.opening_lead, pos.ban)
 
 
-class _AtLeast(AndOr[Key, Play]):
+class AtLeast(AndOr[Key, Play]):
     """Can ``seat`` make sure its score units end at ``threshold`` or more? The claims' AND/OR search on
     one ``DealState`` walked down and up (``apply_unchecked``/``undo``).
 
@@ -115,9 +123,12 @@ class _AtLeast(AndOr[Key, Play]):
 
     exact = False
 
-    def __init__(self, seat: int, nodes: Nodes, partnership: bool) -> None:
+    def __init__(self, seat: int, nodes: Nodes, partnership: bool, raw_points: bool = False) -> None:
         super().__init__(seat, True, nodes)
         self.partnership = partnership
+        # the review's scale (``settled_units``); individually only the seat's own pile counts then
+        self.raw_points = raw_points
+        self.own: int | None = seat if raw_points and not partnership else None
         self.threshold = 0
         self.kept_at: dict[Key, int] = {}
         self.broken_at: dict[Key, int] = {}
@@ -135,7 +146,12 @@ class _AtLeast(AndOr[Key, Play]):
         self.threshold = threshold
         self.pending = None
         self.lowest_kept, self.highest_broken = NO_SCORE, -NO_SCORE
-        holds = self.decide(pos, NO_DEPTH_LIMIT - len(pos.winners))[0]
+        try:
+            holds = self.decide(pos, NO_DEPTH_LIMIT - len(pos.winners))[0]
+        except Budget:
+            # a question cut short: its verdicts were this threshold's, never a later question's
+            self.known.clear()
+            raise
         kept_at, broken_at, hints = self.kept_at, self.broken_at, self.hints
         # every verdict looked to the end of the deal (the depth is never reached): each is exact
         for key, (kept, _, move) in self.known.items():
@@ -149,18 +165,25 @@ class _AtLeast(AndOr[Key, Play]):
         self.known.clear()
         return holds
 
+    def units(self, pos: DealState) -> int:
+        """The seat's settled score units in ``pos`` (``settled_units``, in this search's scale)."""
+        return settled_units(pos, self.seat, self.raw_points)
+
+    def key(self, pos: DealState) -> Key:
+        return position_key(pos, self.own)
+
     def look(self, pos: DealState) -> Key | None:
         """None when kept: the deal is over (a line below the threshold broke on its last scoring card), the
         score is settled at the threshold or more, or an earlier question kept the position at a threshold
         as high. Else the position's key (``position_key``; the one ``child`` computed, when it made ``pos``)."""
         pending, self.pending = self.pending, None
         if pos.seat is None:
-            self.leaf(settled_units(pos, self.seat))
+            self.leaf(self.units(pos))
             return None
         # (between tricks only: the score is settled by the trick that took the last scoring card)
         if not pos.trick and not live_cards(pos) & SCORING_BITS:
-            return None if self.leaf(settled_units(pos, self.seat)) else position_key(pos)
-        key = pending if pending is not None else position_key(pos)
+            return None if self.leaf(self.units(pos)) else self.key(pos)
+        key = pending if pending is not None else self.key(pos)
         kept = self.kept_at.get(key)
         if kept is not None and kept >= self.threshold:
             self.lowest_kept = min(self.lowest_kept, kept)
@@ -213,11 +236,12 @@ class _AtLeast(AndOr[Key, Play]):
                 points += ORDER_POINTS[card]
         partnership = pos.rules.partnership
         seat = self.seat
+        others = 0 if self.raw_points else -1
 
         def weight(taker: int) -> int:
             if partnership:
                 return 1 if taker % 2 == seat % 2 else -1
-            return SEATS - 1 if taker == seat else -1
+            return SEATS - 1 if taker == seat else others
 
         def key(move: Play) -> int:
             card = move[-1]
@@ -238,12 +262,12 @@ class _AtLeast(AndOr[Key, Play]):
         completed = self.play(pos, move)
         if pos.seat is None or completed and not live_cards(pos) & SCORING_BITS:
             # (a kept leaf is counted by ``look``, which sees it next)
-            units = settled_units(pos, self.seat)
+            units = self.units(pos)
             if units < self.threshold:
                 self.highest_broken = max(self.highest_broken, units)
                 return completed, True
             return completed, False
-        key = position_key(pos)
+        key = self.key(pos)
         broken = self.broken_at.get(key)
         if broken is not None and broken <= self.threshold:
             # broken at ``broken``: below it, on the grid
@@ -266,33 +290,33 @@ def distinct_moves(pos: DealState) -> list[Play]:
     return moves
 
 
+def exact_units(search: AtLeast, pos: DealState, guess: int) -> int:
+    """The exact score units ``search``'s seat can make sure of from ``pos``, by questions "at least t?"
+    (MTD(f)): a kept question proves the value at least its lowest kept leaf, a failed one at most its
+    highest broken leaf; the next question is just above what is proved, or at it, until both meet. The
+    first asks ``guess`` (on the grid). Raises ``Budget`` past the search's node limit or deadline."""
+    if not live_cards(pos) & SCORING_BITS:
+        return search.units(pos)
+    low, high = -NO_SCORE, NO_SCORE
+    threshold = guess - guess % UNIT
+    while low < high:
+        if search.ask(pos, threshold):
+            low = max(low, search.lowest_kept)
+            threshold = low + UNIT
+        else:
+            high = min(high, search.highest_broken)
+            threshold = high
+    return low
+
+
 class Endgame:
     """The exact values of a position's moves for ``seat`` (``values``), over one open deal."""
 
     def __init__(self, seat: int, max_nodes: int = DEFAULT_MAX_NODES, deadline: float | None = None,
-                 partnership: bool = False) -> None:
+                 partnership: bool = False, raw_points: bool = False) -> None:
         self.seat = seat
         self.nodes = Nodes(max_nodes, deadline)
-        self.search = _AtLeast(seat, self.nodes, partnership)
-
-    def units(self, pos: DealState, guess: int) -> int:
-        """The exact score units ``seat`` can make sure of from ``pos``, by questions "at least t?" (MTD(f)):
-        a kept question proves the value at least its lowest kept leaf, a failed one at most its highest
-        broken leaf; the next question is just above what is proved, or at it, until both meet. The first
-        asks ``guess`` (on the grid)."""
-        if not live_cards(pos) & SCORING_BITS:
-            return settled_units(pos, self.seat)
-        search = self.search
-        low, high = -NO_SCORE, NO_SCORE
-        threshold = guess - guess % UNIT
-        while low < high:
-            if search.ask(pos, threshold):
-                low = max(low, search.lowest_kept)
-                threshold = low + UNIT
-            else:
-                high = min(high, search.highest_broken)
-                threshold = high
-        return low
+        self.search = AtLeast(seat, self.nodes, partnership, raw_points)
 
     def values(self, state: DealState, moves: Sequence[Play], guesses: Sequence[float] | None = None) -> list[float]:
         """Each move's exact value (``exact_score``: points) for ``seat``, who is to act in ``state`` (not
@@ -304,7 +328,7 @@ class Endgame:
         for i, move in enumerate(moves):
             pos.apply_unchecked(move)
             guess = 0 if guesses is None else round(guesses[i] * per_point)
-            out.append(self.units(pos, guess) / per_point)
+            out.append(exact_units(self.search, pos, guess) / per_point)
             pos.undo()
         return out
 
