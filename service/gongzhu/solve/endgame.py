@@ -35,17 +35,22 @@ from collections.abc import Callable, Sequence
 from typing import Final
 
 from ..rules.cards import (
+    HEART_MASK,
     HEARTS,
+    ONE_PLANE,
     PIG,
     PLANE,
     SCORING_MASK,
     SEATS,
     SHEEP,
     SUIT_SIZE,
+    TRANSFORMER,
     Play,
     mask_cards,
+    merge_bits,
+    remove_card,
 )
-from ..rules.scoring import HEART_VALUES, PIG_POINTS, SHEEP_POINTS, seat_raw
+from ..rules.scoring import HEART_VALUES, PIG_POINTS, SHEEP_POINTS, Doublings, seat_raw
 from ..rules.settlement import PARTNERS
 from ..rules.state import DealState
 from ..rules.tricks import leading_index
@@ -94,6 +99,55 @@ def settled_units(pos: DealState, seat: int, raw_points: bool = False) -> int:
     return score_units(rules, raw, seat)
 
 
+# the scoring cards whose copies score alike, one copy at a time (``pile_extremes``)
+SPECIALS: Final = (PIG, SHEEP, TRANSFORMER)
+HEART_BITS: Final = HEART_MASK | HEART_MASK << PLANE
+
+
+def _copies(rest: int, card: int) -> list[int]:
+    """The ways to take 0, 1 or 2 of ``card``'s copies among ``rest`` (two-plane bits: the second plane
+    holds a second copy)."""
+    ways = [0]
+    if rest >> card & 1:
+        ways.append(1 << card)
+        if rest >> card + PLANE & 1:
+            ways.append(1 << card | 1 << card + PLANE)
+    return ways
+
+
+def scoring_in_play(pos: DealState) -> int:
+    """The scoring cards still in play, in a hand or on the table (two-plane bits, copies counted)."""
+    rest = 0
+    for hand in pos.hands_bits:
+        rest = merge_bits(rest, hand & SCORING_BITS)
+    for play in pos.trick:
+        for card in play:
+            rest = merge_bits(rest, 1 << card & SCORING_BITS)
+    return rest
+
+
+def pile_extremes(rules: Rules, k: Doublings, pile: int, rest: int) -> tuple[int, int]:
+    """The lowest and the highest raw score of ``pile`` and any part of ``rest`` (two-plane scoring cards):
+    what a seat's score can still become. The score is linear in the hearts' points once the other
+    scoring cards are chosen, but for all hearts (满红) and the transformer alone, so the hearts taken are
+    none, all, or all but the lowest (one short of all hearts); every choice of the other cards' copies
+    with each of those three is scored (``seat_raw``), the one rule."""
+    hearts = rest & HEART_BITS
+    heart_ways = [0]
+    if hearts:
+        ranks = (hearts | hearts >> PLANE) & ONE_PLANE
+        lowest = (ranks & -ranks).bit_length() - 1
+        heart_ways += [hearts, remove_card(hearts, lowest)]
+    low, high = NO_SCORE, -NO_SCORE
+    for pig in _copies(rest, PIG):
+        for sheep in _copies(rest, SHEEP):
+            for ten in _copies(rest, TRANSFORMER):
+                for way in heart_ways:
+                    raw = seat_raw(rules, merge_bits(pile, pig | sheep | ten | way), k)
+                    low, high = min(low, raw), max(high, raw)
+    return low, high
+
+
 Key = tuple[object, ...]
 
 
@@ -129,6 +183,15 @@ class AtLeast(AndOr[Key, Play]):
         # the review's scale (``settled_units``); individually only the seat's own pile counts then
         self.raw_points = raw_points
         self.own: int | None = seat if raw_points and not partnership else None
+        # each seat's raw score's weight in the value (``score_units``; the own seat's alone, ``own``)
+        if partnership:
+            self.weights = tuple([1 if s % 2 == seat % 2 else -1 for s in range(SEATS)])
+        elif self.own is not None:
+            self.weights = tuple([1 if s == seat else 0 for s in range(SEATS)])
+        else:
+            self.weights = tuple([SEATS - 1 if s == seat else -1 for s in range(SEATS)])
+        # (rules, doublings, a seat's scoring pile, the scoring cards in play) -> ``pile_extremes``
+        self.extremes: dict[tuple[Rules, Doublings, int, int], tuple[int, int]] = {}
         self.threshold = 0
         self.kept_at: dict[Key, int] = {}
         self.broken_at: dict[Key, int] = {}
@@ -172,31 +235,47 @@ class AtLeast(AndOr[Key, Play]):
     def key(self, pos: DealState) -> Key:
         return position_key(pos, self.own)
 
+    def bounds(self, pos: DealState) -> tuple[int, int]:
+        """The lowest and highest value the rest of the deal can still give from ``pos`` (score units on
+        the grid): each seat's pile at its extremes (``pile_extremes``), each the way its weight pulls.
+        Equal once no scoring card is in play: the value is settled."""
+        rules, k = pos.rules, pos.doublings
+        rest = scoring_in_play(pos)
+        extremes = self.extremes
+        low = high = 0
+        for s in range(SEATS):
+            weight = self.weights[s]
+            if not weight:
+                continue
+            pile = pos.captured_bits[s] & SCORING_BITS
+            key = (rules, k, pile, rest)
+            found = extremes.get(key)
+            if found is None:
+                found = pile_extremes(rules, k, pile, rest)
+                extremes[key] = found
+            if weight > 0:
+                low, high = low + weight * found[0], high + weight * found[1]
+            else:
+                low, high = low + weight * found[1], high + weight * found[0]
+        return low + -low % UNIT, high - high % UNIT
+
     def look(self, pos: DealState) -> Key | None:
         """None when kept: the deal is over (a line below the threshold broke on its last scoring card), the
         score is settled at the threshold or more, or an earlier question kept the position at a threshold
         as high. Else the position's key (``position_key``; the one ``child`` computed, when it made ``pos``)."""
         pending, self.pending = self.pending, None
-        if pos.seat is None:
-            self.leaf(self.units(pos))
-            return None
-        # (between tricks only: the score is settled by the trick that took the last scoring card)
-        if not pos.trick and not live_cards(pos) & SCORING_BITS:
-            return None if self.leaf(self.units(pos)) else self.key(pos)
+        # (between tricks only: what the rest can change, and whether it can change the verdict)
+        if not pos.trick:
+            low, high = self.bounds(pos)
+            if low >= self.threshold:
+                self.lowest_kept = min(self.lowest_kept, low)
+                return None
         key = pending if pending is not None else self.key(pos)
         kept = self.kept_at.get(key)
         if kept is not None and kept >= self.threshold:
             self.lowest_kept = min(self.lowest_kept, kept)
             return None
         return key
-
-    def leaf(self, units: int) -> bool:
-        """Whether a settled score keeps the threshold (and the leaf counted)."""
-        if units >= self.threshold:
-            self.lowest_kept = min(self.lowest_kept, units)
-            return True
-        self.highest_broken = max(self.highest_broken, units)
-        return False
 
     def mover(self, pos: DealState) -> int | None:
         """The seat to act, read as the searching seat when it is that seat's partner (partnership):
@@ -260,13 +339,14 @@ class AtLeast(AndOr[Key, Play]):
         """``move`` played (``play``); broken once the score is settled below
         the threshold, or where an earlier question broke the position at a threshold as low."""
         completed = self.play(pos, move)
-        if pos.seat is None or completed and not live_cards(pos) & SCORING_BITS:
-            # (a kept leaf is counted by ``look``, which sees it next)
-            units = self.units(pos)
-            if units < self.threshold:
-                self.highest_broken = max(self.highest_broken, units)
+        if completed:
+            # (a kept one is counted by ``look``, which sees it next)
+            high = self.bounds(pos)[1]
+            if high < self.threshold:
+                self.highest_broken = max(self.highest_broken, high)
                 return completed, True
-            return completed, False
+            if pos.seat is None:
+                return completed, False
         key = self.key(pos)
         broken = self.broken_at.get(key)
         if broken is not None and broken <= self.threshold:
