@@ -200,7 +200,7 @@ class AtLeast(AndOr[Key, Play]):
         self.extremes: dict[int, tuple[int, int]] = {}
         self.threshold = 0
         # the exact values of the positions ``last_tricks`` walked, counted from their offset (``scored``)
-        self.exact: dict[Key, int] = {}
+        self.walks: dict[Key, int] = {}
         self.lower: dict[Key, int] = {}
         self.upper: dict[Key, int] = {}
         # the move that decided a position for an earlier threshold: tried first
@@ -291,12 +291,7 @@ class AtLeast(AndOr[Key, Play]):
         holding one card, no play is left to choose: its value (``last_trick``)."""
         rules, k = pos.rules, pos.doublings
         if not pos.trick and pos.hands_bits[pos.leader].bit_count() <= LAST_TRICKS:
-            key, offset = self.key(pos)
-            found = self.exact.get(key)
-            if found is None:
-                found = self.last_tricks(pos) - offset
-                self.exact[key] = found
-            return found + offset, found + offset
+            return self.walked(pos)
         rest = scoring_in_play(pos)
         extremes = self.extremes
         low = high = 0
@@ -305,16 +300,25 @@ class AtLeast(AndOr[Key, Play]):
             if not weight:
                 continue
             pile = pos.captured_bits[s] & SCORING_BITS
-            key = pile << PILE_SHIFT | rest
-            found = extremes.get(key)
+            both = pile << PILE_SHIFT | rest
+            found = extremes.get(both)
             if found is None:
                 found = pile_extremes(rules, k, pile, rest)
-                extremes[key] = found
+                extremes[both] = found
             if weight > 0:
                 low, high = low + weight * found[0], high + weight * found[1]
             else:
                 low, high = low + weight * found[1], high + weight * found[0]
         return low + -low % UNIT, high - high % UNIT
+
+    def walked(self, pos: DealState) -> tuple[int, int]:
+        """The exact value of ``pos`` (``last_tricks``) twice, as bounds; remembered in ``walks``."""
+        key, offset = self.key(pos)
+        found = self.walks.get(key)
+        if found is None:
+            found = self.last_tricks(pos) - offset
+            self.walks[key] = found
+        return found + offset, found + offset
 
     def last_tricks(self, pos: DealState, alpha: int = -NO_SCORE, beta: int = NO_SCORE) -> int:
         """The exact value of ``pos`` with at most ``LAST_TRICKS`` cards a hand, by alpha-beta over every
@@ -374,9 +378,9 @@ class AtLeast(AndOr[Key, Play]):
                 self.lowest_kept = min(self.lowest_kept, low)
                 return None
         key, offset = pending if pending is not None else self.key(pos)
-        low = self.lower.get(key)
-        if low is not None and low + offset >= self.threshold:
-            self.lowest_kept = min(self.lowest_kept, low + offset)
+        known = self.lower.get(key)
+        if known is not None and known + offset >= self.threshold:
+            self.lowest_kept = min(self.lowest_kept, known + offset)
             return None
         self.offset = offset
         return key
@@ -452,9 +456,9 @@ class AtLeast(AndOr[Key, Play]):
             if pos.seat is None:
                 return completed, False
         key, offset = found = self.key(pos)
-        high = self.upper.get(key)
-        if high is not None and high + offset < self.threshold:
-            self.highest_broken = max(self.highest_broken, high + offset)
+        known = self.upper.get(key)
+        if known is not None and known + offset < self.threshold:
+            self.highest_broken = max(self.highest_broken, known + offset)
             return completed, True
         self.pending = found
         return completed, False
