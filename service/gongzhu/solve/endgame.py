@@ -57,7 +57,7 @@ from ..rules.state import DealState
 from ..rules.tricks import leading_index, trick_winner
 from ..rules.variants import Rules
 from .andor import AndOr, Budget, Nodes
-from .vocabulary import distinct_cards, kept_apart, live_cards, rivals_live
+from .vocabulary import distinct_cards, kept_apart, live_cards, one_plane, renumber, renumbering, rivals_live
 
 # Every raw score is a multiple of ten (hearts by tens, pig and sheep 100, all hearts 200,
 # the transformer alone 25 x 2 or more, doublings x 2), so score units are too.
@@ -168,6 +168,18 @@ def position_key(pos: DealState, taken: object) -> Key:
             pos.suits_led, pos.first_round, pos.opening_lead, pos.ban)
 
 
+def equivalent_key(pos: DealState, taken: object) -> Key:
+    """``position_key`` of a plain position between tricks, its cards renumbered among the live cards
+    (``vocabulary.renumbering``): positions that differ only in which cards of a suit are gone, where
+    the live ones rank alike, are one. What scores stays itself: the live hearts (their values go by
+    rank) and the number the pig, the sheep and the transformer have among the live cards."""
+    live = one_plane(live_cards(pos))
+    order = renumbering(live)
+    hands = tuple([renumber(order, hand) for hand in pos.hands_bits])
+    return (pos.seat, pos.leader, hands, live & HEART_MASK, order.get(PIG, -1), order.get(SHEEP, -1),
+            order.get(TRANSFORMER, -1), taken)
+
+
 class AtLeast(AndOr[Key, Play]):
     """Can ``seat`` make sure its score units end at ``threshold`` or more? The claims' AND/OR search on
     one ``DealState`` walked down and up (``apply_unchecked``/``undo``).
@@ -250,6 +262,8 @@ class AtLeast(AndOr[Key, Play]):
     def key(self, pos: DealState) -> tuple[Key, int]:
         """The key of ``pos`` in the tables, and the value its entries are counted from (``scored``)."""
         taken, offset = self.scored(pos)
+        if not pos.trick and pos.plain:
+            return equivalent_key(pos, taken), offset
         return position_key(pos, taken), offset
 
     def scored(self, pos: DealState) -> tuple[object, int]:
