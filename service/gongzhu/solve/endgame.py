@@ -210,6 +210,8 @@ class AtLeast(AndOr[Key, Play]):
         # a seat's scoring pile and the scoring cards in play (one int) -> ``pile_extremes`` (one search
         # serves one deal: its rules and doublings)
         self.extremes: dict[int, tuple[int, int]] = {}
+        # every seat's scoring pile (one int) -> ``scored``
+        self.scorings: dict[int, tuple[object, int]] = {}
         self.threshold = 0
         # the exact values of the positions ``last_tricks`` walked, counted from their offset (``scored``)
         self.walks: dict[Key, int] = {}
@@ -274,7 +276,17 @@ class AtLeast(AndOr[Key, Play]):
         taker's transformer factor to the taker's raw score: what is taken adds to what will be, and the
         rest of the deal is worth the same whoever took what so far. Then the key holds only where the
         transformers are, and the tables count from the settled value. Else it holds each pile (the
-        weighted seats'), counted from 0."""
+        weighted seats'), counted from 0. Remembered by the piles (they change once a trick)."""
+        piles = pos.captured_bits
+        all_piles = (piles[0] & SCORING_BITS | (piles[1] & SCORING_BITS) << PILE_SHIFT
+                     | (piles[2] & SCORING_BITS) << 2 * PILE_SHIFT | (piles[3] & SCORING_BITS) << 3 * PILE_SHIFT)
+        found = self.scorings.get(all_piles)
+        if found is None:
+            found = self._scored(pos)
+            self.scorings[all_piles] = found
+        return found
+
+    def _scored(self, pos: DealState) -> tuple[object, int]:
         weights, piles = self.weights, pos.captured_bits
         tens = 0
         for s in range(SEATS):

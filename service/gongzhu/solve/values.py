@@ -32,6 +32,8 @@ class OpenValues:
 
     def __init__(self) -> None:
         self._searches: dict[tuple[Rules, Doublings, int], AtLeast] = {}
+        # each search's last value found (by the search's id), the next position's first guess
+        self._last: dict[int, int] = {}
 
     def values(self, state: DealState, *, deadline: float | None = None,
                max_nodes: int | None = None) -> dict[Play, int] | None:
@@ -48,7 +50,8 @@ class OpenValues:
         moves = pos.legal_moves()
         rivals, apart = rivals_live(pos, seat), kept_apart(pos, seat)
         out: dict[Play, int] = {}
-        guess = 0
+        # the first guess: the last value this search found (the deal's earlier position, often near)
+        guess = self._last.get(id(search), 0)
         try:
             for move in moves:
                 same = _equivalent(move, out, rivals, apart)
@@ -61,6 +64,7 @@ class OpenValues:
                 out[move] = guess
         except Budget:
             return None
+        self._last[id(search)] = guess
         return out
 
     def _search(self, state: DealState, seat: int) -> AtLeast:
