@@ -68,8 +68,9 @@ NO_DEPTH_LIMIT: Final = 1000
 # more score units than any deal gives
 NO_SCORE: Final = 1 << 40
 DEFAULT_MAX_NODES: Final = 20_000
-# with this many cards a hand or fewer, a position is valued by walking every line (``AtLeast.last_tricks``)
-LAST_TRICKS: Final = 2
+# with this many cards a hand or fewer, a position is valued by walking its lines (``AtLeast.last_tricks``): at 2
+# and at 3 the tables cost more than they save (bench/perf/review.py)
+LAST_TRICKS: Final = 3
 # the questions asked next to what the last one proved before the rest are asked halfway (``exact_units``)
 MTD_STEPS: Final = 2
 # What a card is worth to its taker, to order the moves only (the transformer, which doubles, counts 0).
@@ -346,21 +347,23 @@ class AtLeast(AndOr[Key, Play]):
             self.walks[key] = found
         return found + offset, found + offset
 
-    def last_tricks(self, pos: DealState, alpha: int = -NO_SCORE, beta: int = NO_SCORE) -> int:
+    def last_tricks(self, pos: DealState, alpha: int = -NO_SCORE, beta: int = NO_SCORE, top: bool = True) -> int:
         """The exact value of ``pos`` with at most ``LAST_TRICKS`` cards a hand, by alpha-beta over every
         line of distinct moves (between ``alpha`` and ``beta``: a value outside is one beyond them), the
-        last trick without search (``last_trick``). So few lines are cheaper walked than through the
-        tables."""
+        positions between tricks below ``pos`` valued whole (``walked``), the last trick without search
+        (``last_trick``). So few lines are cheaper walked than through the tables."""
         if not pos.trick:
             if pos.seat is None:
                 return self.units(pos)
             if pos.hands_bits[pos.leader].bit_count() == 1:
                 return self.last_trick(pos)
+            if not top:
+                return self.walked(pos)[0]
         ours = self.mover(pos) == self.seat
         best = -NO_SCORE if ours else NO_SCORE
         for move in distinct_moves(pos):
             pos.apply_unchecked(move)
-            value = self.last_tricks(pos, alpha, beta)
+            value = self.last_tricks(pos, alpha, beta, False)
             pos.undo()
             if ours:
                 best = max(best, value)
