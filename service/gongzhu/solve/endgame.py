@@ -359,6 +359,8 @@ class AtLeast(AndOr[Key, Play]):
                 return self.last_trick(pos)
             if not top:
                 return self.walked(pos)[0]
+        # counted as the tables' positions are: the node cap and the deadline bound the walks too
+        self.nodes.visit()
         ours = self.mover(pos) == self.seat
         best = -NO_SCORE if ours else NO_SCORE
         for move in distinct_moves(pos):
