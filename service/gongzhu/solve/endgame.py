@@ -10,19 +10,26 @@ two sides).
 The search is the claims' AND/OR search (``andor.AndOr.decide``, the one search
 core), asked a yes/no question: can the seat make sure its score ends at least
 ``t``? The seat's plays (with partnership its side's) are OR nodes, every other
-seat's AND nodes, as for a claim; a line is "broken" as soon as no scoring card is left in play and the
-score, settled, is below ``t``, and "kept" as soon as it is settled at ``t`` or
-more. The exact value is the largest ``t`` with a yes, found as MTD(f) finds
-it: a yes proves the value at least the lowest kept leaf the question met, a no
-at most the highest broken one; the next question is just above what is proved,
-or at it, until the two meet. The first question is a guess (a playout's value,
-often the answer). Scores are counted in integer units (``score_units``) on a
-grid of ``UNIT``. What each question settled is kept, per position, as bounds
-for the next ones (``_AtLeast``), shared by every move of the root.
+seat's AND nodes, as for a claim. Between tricks, what the rest of the deal can
+still change bounds the value (each pile at its extremes over the scoring cards in
+play, ``pile_extremes``): a line is "kept" once its lowest value reaches ``t`` and
+"broken" once its highest is below it; settled when no scoring card is left. With
+three cards a hand or fewer the value is found by walking the few lines left
+(``AtLeast.last_tricks``). The exact value is the largest ``t`` with a yes, found
+as MTD(f) finds it: a yes proves the value at least the lowest kept leaf the
+question met, a no at most the highest broken one; the next question is just
+above what is proved, or at it, then halfway (``exact_units``). The first question
+is a guess (a playout's value, often the answer). Scores are counted in integer
+units (``score_units``; raw points for the review, ``raw_points``) on a grid of
+``UNIT``. Each position's value bounds, from its own leaves (fail-soft), are kept
+for every later question (``AtLeast``), shared by every move of the root.
 
 The table's key is what decides the rest of the score: the position (hands,
 the trick on the table, who acts and leads, the exposed copies still held, the
-suits led, the first-trick ban) and the scoring cards each seat has taken.
+suits led, the first-trick ban; between tricks of a plain position the cards
+renumbered among the live ones, ``equivalent_key``) and what of the cards taken
+decides the rest (``AtLeast.scored``: each pile, or once the points only add up
+where the transformers are, the entries then counted from the settled value).
 Equivalent cards are merged as in the claims search (``lowest_of_runs``), only
 where the score is the same too: cards of one suit with no live card ranked
 between them, scoring alike (hearts of one value; the pig, the sheep and the
@@ -35,23 +42,29 @@ from collections.abc import Callable, Sequence
 from typing import Final
 
 from ..rules.cards import (
+    HEART_MASK,
     HEARTS,
+    ONE_PLANE,
     PIG,
     PLANE,
     SCORING_MASK,
     SEATS,
     SHEEP,
     SUIT_SIZE,
+    TRANSFORMER,
     Play,
+    count_of,
     mask_cards,
+    merge_bits,
+    remove_card,
 )
-from ..rules.scoring import HEART_VALUES, PIG_POINTS, SHEEP_POINTS, seat_raw
+from ..rules.scoring import HEART_VALUES, PIG_POINTS, SHEEP_POINTS, Doublings, seat_raw
 from ..rules.settlement import PARTNERS
 from ..rules.state import DealState
-from ..rules.tricks import leading_index
+from ..rules.tricks import leading_index, trick_winner
 from ..rules.variants import Rules
 from .andor import AndOr, Budget, Nodes
-from .vocabulary import distinct_cards, kept_apart, live_cards, rivals_live
+from .vocabulary import distinct_cards, kept_apart, live_cards, one_plane, renumber, renumbering, rivals_live
 
 # Every raw score is a multiple of ten (hearts by tens, pig and sheep 100, all hearts 200,
 # the transformer alone 25 x 2 or more, doublings x 2), so score units are too.
@@ -62,6 +75,11 @@ NO_DEPTH_LIMIT: Final = 1000
 # more score units than any deal gives
 NO_SCORE: Final = 1 << 40
 DEFAULT_MAX_NODES: Final = 20_000
+# with this many cards a hand or fewer, a position is valued by walking its lines (``AtLeast.last_tricks``): at 2
+# and at 3 the tables cost more than they save (bench/perf/review.py)
+LAST_TRICKS: Final = 3
+# the questions asked next to what the last one proved before the rest are asked halfway (``exact_units``)
+MTD_STEPS: Final = 2
 # What a card is worth to its taker, to order the moves only (the transformer, which doubles, counts 0).
 ORDER_POINTS: Final = tuple(
     HEART_VALUES[c % SUIT_SIZE] if c // SUIT_SIZE == HEARTS else
@@ -83,97 +101,327 @@ def units_per_point(rules: Rules) -> int:
     return 2 if rules.partnership else SEATS - 1
 
 
-def settled_units(pos: DealState, seat: int) -> int:
-    """``seat``'s score units from the cards taken so far (its final score once no scoring card is in play)."""
+def settled_units(pos: DealState, seat: int, raw_points: bool = False) -> int:
+    """``seat``'s score units from the cards taken so far (its final score once no scoring card is in play).
+    With ``raw_points``, the review's scale, raw points: ``seat``'s own raw score (individual); its side's
+    raw scores less the other side's (partnership: twice the side difference, which ``score_units`` is)."""
     rules, k = pos.rules, pos.doublings
+    if raw_points and not rules.partnership:
+        return seat_raw(rules, pos.captured_bits[seat], k)
     raw = [seat_raw(rules, bits, k) for bits in pos.captured_bits]
     return score_units(rules, raw, seat)
+
+
+# the scoring cards whose copies score alike, one copy at a time (``pile_extremes``)
+SPECIALS: Final = (PIG, SHEEP, TRANSFORMER)
+HEART_BITS: Final = HEART_MASK | HEART_MASK << PLANE
+TEN_BITS: Final = 1 << TRANSFORMER | 1 << TRANSFORMER + PLANE
+# a pile above the cards in play, in one int key
+PILE_SHIFT: Final = 2 * PLANE
+
+
+def _copies(rest: int, card: int) -> list[int]:
+    """The ways to take 0, 1 or 2 of ``card``'s copies among ``rest`` (two-plane bits: the second plane
+    holds a second copy)."""
+    ways = [0]
+    if rest >> card & 1:
+        ways.append(1 << card)
+        if rest >> card + PLANE & 1:
+            ways.append(1 << card | 1 << card + PLANE)
+    return ways
+
+
+def scoring_in_play(pos: DealState) -> int:
+    """The scoring cards still in play, in a hand or on the table (two-plane bits, copies counted)."""
+    rest = 0
+    for hand in pos.hands_bits:
+        rest = merge_bits(rest, hand & SCORING_BITS)
+    for play in pos.trick:
+        for card in play:
+            rest = merge_bits(rest, 1 << card & SCORING_BITS)
+    return rest
+
+
+def pile_extremes(rules: Rules, k: Doublings, pile: int, rest: int) -> tuple[int, int]:
+    """The lowest and the highest raw score of ``pile`` and any part of ``rest`` (two-plane scoring cards):
+    what a seat's score can still become. The score is linear in the hearts' points once the other
+    scoring cards are chosen, but for all hearts (满红) and the transformer alone, so the hearts taken are
+    none, all, or all but the lowest (one short of all hearts); every choice of the other cards' copies
+    with each of those three is scored (``seat_raw``), the one rule."""
+    hearts = rest & HEART_BITS
+    heart_ways = [0]
+    if hearts:
+        ranks = (hearts | hearts >> PLANE) & ONE_PLANE
+        lowest = (ranks & -ranks).bit_length() - 1
+        heart_ways += [hearts, remove_card(hearts, lowest)]
+    low, high = NO_SCORE, -NO_SCORE
+    for pig in _copies(rest, PIG):
+        for sheep in _copies(rest, SHEEP):
+            for ten in _copies(rest, TRANSFORMER):
+                for way in heart_ways:
+                    raw = seat_raw(rules, merge_bits(pile, pig | sheep | ten | way), k)
+                    low, high = min(low, raw), max(high, raw)
+    return low, high
 
 
 Key = tuple[object, ...]
 
 
-def position_key(pos: DealState) -> Key:
-    """The position and the scoring cards each seat has taken: what decides the rest of the score."""
-    taken = tuple([bits & SCORING_BITS for bits in pos.captured_bits])
+def position_key(pos: DealState, taken: object) -> Key:
+    """The position and ``taken``, what decides the rest of the score among the cards taken
+    (``AtLeast.scored``)."""
     if pos.plain:
         return (pos.seat, pos.leader, tuple(pos.hands_bits), tuple(pos.trick), taken)
     return (pos.seat, pos.leader, tuple(pos.hands_bits), tuple(pos.trick), taken, tuple(pos.held_exposed),
             pos.suits_led, pos.first_round, pos.opening_lead, pos.ban)
 
 
-class _AtLeast(AndOr[Key, Play]):
+def equivalent_key(pos: DealState, taken: object) -> Key:
+    """``position_key`` of a plain position between tricks, its cards renumbered among the live cards
+    (``vocabulary.renumbering``): positions that differ only in which cards of a suit are gone, where
+    the live ones rank alike, are one. What scores stays itself: the live hearts (their values go by
+    rank) and the number the pig, the sheep and the transformer have among the live cards."""
+    live = one_plane(live_cards(pos))
+    order = renumbering(live)
+    hands = tuple([renumber(order, hand) for hand in pos.hands_bits])
+    return (pos.seat, pos.leader, hands, live & HEART_MASK, order.get(PIG, -1), order.get(SHEEP, -1),
+            order.get(TRANSFORMER, -1), taken)
+
+
+class AtLeast(AndOr[Key, Play]):
     """Can ``seat`` make sure its score units end at ``threshold`` or more? The claims' AND/OR search on
     one ``DealState`` walked down and up (``apply_unchecked``/``undo``).
 
-    One instance asks one threshold after another (``ask``). What earlier questions settled is kept as
-    bounds, per position: kept at ``t`` means kept at every lower threshold (``kept_at``, the highest),
-    broken at ``t`` broken at every higher one (``broken_at``, the lowest). A position kept at the
-    threshold asked is kept without search (``look``); a move to one broken there breaks (``child``).
-    The AND/OR search's own table holds one question's verdicts; ``ask`` moves them into the bounds.
+    One instance asks one threshold after another (``ask``), and keeps, per position, bounds of its
+    value: a position kept at a threshold is worth at least the lowest leaf its search kept (``lower``),
+    a broken one at most the highest leaf its search broke (``upper``), as a fail-soft alpha-beta's
+    value bounds it. A position whose lower bound reaches the threshold asked is kept without search
+    (``look``); a move to one whose upper bound is below it breaks (``child``). The bounds hold for
+    every later question, and every later root of the deal.
     """
 
     exact = False
 
-    def __init__(self, seat: int, nodes: Nodes, partnership: bool) -> None:
+    def __init__(self, seat: int, nodes: Nodes, partnership: bool, raw_points: bool = False) -> None:
         super().__init__(seat, True, nodes)
         self.partnership = partnership
+        # the review's scale (``settled_units``); individually only the seat's own pile counts then
+        self.raw_points = raw_points
+        self.own: int | None = seat if raw_points and not partnership else None
+        # each seat's raw score's weight in the value (``score_units``; the own seat's alone, ``own``)
+        if partnership:
+            self.weights = tuple([1 if s % 2 == seat % 2 else -1 for s in range(SEATS)])
+        elif self.own is not None:
+            self.weights = tuple([1 if s == seat else 0 for s in range(SEATS)])
+        else:
+            self.weights = tuple([SEATS - 1 if s == seat else -1 for s in range(SEATS)])
+        # a seat's scoring pile and the scoring cards in play (one int) -> ``pile_extremes`` (one search
+        # serves one deal: its rules and doublings)
+        self.extremes: dict[int, tuple[int, int]] = {}
+        # every seat's scoring pile (one int) -> ``scored``
+        self.scorings: dict[int, tuple[object, int]] = {}
         self.threshold = 0
-        self.kept_at: dict[Key, int] = {}
-        self.broken_at: dict[Key, int] = {}
+        # the exact values of the positions ``last_tricks`` walked, counted from their offset (``scored``)
+        self.walks: dict[Key, int] = {}
+        self.lower: dict[Key, int] = {}
+        self.upper: dict[Key, int] = {}
         # the move that decided a position for an earlier threshold: tried first
         self.hints: dict[Key, Play] = {}
-        # the key of the position ``child`` made (``look`` looks at it next), not computed twice
-        self.pending: Key | None = None
-        # this question's leaves: the lowest score kept and the highest broken (what a failed or kept
-        # question proves beyond its threshold, as a fail-soft alpha-beta's value does)
+        # the key of the position ``child`` made (``look`` looks at it next), not computed twice, and the
+        # value its entries count from (``scored``)
+        self.pending: tuple[Key, int] | None = None
+        # the value the entries of the position ``look`` let through count from (``opened`` keeps it)
+        self.offset = 0
+        # the leaves of the position being searched: the lowest score kept and the highest broken (what
+        # its verdict proves beyond the threshold); ``opened`` saves the enclosing position's here
         self.lowest_kept = NO_SCORE
         self.highest_broken = -NO_SCORE
+        self.saved: list[tuple[int, int, int]] = []
 
     def ask(self, pos: DealState, threshold: int) -> bool:
-        """Whether the seat can make sure of ``threshold`` score units from ``pos``."""
+        """Whether the seat can make sure of ``threshold`` score units from ``pos``; then ``lowest_kept``
+        (kept) or ``highest_broken`` (not) bound its value."""
         self.threshold = threshold
         self.pending = None
         self.lowest_kept, self.highest_broken = NO_SCORE, -NO_SCORE
-        holds = self.decide(pos, NO_DEPTH_LIMIT - len(pos.winners))[0]
-        kept_at, broken_at, hints = self.kept_at, self.broken_at, self.hints
-        # every verdict looked to the end of the deal (the depth is never reached): each is exact
-        for key, (kept, _, move) in self.known.items():
-            if kept:
-                if kept_at.get(key, threshold - 1) < threshold:
-                    kept_at[key] = threshold
-            elif broken_at.get(key, threshold + 1) > threshold:
-                broken_at[key] = threshold
-            if move is not None:
-                hints[key] = move
-        self.known.clear()
-        return holds
+        self.saved.clear()
+        # the depth is never reached: every verdict looks to the end of the deal
+        return self.decide(pos, NO_DEPTH_LIMIT - len(pos.winners))[0]
+
+    def opened(self) -> None:
+        self.saved.append((self.lowest_kept, self.highest_broken, self.offset))
+        self.lowest_kept, self.highest_broken = NO_SCORE, -NO_SCORE
+
+    def remember(self, key: Key, kept: bool, looked: int, witness: Play | None) -> None:
+        """The position's bound from its leaves, then its leaves counted in the enclosing position's."""
+        low, high = self.lowest_kept, self.highest_broken
+        outer_low, outer_high, offset = self.saved.pop()
+        if kept:
+            if low - offset > self.lower.get(key, -NO_SCORE):
+                self.lower[key] = low - offset
+        elif high - offset < self.upper.get(key, NO_SCORE):
+            self.upper[key] = high - offset
+        if witness is not None:
+            self.hints[key] = witness
+        self.lowest_kept, self.highest_broken = min(outer_low, low), max(outer_high, high)
+
+    def units(self, pos: DealState) -> int:
+        """The seat's settled score units in ``pos`` (``settled_units``, in this search's scale)."""
+        return settled_units(pos, self.seat, self.raw_points)
+
+    def key(self, pos: DealState) -> tuple[Key, int]:
+        """The key of ``pos`` in the tables, and the value its entries are counted from (``scored``)."""
+        taken, offset = self.scored(pos)
+        if not pos.trick and pos.plain:
+            return equivalent_key(pos, taken), offset
+        return position_key(pos, taken), offset
+
+    def scored(self, pos: DealState) -> tuple[object, int]:
+        """What of the cards taken decides the rest of the score, and the value the tables count from.
+
+        Once every transformer is taken, by seats with another scoring card each (not alone), and no seat
+        can take every heart any more (another seat has taken one), every card adds its points times its
+        taker's transformer factor to the taker's raw score: what is taken adds to what will be, and the
+        rest of the deal is worth the same whoever took what so far. Then the key holds only where the
+        transformers are, and the tables count from the settled value. Else it holds each pile (the
+        weighted seats'), counted from 0. Remembered by the piles (they change once a trick)."""
+        piles = pos.captured_bits
+        all_piles = (piles[0] & SCORING_BITS | (piles[1] & SCORING_BITS) << PILE_SHIFT
+                     | (piles[2] & SCORING_BITS) << 2 * PILE_SHIFT | (piles[3] & SCORING_BITS) << 3 * PILE_SHIFT)
+        found = self.scorings.get(all_piles)
+        if found is None:
+            found = self._scored(pos)
+            self.scorings[all_piles] = found
+        return found
+
+    def _scored(self, pos: DealState) -> tuple[object, int]:
+        weights, piles = self.weights, pos.captured_bits
+        tens = 0
+        for s in range(SEATS):
+            tens += count_of(piles[s], TRANSFORMER)
+        additive = tens == pos.rules.decks
+        hearts_seats = 0
+        for s in range(SEATS):
+            pile = piles[s]
+            if pile & HEART_BITS:
+                hearts_seats += 1
+            if weights[s] and pile & TEN_BITS and not pile & SCORING_BITS & ~TEN_BITS:
+                additive = False
+        if additive and hearts_seats >= 2:
+            rules, k = pos.rules, pos.doublings
+            offset = 0
+            where = 0
+            for s in range(SEATS):
+                if weights[s]:
+                    offset += weights[s] * seat_raw(rules, piles[s], k)
+                    where |= (piles[s] & TEN_BITS) << s * PILE_SHIFT
+            return where, offset
+        return tuple([piles[s] & SCORING_BITS if weights[s] else 0 for s in range(SEATS)]), 0
+
+    def bounds(self, pos: DealState) -> tuple[int, int]:
+        """The lowest and highest value the rest of the deal can still give from ``pos`` (score units on
+        the grid): each seat's pile at its extremes (``pile_extremes``), each the way its weight pulls.
+        Equal once no scoring card is in play: the value is settled; and at the last trick, each seat
+        holding one card, no play is left to choose: its value (``last_trick``)."""
+        rules, k = pos.rules, pos.doublings
+        if not pos.trick and pos.hands_bits[pos.leader].bit_count() <= LAST_TRICKS:
+            return self.walked(pos)
+        rest = scoring_in_play(pos)
+        extremes = self.extremes
+        low = high = 0
+        for s in range(SEATS):
+            weight = self.weights[s]
+            if not weight:
+                continue
+            pile = pos.captured_bits[s] & SCORING_BITS
+            both = pile << PILE_SHIFT | rest
+            found = extremes.get(both)
+            if found is None:
+                found = pile_extremes(rules, k, pile, rest)
+                extremes[both] = found
+            if weight > 0:
+                low, high = low + weight * found[0], high + weight * found[1]
+            else:
+                low, high = low + weight * found[1], high + weight * found[0]
+        return low + -low % UNIT, high - high % UNIT
+
+    def walked(self, pos: DealState) -> tuple[int, int]:
+        """The exact value of ``pos`` (``last_tricks``) twice, as bounds; remembered in ``walks``."""
+        key, offset = self.key(pos)
+        found = self.walks.get(key)
+        if found is None:
+            found = self.last_tricks(pos) - offset
+            self.walks[key] = found
+        return found + offset, found + offset
+
+    def last_tricks(self, pos: DealState, alpha: int = -NO_SCORE, beta: int = NO_SCORE, top: bool = True) -> int:
+        """The exact value of ``pos`` with at most ``LAST_TRICKS`` cards a hand, by alpha-beta over every
+        line of distinct moves (between ``alpha`` and ``beta``: a value outside is one beyond them), the
+        positions between tricks below ``pos`` valued whole (``walked``), the last trick without search
+        (``last_trick``). So few lines are cheaper walked than through the tables."""
+        if not pos.trick:
+            if pos.seat is None:
+                return self.units(pos)
+            if pos.hands_bits[pos.leader].bit_count() == 1:
+                return self.last_trick(pos)
+            if not top:
+                return self.walked(pos)[0]
+        # counted as the tables' positions are: the node cap and the deadline bound the walks too
+        self.nodes.visit()
+        ours = self.mover(pos) == self.seat
+        best = -NO_SCORE if ours else NO_SCORE
+        for move in distinct_moves(pos):
+            pos.apply_unchecked(move)
+            value = self.last_tricks(pos, alpha, beta, False)
+            pos.undo()
+            if ours:
+                best = max(best, value)
+                alpha = max(alpha, value)
+            else:
+                best = min(best, value)
+                beta = min(beta, value)
+            if alpha >= beta:
+                break
+        return best
+
+    def last_trick(self, pos: DealState) -> int:
+        """The value of ``pos`` before the last trick, every seat holding one card: the trick's winner
+        takes the four (``trick_winner``, the rule)."""
+        leader, hands = pos.leader, pos.hands_bits
+        plays: list[Play] = []
+        cards = 0
+        for i in range(SEATS):
+            hand = hands[(leader + i) % SEATS]
+            plays.append(((hand & -hand).bit_length() - 1,))
+            cards = merge_bits(cards, hand)
+        winner = trick_winner(plays, leader)
+        rules, k, value = pos.rules, pos.doublings, 0
+        for s in range(SEATS):
+            if self.weights[s]:
+                pile = pos.captured_bits[s]
+                if s == winner:
+                    pile = merge_bits(pile, cards)
+                value += self.weights[s] * seat_raw(rules, pile, k)
+        return value
 
     def look(self, pos: DealState) -> Key | None:
-        """None when kept: the deal is over (a line below the threshold broke on its last scoring card), the
-        score is settled at the threshold or more, or an earlier question kept the position at a threshold
-        as high. Else the position's key (``position_key``; the one ``child`` computed, when it made ``pos``)."""
+        """None when kept: between tricks, the lowest value the rest can give reaches the threshold
+        (``bounds``), or the position's lower bound in the tables does. Else the position's key (``key``;
+        the one ``child`` computed, when it made ``pos``), its offset kept for ``opened``."""
         pending, self.pending = self.pending, None
-        if pos.seat is None:
-            self.leaf(settled_units(pos, self.seat))
+        # (between tricks only: what the rest can change, and whether it can change the verdict)
+        if not pos.trick:
+            low, high = self.bounds(pos)
+            if low >= self.threshold:
+                self.lowest_kept = min(self.lowest_kept, low)
+                return None
+        key, offset = pending if pending is not None else self.key(pos)
+        known = self.lower.get(key)
+        if known is not None and known + offset >= self.threshold:
+            self.lowest_kept = min(self.lowest_kept, known + offset)
             return None
-        # (between tricks only: the score is settled by the trick that took the last scoring card)
-        if not pos.trick and not live_cards(pos) & SCORING_BITS:
-            return None if self.leaf(settled_units(pos, self.seat)) else position_key(pos)
-        key = pending if pending is not None else position_key(pos)
-        kept = self.kept_at.get(key)
-        if kept is not None and kept >= self.threshold:
-            self.lowest_kept = min(self.lowest_kept, kept)
-            return None
+        self.offset = offset
         return key
-
-    def leaf(self, units: int) -> bool:
-        """Whether a settled score keeps the threshold (and the leaf counted)."""
-        if units >= self.threshold:
-            self.lowest_kept = min(self.lowest_kept, units)
-            return True
-        self.highest_broken = max(self.highest_broken, units)
-        return False
 
     def mover(self, pos: DealState) -> int | None:
         """The seat to act, read as the searching seat when it is that seat's partner (partnership):
@@ -213,11 +461,12 @@ class _AtLeast(AndOr[Key, Play]):
                 points += ORDER_POINTS[card]
         partnership = pos.rules.partnership
         seat = self.seat
+        others = 0 if self.raw_points else -1
 
         def weight(taker: int) -> int:
             if partnership:
                 return 1 if taker % 2 == seat % 2 else -1
-            return SEATS - 1 if taker == seat else -1
+            return SEATS - 1 if taker == seat else others
 
         def key(move: Play) -> int:
             card = move[-1]
@@ -233,23 +482,23 @@ class _AtLeast(AndOr[Key, Play]):
         return move
 
     def child(self, pos: DealState, move: Play) -> tuple[bool, bool]:
-        """``move`` played (``play``); broken once the score is settled below
-        the threshold, or where an earlier question broke the position at a threshold as low."""
+        """``move`` played (``play``); broken when, after a trick, the highest value the rest can give is
+        below the threshold (``bounds``), or the new position's upper bound in the tables is."""
         completed = self.play(pos, move)
-        if pos.seat is None or completed and not live_cards(pos) & SCORING_BITS:
-            # (a kept leaf is counted by ``look``, which sees it next)
-            units = settled_units(pos, self.seat)
-            if units < self.threshold:
-                self.highest_broken = max(self.highest_broken, units)
+        if completed:
+            # (a kept one is counted by ``look``, which sees it next)
+            high = self.bounds(pos)[1]
+            if high < self.threshold:
+                self.highest_broken = max(self.highest_broken, high)
                 return completed, True
-            return completed, False
-        key = position_key(pos)
-        broken = self.broken_at.get(key)
-        if broken is not None and broken <= self.threshold:
-            # broken at ``broken``: below it, on the grid
-            self.highest_broken = max(self.highest_broken, broken - UNIT)
+            if pos.seat is None:
+                return completed, False
+        key, offset = found = self.key(pos)
+        known = self.upper.get(key)
+        if known is not None and known + offset < self.threshold:
+            self.highest_broken = max(self.highest_broken, known + offset)
             return completed, True
-        self.pending = key
+        self.pending = found
         return completed, False
 
 
@@ -266,33 +515,38 @@ def distinct_moves(pos: DealState) -> list[Play]:
     return moves
 
 
+def exact_units(search: AtLeast, pos: DealState, guess: int) -> int:
+    """The exact score units ``search``'s seat can make sure of from ``pos``, by questions "at least t?"
+    (MTD(f)), between the lowest and highest value the rest of the deal can give (``AtLeast.bounds``): a
+    kept question proves the value at least its lowest kept leaf, a failed one at most its highest broken
+    leaf. The first question asks ``guess`` (on the grid) and the second just beyond what it proved, as
+    MTD(f) does; from the third on, a guess that far off is left for the middle of what is still open
+    (a bisection). Raises ``Budget`` past the search's node limit or deadline."""
+    low, high = search.bounds(pos)
+    threshold = min(max(guess - guess % UNIT, low + UNIT), high)
+    asked = 0
+    while low < high:
+        if search.ask(pos, threshold):
+            low = max(low, search.lowest_kept)
+            threshold = low + UNIT
+        else:
+            high = min(high, search.highest_broken)
+            threshold = high
+        asked += 1
+        if asked >= MTD_STEPS:
+            middle = (low + high) // 2
+            threshold = max(low + UNIT, middle - middle % UNIT)
+    return low
+
+
 class Endgame:
     """The exact values of a position's moves for ``seat`` (``values``), over one open deal."""
 
     def __init__(self, seat: int, max_nodes: int = DEFAULT_MAX_NODES, deadline: float | None = None,
-                 partnership: bool = False) -> None:
+                 partnership: bool = False, raw_points: bool = False) -> None:
         self.seat = seat
         self.nodes = Nodes(max_nodes, deadline)
-        self.search = _AtLeast(seat, self.nodes, partnership)
-
-    def units(self, pos: DealState, guess: int) -> int:
-        """The exact score units ``seat`` can make sure of from ``pos``, by questions "at least t?" (MTD(f)):
-        a kept question proves the value at least its lowest kept leaf, a failed one at most its highest
-        broken leaf; the next question is just above what is proved, or at it, until both meet. The first
-        asks ``guess`` (on the grid)."""
-        if not live_cards(pos) & SCORING_BITS:
-            return settled_units(pos, self.seat)
-        search = self.search
-        low, high = -NO_SCORE, NO_SCORE
-        threshold = guess - guess % UNIT
-        while low < high:
-            if search.ask(pos, threshold):
-                low = max(low, search.lowest_kept)
-                threshold = low + UNIT
-            else:
-                high = min(high, search.highest_broken)
-                threshold = high
-        return low
+        self.search = AtLeast(seat, self.nodes, partnership, raw_points)
 
     def values(self, state: DealState, moves: Sequence[Play], guesses: Sequence[float] | None = None) -> list[float]:
         """Each move's exact value (``exact_score``: points) for ``seat``, who is to act in ``state`` (not
@@ -304,7 +558,7 @@ class Endgame:
         for i, move in enumerate(moves):
             pos.apply_unchecked(move)
             guess = 0 if guesses is None else round(guesses[i] * per_point)
-            out.append(self.units(pos, guess) / per_point)
+            out.append(exact_units(self.search, pos, guess) / per_point)
             pos.undo()
         return out
 
