@@ -10,6 +10,7 @@ import pytest
 
 from gongzhu import rules as engine
 from gongzhu import solve
+from gongzhu.solve.endgame import pile_extremes
 
 from .test_claims import EXPOSABLE
 from .test_endgame import endgames
@@ -116,3 +117,32 @@ def test_a_node_cap_or_a_past_deadline_gives_none_and_leaves_the_state():
     assert deep == copy
     # the tables a cut search leaves behind keep the next answer exact
     assert solver.values(state) == solve.OpenValues().values(state)
+
+
+def test_pile_extremes_are_the_extremes_over_every_part_of_the_rest():
+    rng = random.Random(31)
+    scoring = [c for c in range(engine.cards.PLANE) if engine.cards.SCORING_MASK >> c & 1]
+    for _ in range(400):
+        decks = rng.choice((1, 2))
+        rules = engine.Rules(decks=decks, pig_flips_with_all_hearts=rng.random() < 0.5)
+        k = tuple(rng.randrange(decks + 1) if rng.random() < 0.3 else 0 for _ in range(4))
+        copies = [c for c in scoring for _ in range(decks)]
+        rng.shuffle(copies)
+        pile, rest = 0, []
+        for card in copies:
+            draw = rng.random()
+            if draw < 0.6:
+                pile = engine.cards.add_card(pile, card)
+            elif draw < 0.75 and len(rest) < 8:
+                rest.append(card)
+        rest_bits = 0
+        for card in rest:
+            rest_bits = engine.cards.add_card(rest_bits, card)
+        raws = []
+        for part in range(1 << len(rest)):
+            taken = pile
+            for i, card in enumerate(rest):
+                if part >> i & 1:
+                    taken = engine.cards.add_card(taken, card)
+            raws.append(engine.scoring.seat_raw(rules, taken, k))
+        assert pile_extremes(rules, k, pile, rest_bits) == (min(raws), max(raws))
