@@ -111,15 +111,26 @@ def test_hard_claims_in_a_loop_leave_the_probes_and_other_requests_prompt(server
     assert all(int(headers["Retry-After"]) >= 1 for status, headers in answers if status == 503)
 
 
-# A whole deal reviewed with a budget of 1 s (seeded: the clock does not cut it).
-REVIEW = json.dumps({**_mid_deal(plays=52), "seed": 1, "budget_ms": 1000}).encode()
-# /review's drill: its probes' 99th percentile.
+# A whole deal reviewed with a budget of 0.5 s (seeded: the clock does not cut it).
+REVIEW = json.dumps({**_mid_deal(plays=52), "seed": 1, "budget_ms": 500}).encode()
+# /review's drill: its probes' 99th percentile, and how long a review may take there at most (its search process
+# is stopped past 2 x its budget + 5 s).
 REVIEW_PROBE_P99_S = 0.1
+REVIEW_ENDS_S = 30.0
+
+
+def _wait_for(done: Callable[[], bool], seconds: float) -> None:
+    deadline = time.monotonic() + seconds
+    while not done():
+        assert time.monotonic() < deadline, f"not done within {seconds} s"
+        time.sleep(0.1)
 
 
 def test_reviews_in_a_loop_leave_the_probes_prompt_and_every_worker_within_its_memory(server):
     with _looping(server.port, "/review", REVIEW, 3, patient=True) as answers:
         took = sorted(t for times in _probes(server.port, 8, lambda: time.sleep(0.05)).values() for t in times)
+        # a review past its budget on a loaded machine (the search process runs niced) ends all the same
+        _wait_for(lambda: any(status == 200 for status, _ in answers), REVIEW_ENDS_S)
     assert took[int(len(took) * 0.99) - 1] <= REVIEW_PROBE_P99_S, took[-10:]
     assert {status for status, _ in answers} == {200, 503}
     assert all(int(headers["Retry-After"]) >= 1 for status, headers in answers if status == 503)
