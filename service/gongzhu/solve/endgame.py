@@ -10,19 +10,26 @@ two sides).
 The search is the claims' AND/OR search (``andor.AndOr.decide``, the one search
 core), asked a yes/no question: can the seat make sure its score ends at least
 ``t``? The seat's plays (with partnership its side's) are OR nodes, every other
-seat's AND nodes, as for a claim; a line is "broken" as soon as no scoring card is left in play and the
-score, settled, is below ``t``, and "kept" as soon as it is settled at ``t`` or
-more. The exact value is the largest ``t`` with a yes, found as MTD(f) finds
-it: a yes proves the value at least the lowest kept leaf the question met, a no
-at most the highest broken one; the next question is just above what is proved,
-or at it, until the two meet. The first question is a guess (a playout's value,
-often the answer). Scores are counted in integer units (``score_units``) on a
-grid of ``UNIT``. What each question settled is kept, per position, as bounds
-for the next ones (``AtLeast``), shared by every move of the root.
+seat's AND nodes, as for a claim. Between tricks, what the rest of the deal can
+still change bounds the value (each pile at its extremes over the scoring cards in
+play, ``pile_extremes``): a line is "kept" once its lowest value reaches ``t`` and
+"broken" once its highest is below it; settled when no scoring card is left. With
+three cards a hand or fewer the value is found by walking the few lines left
+(``AtLeast.last_tricks``). The exact value is the largest ``t`` with a yes, found
+as MTD(f) finds it: a yes proves the value at least the lowest kept leaf the
+question met, a no at most the highest broken one; the next question is just
+above what is proved, or at it, then halfway (``exact_units``). The first question
+is a guess (a playout's value, often the answer). Scores are counted in integer
+units (``score_units``; raw points for the review, ``raw_points``) on a grid of
+``UNIT``. Each position's value bounds, from its own leaves (fail-soft), are kept
+for every later question (``AtLeast``), shared by every move of the root.
 
 The table's key is what decides the rest of the score: the position (hands,
 the trick on the table, who acts and leads, the exposed copies still held, the
-suits led, the first-trick ban) and the scoring cards each seat has taken.
+suits led, the first-trick ban; between tricks of a plain position the cards
+renumbered among the live ones, ``equivalent_key``) and what of the cards taken
+decides the rest (``AtLeast.scored``: each pile, or once the points only add up
+where the transformers are, the entries then counted from the settled value).
 Equivalent cards are merged as in the claims search (``lowest_of_runs``), only
 where the score is the same too: cards of one suit with no live card ranked
 between them, scoring alike (hearts of one value; the pig, the sheep and the
@@ -359,6 +366,8 @@ class AtLeast(AndOr[Key, Play]):
                 return self.last_trick(pos)
             if not top:
                 return self.walked(pos)[0]
+        # counted as the tables' positions are: the node cap and the deadline bound the walks too
+        self.nodes.visit()
         ours = self.mover(pos) == self.seat
         best = -NO_SCORE if ours else NO_SCORE
         for move in distinct_moves(pos):
@@ -396,9 +405,9 @@ class AtLeast(AndOr[Key, Play]):
         return value
 
     def look(self, pos: DealState) -> Key | None:
-        """None when kept: the deal is over (a line below the threshold broke on its last scoring card), the
-        score is settled at the threshold or more, or an earlier question kept the position at a threshold
-        as high. Else the position's key (``position_key``; the one ``child`` computed, when it made ``pos``)."""
+        """None when kept: between tricks, the lowest value the rest can give reaches the threshold
+        (``bounds``), or the position's lower bound in the tables does. Else the position's key (``key``;
+        the one ``child`` computed, when it made ``pos``), its offset kept for ``opened``."""
         pending, self.pending = self.pending, None
         # (between tricks only: what the rest can change, and whether it can change the verdict)
         if not pos.trick:
@@ -473,8 +482,8 @@ class AtLeast(AndOr[Key, Play]):
         return move
 
     def child(self, pos: DealState, move: Play) -> tuple[bool, bool]:
-        """``move`` played (``play``); broken once the score is settled below
-        the threshold, or where an earlier question broke the position at a threshold as low."""
+        """``move`` played (``play``); broken when, after a trick, the highest value the rest can give is
+        below the threshold (``bounds``), or the new position's upper bound in the tables is."""
         completed = self.play(pos, move)
         if completed:
             # (a kept one is counted by ``look``, which sees it next)
