@@ -40,8 +40,7 @@ from .pipeline import (
     validate,
 )
 from .problems import ApiProblem, answer
-from .searches import SEARCH_OPERATIONS
-from .slots import BOT
+from .searches import search_bound_s
 from .validation import MAX_ERRORS
 
 BATCH = "batch"
@@ -54,8 +53,6 @@ LANGUAGE = "Accept-Language"
 UNKNOWN_OPERATION = "none"
 # The headers of a call's problem a batch passes on (``BatchAnswerHeaders``); ``Vary`` is the batch's own.
 ANSWER_HEADERS = frozenset({"Content-Language", "Retry-After", "Allow"})
-# A search is started only with this much of the deadline left: the longest it holds its slot.
-SEARCH_HEADROOM_S = BOT.budget_cap_ms / 1000
 # A call with no ``body`` is a request with an empty one.
 NO_BODY = b""
 # the wall clock, as nginx's X-Request-Start (a name of its own, which a test sets)
@@ -120,11 +117,12 @@ class Batch:
             route, params = route_for(self.pipeline.match_path(path_of(call["url"])), call["method"])
             operation = route.operation.operation_id
             check_batchable(call, route)
-            if clock() + (SEARCH_HEADROOM_S if operation in SEARCH_OPERATIONS else 0) > deadline:
+            # a search is started only with the longest it may hold its slot left before the deadline
+            if clock() + search_bound_s(operation, call.get("body")) > deadline:
                 raise ApiProblem(503, "busy", text.LATE(), headers=(("Retry-After", "1"),))
             # as a request with an empty body when the call has none
             body = call["body"] if "body" in call else parse_json(NO_BODY)
-            answered = run(route, body, arguments(route, params))
+            answered = run(route, body, arguments(route, params), environ)
             return operation, 200, {"id": call["id"], "status": 200, "body": answered}
         except Exception as error:  # noqa: BLE001 — every fault of a call is that call's problem answer
             problem = answer(error, call_environ(call, environ))

@@ -25,7 +25,6 @@ import json
 import math
 import os
 import re
-import socket
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -35,6 +34,7 @@ import orjson
 
 from . import keys
 from . import messages as text
+from .clients import ClientGone, gone
 from .contract import Contract, Operation
 from .operations import HANDLERS, Call, Handler
 from .problems import Answer, ApiProblem, answer, render
@@ -253,7 +253,7 @@ def encode(value: Any) -> bytes:
     return orjson.dumps(value, option=orjson.OPT_APPEND_NEWLINE)
 
 
-# Call(data, body, params), built by tuple.__new__ directly (a NamedTuple's __new__ is Python)
+# Call(data, body, params, environ), built by tuple.__new__ directly (a NamedTuple's __new__ is Python)
 new_call = functools.partial(tuple.__new__, Call)
 
 
@@ -302,17 +302,12 @@ def refusal(value: str, environ: dict) -> Answer:
     return render(status, code, text.REFUSED.get(code, text.REFUSED["bad_request"]))
 
 
-class ClientGone(Exception):
-    """nginx has closed the connection, its client gone: nothing is answered (logged and counted as 499)."""
-
-
 def check_worth_starting(environ: dict) -> None:
     """503 ``busy`` for a request that waited past its deadline since nginx handed it over;
     ``ClientGone`` when nobody waits for the answer any more."""
     if time.time() - handed_over(environ.get("HTTP_X_REQUEST_START", "")) > REQUEST_TIMEOUT_S:
         raise ApiProblem(503, "busy", text.LATE(), headers=(("Retry-After", "1"),))
-    sock = environ.get("gunicorn.socket")
-    if sock is not None and _closed(sock):
+    if gone(environ):
         raise ClientGone
 
 
@@ -324,15 +319,6 @@ def handed_over(value: str) -> float:
     except ValueError:
         return math.inf
     return started if math.isfinite(started) else math.inf
-
-
-def _closed(sock: socket.socket) -> bool:
-    try:
-        return sock.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT) == b""
-    except (BlockingIOError, InterruptedError):
-        return False
-    except OSError:
-        return True
 
 
 class Pipeline:
@@ -483,7 +469,7 @@ class Pipeline:
         """The answer of one operation for a request already matched to it."""
         params = arguments(route, raw_params)
         body = self.read(environ, self.limit()) if takes_body(route) else None
-        return run(route, body, params)
+        return run(route, body, params, environ)
 
     def read(self, environ: dict, limit: int | None) -> Any:
         """The request's body as JSON: started only if worth it, in the media type and size accepted."""
@@ -499,7 +485,7 @@ def takes_body(route: Route) -> bool:
     return route.body is not None and route.handler is not None and route.handler.convert is not None
 
 
-def run(route: Route, body: Any, params: dict[str, Any]) -> Any:
+def run(route: Route, body: Any, params: dict[str, Any], environ: dict) -> Any:
     """An operation's answer to its JSON ``body`` (parsed) and path parameters (checked): the body validated
     against the contract and converted, the operation called. A single request and a batch's call both run here."""
     handler = route.handler
@@ -508,7 +494,7 @@ def run(route: Route, body: Any, params: dict[str, Any]) -> Any:
     if handler.convert is not None:
         validate(route, body)
         data = handler.convert(body)
-    return handler.answer(new_call((data, body, params)))
+    return handler.answer(new_call((data, body, params, environ)))
 
 
 def validate(route: Route, body: Any) -> None:
