@@ -606,6 +606,7 @@ def test_the_review_colours_every_play_by_its_loss_and_steps_to_its_mistakes(bro
     assert cursor(browser) == KNOWN_PLAY
     assert [s.get_attribute("data-seat") for s in browser.find_elements(By.CSS_SELECTOR, ".seat[data-to-act]")] == ["1"]
     assert sorted(card for card, _ in legal_shown(browser)) == sorted(values)
+    assert [c.get_attribute("data-card") for c in hand_cards(browser, 1, "[data-review-best]")] == ["SJ"]
     assert {e["move"]: float(e["value"]) for e in datasets(browser, "[data-role=review-value]")} == values
     assert datasets(browser, "[data-role=review-play][data-current]")[0]["play"] == str(KNOWN_PLAY)
     # each seat's largest mistake steps the table to it, at a phone's width in Chinese too

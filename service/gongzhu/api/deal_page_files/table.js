@@ -630,6 +630,8 @@
     if (flagged) section.setAttribute('data-problem', 'true'); else section.removeAttribute('data-problem');
     const legal = new Set(toAct ? turn.moves.flat() : []);
     const suggested = T.answer?.kind === 'suggestion' && T.answer.body.seat === seat ? [...T.answer.body.move] : [];
+    const decision = currentReview()?.decisions.find((d) => d.play === T.cursor && d.seat === seat);
+    const reviewBest = new Set(decision ? decision.best.flat() : []);
     const counts = exposedCounts(seat);
     const header = el('header', {},
       el('span', { class: 'seat-name' }, t('seat', seat)),
@@ -655,6 +657,7 @@
           'data-problem': problem ? problem.error.code : undefined,
           'data-suggested': suggestedHere >= 0 || undefined,
           'data-selected': T.selected?.id === id || undefined,
+          'data-review-best': reviewBest.has(entry.card) || undefined,
         },
       }));
     }
