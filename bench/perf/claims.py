@@ -29,8 +29,9 @@ from gongzhu import solve  # noqa: E402
 KINDS = ("all_tricks", "no_tricks")
 
 
-def late_state(rng: random.Random, decks: int, left: int) -> engine.DealState | None:
-    rules = engine.Rules(decks=decks)
+def late_state(rng: random.Random, decks: int, left: int,
+               rules: engine.Rules | None = None) -> engine.DealState | None:
+    rules = engine.Rules(decks=decks) if rules is None else rules
     hands = engine.deal_hands(rules, seed=rng.randrange(1 << 40))
     state = engine.replay(rules, hands=hands, exposed=((), (), (), ()), plays=(), first_deal=True)
     while not state.finished and solve.tricks_left(state) > left:

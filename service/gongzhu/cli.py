@@ -12,12 +12,17 @@
   build and the commit (``gongzhu.about``); works with the engine alone.
 - ``gongzhu-service conformance --base-url URL`` runs the conformance cases against a server
   (``--in-process``: against this package's app), docs/conformance.md.
+- ``gongzhu-service review FILE`` (``-`` for stdin) reviews the deal state in FILE (``/review``'s request body) with
+  this package's app in process, no server: a table of every play (its value, the best moves, the loss, whether
+  exact), each seat's total loss and largest mistakes; ``--json`` prints ``/review``'s answer instead
+  (docs/review.md). Needs the server extra.
 - ``gongzhu-service --help``, ``gongzhu-service serve --help``: this command's help.
 """
 from __future__ import annotations
 
 import argparse
 import errno
+import json
 import os
 import socket
 import subprocess
@@ -26,6 +31,7 @@ from collections.abc import Sequence
 
 from gongzhu import about
 from gongzhu.conformance import runner as conformance_runner
+from gongzhu.conformance.transport import in_process
 from gongzhu.server.server_extra import ServerExtraMissing, require_server
 
 PROG = "gongzhu-service"
@@ -64,7 +70,7 @@ def parser() -> argparse.ArgumentParser:
         epilog=f"`python -m gongzhu` is the same command. `{PROG} serve --help` for serving.")
     top.add_argument("--version", action="store_true",
                      help="print the service and contract versions, the engine build and the commit")
-    commands = top.add_subparsers(dest="command", metavar="{serve,conformance}")
+    commands = top.add_subparsers(dest="command", metavar="{serve,conformance,review}")
     commands.add_parser("serve", help="serve the API with gunicorn (HOST, PORT, ...: serve --help)",
                         usage=f"{PROG} serve [-h] [gunicorn options ...]", description=SERVE_HELP,
                         formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -72,7 +78,62 @@ def parser() -> argparse.ArgumentParser:
                                       description=conformance_runner.__doc__,
                                       formatter_class=argparse.RawDescriptionHelpFormatter)
     conformance_runner.add_arguments(conformance)
+    review = commands.add_parser("review", help="review every play of a deal (/review, in process)",
+                                 description="Review every play of the deal state in FILE (a /review request "
+                                 "body: a deal state, optionally seed and budget_ms) with this package's app, "
+                                 "no server: each play's value in raw points at the end of the deal, the best "
+                                 "moves, the loss, whether exact; then each seat's total loss and largest mistakes.")
+    review.add_argument("file", metavar="FILE", help="the request body as JSON; - reads stdin")
+    review.add_argument("--json", action="store_true", help="print /review's JSON answer instead of the table")
     return top
+
+
+def review(path: str, as_json: bool) -> int:
+    """Print the review of the deal in ``path`` (``-``: stdin); 1 with the problem on stderr when the body
+    is not a deal /review takes, 2 when it is not JSON."""
+    try:
+        require_server()
+    except ServerExtraMissing as missing:
+        print(f"{PROG}: {missing}", file=sys.stderr)
+        return 1
+    from gongzhu.api import create_app
+
+    text = sys.stdin.read() if path == "-" else open(path, encoding="utf-8").read()
+    try:
+        body = json.loads(text)
+    except ValueError as error:
+        print(f"{PROG}: {path} is not JSON: {error}", file=sys.stderr)
+        return 2
+    answer = in_process(create_app())({"method": "POST", "path": "/review", "body": body})
+    found = json.loads(answer.body)
+    if answer.status != 200:
+        print(f"{PROG}: {found['code']}: {found['detail']}", file=sys.stderr)
+        for fault in found.get("errors", []):
+            print(f"  {fault['pointer']}: {fault['detail']}", file=sys.stderr)
+        return 1
+    print(json.dumps(found, ensure_ascii=False, indent=1) if as_json else review_table(found))
+    return 0
+
+
+def _cards(plays: list[list[str]]) -> str:
+    return " ".join("+".join(play) for play in plays)
+
+
+def review_table(found: dict) -> str:
+    """``/review``'s answer as a table of plays, then each seat's total loss and largest mistakes."""
+    lines = [f"{'play':>4} {'trick':>5} {'seat':>4}  {'played':<8} {'value':>8}  {'best':<20} {'loss':>7}  exact"]
+    for d in found["decisions"]:
+        lines.append(f"{d['play']:>4} {d['trick']:>5} {d['seat']:>4}  {_cards([d['played']]):<8} {d['value']:>8}  "
+                     f"{_cards(d['best']):<20} {d['loss']:>7}  {'yes' if d['exact'] else 'no'}")
+    lines.append("")
+    for seat in found["seats"]:
+        mistakes = ", ".join(f"play {m['play']} ({m['loss']})" for m in seat["mistakes"]) or "none"
+        lines.append(f"seat {seat['seat']}: {len(seat['decisions'])} plays, loss {seat['loss']}; "
+                     f"largest mistakes: {mistakes}")
+    scale = "side difference (partnership)" if found["rules"]["partnership"] else "own raw score"
+    lines.append(f"values: raw points at the end of the deal, {scale}; budget {found['budget_ms']} ms"
+                 + ("; the budget ran out (budget_cut)" if found["budget_cut"] else ""))
+    return "\n".join(lines)
 
 
 def serve(options: Sequence[str]) -> int:
@@ -120,6 +181,8 @@ def main(args: Sequence[str] | None = None) -> int:
         return 0
     if chosen.command == "conformance":
         return conformance_runner.run(chosen)
+    if chosen.command == "review":
+        return review(chosen.file, chosen.json)
     if chosen.command == "serve":  # only with -h, which argparse has answered
         return 0
     parser().print_help(sys.stderr)

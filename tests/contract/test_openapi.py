@@ -303,6 +303,7 @@ def test_every_problem_example_validates():
     (schemas.RulesSchema(), "Rules"), (schemas.SUGGEST, "SuggestRequest"),
     (schemas.SUGGEST_EXPOSURES, "SuggestExposuresRequest"), (schemas.CLAIM, "ClaimRequest"),
     (schemas.VIEW, "ViewRequest"), (schemas.MATCH, "MatchRequest"), (schemas.DEAL_RECORD, "DealRecord"),
+    (schemas.REVIEW, "ReviewRequest"),
 ])
 def test_request_schemas_match_the_contract(schema, component):
     contract = CONTRACT["components"]["schemas"][component]
@@ -319,4 +320,5 @@ def test_request_bodies_use_the_request_schemas():
                       "/score": "ScoreRequest", "/ingots": "IngotsRequest",
                       "/exposures": "ExposuresRequest", "/deal": "DealRequest",
                       "/suggest": "SuggestRequest", "/suggest-exposures": "SuggestExposuresRequest",
-                      "/claim": "ClaimRequest", "/view": "ViewRequest", "/match": "MatchRequest"}
+                      "/claim": "ClaimRequest", "/view": "ViewRequest", "/match": "MatchRequest",
+                      "/review": "ReviewRequest"}

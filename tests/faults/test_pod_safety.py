@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 
 from tests.faults.test_hostile import HOST, JSON_HEAD, LEGAL_MOVES, _exchange, _start, answer_200
-from tests.servers import workers_of
+from tests.faults.test_serving import _mid_deal
+from tests.servers import children_of, workers_of
 
 pytestmark = pytest.mark.faults
 
@@ -85,6 +86,48 @@ def test_hard_claims_in_a_loop_leave_the_probes_and_other_requests_prompt(server
     assert max(slowest.values()) < PROBE_BOUND_S, slowest
     assert answers and {status for status, _ in answers} <= {200, 503}
     assert all(int(headers["Retry-After"]) >= 1 for status, headers in answers if status == 503)
+
+
+# A whole deal reviewed with a budget of 2 s (seeded: the clock does not cut it).
+REVIEW = json.dumps({**_mid_deal(plays=52), "seed": 1, "budget_ms": 2000}).encode()
+# /review's drill: its probes' 99th percentile.
+REVIEW_PROBE_P99_S = 0.1
+
+
+def test_reviews_in_a_loop_leave_the_probes_prompt_and_every_worker_within_its_memory(server):
+    stop = threading.Event()
+    answers: list[tuple[int, dict]] = []
+
+    def loop() -> None:
+        while not stop.is_set():
+            status, headers, _ = _post(server.port, "/review", REVIEW)
+            answers.append((status, headers))
+
+    clients = [threading.Thread(target=loop, daemon=True) for _ in range(3)]
+    for client in clients:
+        client.start()
+    time.sleep(0.5)
+    took: list[float] = []
+    try:
+        deadline = time.monotonic() + 8
+        while time.monotonic() < deadline:
+            for path in ("/healthz", "/readyz"):
+                answer, seconds = _probe(server.port, path)
+                assert answer.startswith(b"HTTP/1.1 200 "), answer[:200]
+                took.append(seconds)
+            time.sleep(0.05)
+    finally:
+        stop.set()
+        for client in clients:
+            client.join(30)
+    took.sort()
+    assert took[int(len(took) * 0.99) - 1] <= REVIEW_PROBE_P99_S, took[-10:]
+    assert answers and {status for status, _ in answers} <= {200, 503} and 200 in {s for s, _ in answers}
+    assert all(int(headers["Retry-After"]) >= 1 for status, headers in answers if status == 503)
+    # the workers and their search processes
+    pids = {pid for worker in workers_of(server.proc.pid) for pid in {worker, *children_of(worker)}}
+    peaks = {pid: _peak_kib(pid) for pid in pids}
+    assert len(peaks) >= 4 and all(peak <= WORKER_PEAK_KIB for peak in peaks.values()), peaks
 
 
 def _peak_kib(pid: int) -> int:

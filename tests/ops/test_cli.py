@@ -4,6 +4,8 @@ commit, ``--help`` is ours; ``python -m gongzhu`` is the same command. (Without 
 server extra, ``serve`` says what to install: test_packaging.py.)"""
 from __future__ import annotations
 
+import io
+import json
 import os
 import re
 import socket
@@ -67,7 +69,7 @@ def test_help_is_ours_and_lists_serve(capsys):
         cli.main(["--help"])
     assert done.value.code == 0
     text = capsys.readouterr().out
-    assert text.startswith("usage: gongzhu-service [-h] [--version] {serve,conformance} ...")
+    assert text.startswith("usage: gongzhu-service [-h] [--version] {serve,conformance,review} ...")
     assert "gunicorn" not in text.split("\n")[0]
     with pytest.raises(SystemExit):
         cli.main(["serve", "--help"])
@@ -141,3 +143,34 @@ def test_a_port_in_use_says_to_set_port(tmp_path):
     assert done.stderr == (f"gongzhu-service: 127.0.0.1:{port} is in use (another server listens there); "
                            f"set PORT to a free port, e.g. PORT={port + 1} gongzhu-service serve\n")
     assert "Connection in use" not in done.stdout + done.stderr
+
+
+def test_review_prints_the_operations_answer_as_a_table_or_as_json(tmp_path, capsys, monkeypatch):
+    from gongzhu.api import create_app
+    from tests.faults.test_serving import _mid_deal
+
+    body = {**_mid_deal(plays=52), "seed": 2, "budget_ms": 200}
+    path = tmp_path / "deal.json"
+    path.write_text(json.dumps(body))
+    assert cli.main(["review", str(path), "--json"]) == 0
+    found = json.loads(capsys.readouterr().out)
+    assert found == create_app().test_client().post("/review", json=body).get_json()
+    monkeypatch.setattr(sys, "stdin", io.StringIO(json.dumps(body)))
+    assert cli.main(["review", "-"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].split() == ["play", "trick", "seat", "played", "value", "best", "loss", "exact"]
+    last = found["decisions"][-1]
+    assert lines[52].split() == [str(last["play"]), "12", str(last["seat"]), *last["played"], str(last["value"]),
+                                 *last["played"], "0", "yes"]
+    seat = found["seats"][0]
+    assert lines[54].startswith(f"seat 0: 13 plays, loss {seat['loss']}; largest mistakes: ")
+
+
+def test_review_of_a_deal_the_rules_reject_prints_the_problem(tmp_path, capsys):
+    path = tmp_path / "deal.json"
+    path.write_text(json.dumps({"hands": [["SA"]] * 4}))
+    assert cli.main(["review", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("gongzhu-service: invalid_deal: ") and "/hands/1/0: " in err
+    path.write_text("{")
+    assert cli.main(["review", str(path)]) == 2

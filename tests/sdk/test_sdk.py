@@ -223,6 +223,23 @@ def test_python_sdk_parses_a_problem(python_sdk, live_server):
     assert [(e.pointer, e.code) for e in problem.errors] == [("/move/0", "card_not_in_hand")]
 
 
+def test_python_sdk_reviews_a_deal(python_sdk, live_server):
+    from gongzhu_client import Client, answer
+    from gongzhu_client.api.bot import review
+    from gongzhu_client.models import Review, ReviewRequest
+
+    client = Client(base_url=live_server, raise_on_unexpected_status=True)
+    played = play_deal_python(python_sdk, client, SEED, None)
+    found = answer(review.sync(client=client, body=ReviewRequest(hands=played["hands"], plays=played["plays"],
+                                                                 seed=1, budget_ms=300)))
+    assert isinstance(found, Review)
+    by_hand = requests.post(f"{live_server}/review", timeout=30,
+                            json={"hands": played["hands"], "plays": played["plays"], "seed": 1, "budget_ms": 300})
+    assert found.to_dict() == by_hand.json()
+    assert [d.play for d in found.decisions] == list(range(52))
+    assert found.decisions[-1].exact and found.score is not None
+
+
 def test_typescript_sdk_is_a_compiled_package(built):
     version = contract()["info"]["version"]
     with tarfile.open(built / "dist" / f"gongzhu-client-{version}.tgz") as packed:

@@ -14,7 +14,7 @@ from gongzhu import rules as engine
 from . import results
 from . import schemas as s
 from .schemas import Call
-from .searches import claim, suggest, suggest_exposures
+from .searches import claim, review, suggest, suggest_exposures
 
 
 def legal_moves(call: Call) -> dict:
@@ -105,6 +105,7 @@ HANDLERS: dict[str, Handler] = {
     "suggest": Handler(s.SUGGEST.convert, suggest),
     "suggest_exposures": Handler(s.SUGGEST_EXPOSURES.convert, suggest_exposures),
     "claim": Handler(s.CLAIM.convert, claim),
+    "review": Handler(s.REVIEW.convert, review),
     "match": Handler(s.MATCH.convert, match),
     "titles": Handler(None, titles),
     "title_for": Handler(None, title_for),

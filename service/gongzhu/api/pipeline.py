@@ -25,7 +25,6 @@ import json
 import math
 import os
 import re
-import socket
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -35,6 +34,7 @@ import orjson
 
 from . import keys
 from . import messages as text
+from .clients import ClientGone, gone
 from .contract import Contract, Operation
 from .operations import HANDLERS, Call, Handler
 from .problems import Answer, ApiProblem, answer, render
@@ -225,7 +225,7 @@ def encode(value: Any) -> bytes:
     return orjson.dumps(value, option=orjson.OPT_APPEND_NEWLINE)
 
 
-# Call(data, body, params), built by tuple.__new__ directly (a NamedTuple's __new__ is Python)
+# Call(data, body, params, environ), built by tuple.__new__ directly (a NamedTuple's __new__ is Python)
 new_call = functools.partial(tuple.__new__, Call)
 
 
@@ -251,28 +251,14 @@ def refusal(value: str, environ: dict) -> Answer:
     return render(status, code, text.REFUSED.get(code, text.REFUSED["bad_request"]))
 
 
-class ClientGone(Exception):
-    """nginx has closed the connection, its client gone: nothing is answered (logged and counted as 499)."""
-
-
 def check_worth_starting(environ: dict) -> None:
     """503 ``busy`` for a request that waited past its deadline since nginx handed it over;
     ``ClientGone`` when nobody waits for the answer any more."""
     started = environ.get("HTTP_X_REQUEST_START", "")
     if started.startswith("t=") and time.time() - float(started[2:]) > REQUEST_TIMEOUT_S:
         raise ApiProblem(503, "busy", text.LATE(), headers=(("Retry-After", "1"),))
-    sock = environ.get("gunicorn.socket")
-    if sock is not None and _closed(sock):
+    if gone(environ):
         raise ClientGone
-
-
-def _closed(sock: socket.socket) -> bool:
-    try:
-        return sock.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT) == b""
-    except (BlockingIOError, InterruptedError):
-        return False
-    except OSError:
-        return True
 
 
 class Pipeline:
@@ -440,4 +426,4 @@ class Pipeline:
             if not schema.is_valid(body):
                 schema.check(body)  # raises the bounded report
             data = handler.convert(body)
-        return handler.answer(new_call((data, body, params)))
+        return handler.answer(new_call((data, body, params, environ)))

@@ -9,6 +9,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import fields
 
+from gongzhu.bot.deal_review import Decision, Review
 from gongzhu.rules import (
     TRANSFORMER,
     DealState,
@@ -236,3 +237,24 @@ def ingots_out(ingots: Ingots) -> dict:
 
 def title_out(title: Title) -> dict:
     return {"name": title.name, "pinyin": title.pinyin, "points": title.points}
+
+
+def decision_out(decision: Decision) -> dict:
+    out = {"play": decision.play, "trick": decision.trick, "seat": decision.seat, "played": cards(decision.played),
+           "value": decision.value, "best": card_lists(decision.best), "loss": decision.loss,
+           "exact": decision.exact}
+    if decision.values is not None:
+        out["values"] = [{"move": cards(move), "value": value} for move, value in decision.values]
+    return out
+
+
+def review_out(state: DealState, review: Review, budget_ms: int) -> dict:
+    """``/review``'s answer for the deal ``state`` (its whole history replayed) and its review."""
+    rules = state.rules
+    return {"rules": rules_out(rules), "finished": state.finished,
+            "decisions": [decision_out(d) for d in review.decisions],
+            "seats": [{"seat": s.seat, "decisions": list(s.decisions), "loss": s.loss,
+                       "mistakes": [{"play": play, "loss": loss} for play, loss in s.mistakes]}
+                      for s in review.seats],
+            "score": score_out(rules, state.scores()) if state.finished else None,
+            "budget_ms": budget_ms, "budget_cut": review.budget_cut}

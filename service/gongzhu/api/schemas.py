@@ -13,6 +13,7 @@ from marshmallow import Schema, missing
 from marshmallow.fields import Function, Raw
 
 from gongzhu.bot.advice import DEFAULT_BUDGET_MS
+from gongzhu.bot.deal_review import DEFAULT_BUDGET_MS as REVIEW_BUDGET_MS
 from gongzhu.rules import DEFAULT_RULES, Rules
 from gongzhu.rules.match import MATCH_TARGET, PIG_TAKER, DealRecord
 from gongzhu.rules.state import NO_EXPOSURE
@@ -21,11 +22,13 @@ from .engine_values import card_rows_in, cards_in, convert_fields
 
 
 class Call(NamedTuple):
-    """One request's input: the converted body, the body as sent, the path parameters."""
+    """One request's input: the converted body, the body as sent, the path parameters, and the WSGI environ
+    it came in (None outside a request: a long search asks it whether its client still waits)."""
 
     data: Any
     body: Any
     params: dict[str, Any]
+    environ: dict | None = None
 
 
 def _integers(value) -> tuple[int, ...]:
@@ -164,6 +167,11 @@ class SuggestSchema(DealStateSchema):
     seed = Function(deserialize=int)
 
 
+class ReviewSchema(DealStateSchema):
+    budget_ms = Function(deserialize=int, load_default=REVIEW_BUDGET_MS)
+    seed = Function(deserialize=int)
+
+
 class ClaimSchema(DealStateSchema):
     claim = Function(deserialize=_claim)
 
@@ -202,5 +210,6 @@ DEAL: DealSchema = DealSchema()
 SUGGEST: SuggestSchema = SuggestSchema()
 SUGGEST_EXPOSURES: SuggestExposuresSchema = SuggestExposuresSchema()
 CLAIM: ClaimSchema = ClaimSchema()
+REVIEW: ReviewSchema = ReviewSchema()
 VIEW: ViewSchema = ViewSchema()
 MATCH: MatchSchema = MatchSchema()

@@ -1,8 +1,9 @@
-"""The operations that search — ``/suggest``, ``/claim`` — and ``/suggest-exposures``, and where their searches
-run: the one module of the API that calls the engine's searches. Under gunicorn each worker runs them in child
-processes of its own (``start``: one per bot slot, forked before the worker has threads), else in the calling
-thread, the same function either way (docs/deployment.md, "Searches run beside serving, not in it").
-``/suggest-exposures`` is a rule of thumb over one hand, not a search: it runs in the request thread.
+"""The operations that search — ``/suggest``, ``/claim``, ``/review`` — and ``/suggest-exposures``, and where
+their searches run: the one module of the API that calls the engine's searches. Under gunicorn each worker runs
+them in child processes of its own (``start``: one per bot slot, forked before the worker has threads), else in
+the calling thread, the same function either way (docs/deployment.md, "Searches run beside serving, not in it").
+A review's worker asks between polls of its child whether the client still waits (``clients.gone``), and stops it
+when not. ``/suggest-exposures`` is a rule of thumb over one hand, not a search: it runs in the request thread.
 """
 from __future__ import annotations
 
@@ -22,8 +23,9 @@ from gongzhu import rules as engine
 from . import messages as text
 from . import metrics
 from . import schemas as s
-from .results import card_lists, cards, deal_state, replay, rules_out, score_out
-from .slots import BOT, Busy
+from .clients import ClientGone, gone
+from .results import card_lists, cards, deal_state, replay, review_out, rules_out, score_out
+from .slots import BOT, REVIEW_BUDGET_CAP_MS, Busy
 
 # The claims search stops at whichever comes first and answers null: a number of positions (about a second of one
 # core; a two-deck position costs ten to twenty times a one-deck one), or a second of wall-clock time (worst-case
@@ -34,6 +36,11 @@ CLAIM_SLOT_MS = 1000
 # STUCK_GRACE_S is stuck: it is killed and replaced, and the request gets 503 ``busy`` (a matter of load).
 STUCK_FACTOR = 4
 STUCK_GRACE_S = 5.0
+# A review ends by its budget (bot/review.py); one silent past REVIEW_STUCK_FACTOR times it plus STUCK_GRACE_S is
+# stuck: at the cap (10 s) that is 25 s, inside nginx's wait for an answer (the request timeout + 20 s: 30 s).
+REVIEW_STUCK_FACTOR = 2
+# How often a worker waiting on a review asks whether its client still waits.
+CLIENT_POLL_S = 0.1
 # Serving (event loop, probes, short requests) comes first when the cores are busy.
 SEARCH_NICENESS = 10
 # Signals gunicorn's master and worker handle: a child leaves them to its worker.
@@ -55,7 +62,15 @@ def _claim(body: dict, _budget_ms: int) -> tuple:
     return verdict.holds, verdict.refutation, verdict.nodes
 
 
-SEARCHES: dict[str, Callable[[dict, int], tuple]] = {"suggest": _suggest, "claim": _claim}
+def _review(body: dict, budget_ms: int, stop: Callable[[], bool] | None = None) -> dict:
+    data = s.REVIEW.convert(body)
+    state = deal_state(data)
+    start = deal_state({**data, "plays": ()})
+    found = bot.review(start, state.plays(), budget_ms=budget_ms, seed=data.get("seed"), stop=stop)
+    return review_out(state, found, budget_ms)
+
+
+SEARCHES: dict[str, Callable[[dict, int], Any]] = {"suggest": _suggest, "claim": _claim, "review": _review}
 
 
 class Child:
@@ -68,10 +83,17 @@ class Child:
         self.process.start()
         theirs.close()
 
-    def run(self, kind: str, body: dict, budget_ms: int, bound_s: float) -> tuple:
+    def run(self, kind: str, body: dict, budget_ms: int, bound_s: float, factor: float = STUCK_FACTOR,
+            gone: Callable[[], bool] | None = None) -> Any:
+        """The search's answer; ``TimeoutError`` past ``factor`` × ``bound_s`` + the grace, ``ClientGone`` as
+        soon as ``gone`` (asked every ``CLIENT_POLL_S``) says nobody waits for it."""
         self.pipe.send((kind, body, budget_ms))
-        if not self.pipe.poll(bound_s * STUCK_FACTOR + STUCK_GRACE_S):
-            raise TimeoutError(f"a {kind} search did not end within its bound")
+        until = time.monotonic() + bound_s * factor + STUCK_GRACE_S
+        while not self.pipe.poll(CLIENT_POLL_S if gone is not None else until - time.monotonic()):
+            if time.monotonic() >= until:
+                raise TimeoutError(f"a {kind} search did not end within its bound")
+            if gone is not None and gone():
+                raise ClientGone
         outcome, value = self.pipe.recv()
         if outcome != "ok":
             raise RuntimeError(f"the {kind} search failed: {value}")
@@ -113,12 +135,13 @@ class Processes:
         for child in self.children:
             self.free.put(child)
 
-    def run(self, kind: str, body: dict, budget_ms: int, bound_s: float) -> tuple:
+    def run(self, kind: str, body: dict, budget_ms: int, bound_s: float, factor: float = STUCK_FACTOR,
+            gone: Callable[[], bool] | None = None) -> Any:
         child = self.free.get()
         try:
-            return child.run(kind, body, budget_ms, bound_s)
-        except (TimeoutError, EOFError, OSError) as error:
-            # stuck or gone: a fresh process takes its place
+            return child.run(kind, body, budget_ms, bound_s, factor, gone)
+        except (TimeoutError, ClientGone, EOFError, OSError) as error:
+            # stuck, unwanted or gone: a fresh process takes its place
             child.stop()
             self.children.remove(child)
             child = Child(self.context)
@@ -187,6 +210,23 @@ def claim(call: s.Call) -> dict:
             "reason": None if holds is not None else "search_budget",
             "refutation": None if refutation is None else card_lists(refutation),
             "score": score, "tricks_left": solve.tricks_left(state), "positions": positions}
+
+
+def review(call: s.Call) -> dict:
+    """The deal's review, in a search process while a bot slot is held; a client gone meanwhile stops it."""
+    replay(call.data)
+    budget_ms = min(call.data["budget_ms"], REVIEW_BUDGET_CAP_MS)
+
+    def stop() -> bool:
+        return gone(call.environ)
+
+    with BOT.slot(budget_ms, on_busy=metrics.count_bot_shed, kind="review"):
+        if _processes:
+            return _processes[0].run("review", call.body, budget_ms, budget_ms / 1000, REVIEW_STUCK_FACTOR, stop)
+        try:
+            return _review(call.body, budget_ms, stop)
+        except bot.Stopped:
+            raise ClientGone from None
 
 
 def suggest_exposures(call: s.Call) -> dict:

@@ -1,6 +1,7 @@
-"""Bot work bounded per worker process: a /suggest or /claim search holds a slot while it runs. A request that
-finds every slot taken gets 503 ``busy`` at once, never a queue, with ``Retry-After`` from what recent searches of
-the running kind took; ``GONGZHU_MAX_BUDGET_MS`` caps the budget (docs/deployment.md, "Bot slots", "Budget cap").
+"""Bot work bounded per worker process: a /suggest, /claim or /review search holds a slot while it runs. A request
+that finds every slot taken gets 503 ``busy`` at once, never a queue, with ``Retry-After`` from what recent searches
+of the running kind took; ``GONGZHU_MAX_BUDGET_MS`` caps /suggest's budget and ``GONGZHU_MAX_REVIEW_BUDGET_MS``
+/review's (docs/deployment.md, "Bot slots", "Budget cap").
 """
 from __future__ import annotations
 
@@ -19,6 +20,11 @@ SLOTS_ENV = "GONGZHU_BOT_SLOTS"
 BUDGET_CAP_ENV = "GONGZHU_MAX_BUDGET_MS"
 DEFAULT_SLOTS = 1
 DEFAULT_BUDGET_CAP_MS = 1000
+# /review's budget is for a whole deal: its own cap, below nginx's wait for an answer (docs/deployment.md,
+# "Budget cap").
+REVIEW_BUDGET_CAP_ENV = "GONGZHU_MAX_REVIEW_BUDGET_MS"
+DEFAULT_REVIEW_BUDGET_CAP_MS = 10_000
+REVIEW_BUDGET_CAP_MS = int(os.environ.get(REVIEW_BUDGET_CAP_ENV, DEFAULT_REVIEW_BUDGET_CAP_MS))
 
 
 class Busy(ApiProblem):

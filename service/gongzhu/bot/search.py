@@ -21,7 +21,7 @@ import random
 import time
 from collections.abc import Callable, Sequence
 
-from gongzhu.rules import DealState, Play, SeatView, exact_score
+from gongzhu.rules import DealState, Play, Rules, SeatView, exact_score
 from gongzhu.rules.cards import mask_cards
 from gongzhu.rules.table import Chooser, LiveDeal, advance
 from gongzhu.solve import endgame_values
@@ -30,6 +30,8 @@ from .heuristic import heuristic_play
 from .policy import PolicyChooser
 
 Policy = Callable[[int, int, Sequence[Play], Sequence[Play], int], Play]
+# A seat's value of a deal's raw scores: ``exact_score`` for the bot's choices, the review's scale for its values
+Scale = Callable[[Rules, Sequence[int], int], float]
 
 
 class HeuristicChooser(Chooser):
@@ -52,8 +54,10 @@ class HeuristicChooser(Chooser):
         return heuristic_play(singles, singles, doubles, trick, played)
 
 
-def playout_value(root: DealState, move: Play, seat: int, weights: list[float] | None = None) -> float:
-    """Play ``move`` then the playout policy to the end of the deal on a copy of ``root``; ``seat``'s value.
+def playout_value(root: DealState, move: Play, seat: int, weights: list[float] | None = None,
+                  scale: Scale = exact_score) -> float:
+    """Play ``move`` then the playout policy to the end of the deal on a copy of ``root``; ``seat``'s value
+    (``scale``: its exact normalized score unless told).
 
     The policy is the baseline heuristic, or with ``weights`` (one deck) the learned policy
     (``policy.PolicyChooser``) in every seat."""
@@ -64,7 +68,7 @@ def playout_value(root: DealState, move: Play, seat: int, weights: list[float] |
     if weights is not None and root.rules.decks == 1:
         chooser = PolicyChooser(deal, weights, chooser)
     advance(playout, chooser)
-    return exact_score(root.rules, playout.raw_scores(), seat)
+    return scale(root.rules, playout.raw_scores(), seat)
 
 
 class Leaf:
@@ -79,11 +83,11 @@ class Leaf:
         raise NotImplementedError
 
 
-def determinized(state: DealState, k: SeatView, moves: list[Play], leaf: Leaf, *, deals: int,
-                 rng: random.Random, absent: tuple[int, ...] | None) -> tuple[Play, int] | None:
-    """(best move, deals valued): up to ``deals`` deals of the hidden cards (``DealState.resample``), each
-    move valued on each by ``leaf``; the best total wins, ties to the earlier move. None when no deal
-    was valued. Sharing a deal across the moves cancels most of its luck."""
+def deal_totals(state: DealState, k: SeatView, moves: list[Play], leaf: Leaf, *, deals: int,
+                rng: random.Random, absent: tuple[int, ...] | None) -> tuple[list[float], int]:
+    """(each move's total value, deals valued): up to ``deals`` deals of the hidden cards
+    (``DealState.resample``), each move valued on each by ``leaf``. Sharing a deal across the moves
+    cancels most of its luck."""
     totals = [0.0] * len(moves)
     done = 0
     for _ in range(deals):
@@ -94,6 +98,14 @@ def determinized(state: DealState, k: SeatView, moves: list[Play], leaf: Leaf, *
             break
         totals = [a + b for a, b in zip(totals, values)]
         done += 1
+    return totals, done
+
+
+def determinized(state: DealState, k: SeatView, moves: list[Play], leaf: Leaf, *, deals: int,
+                 rng: random.Random, absent: tuple[int, ...] | None) -> tuple[Play, int] | None:
+    """(best move, deals valued): ``deal_totals``' best total wins, ties to the earlier move. None when no
+    deal was valued."""
+    totals, done = deal_totals(state, k, moves, leaf, deals=deals, rng=rng, absent=absent)
     if not done:
         return None
     best = max(range(len(moves)), key=lambda i: (totals[i], -i))
@@ -104,17 +116,18 @@ class Playouts(Leaf):
     """A playout of each move (``playout_value``); past the ``deadline`` (perf_counter) the unfinished
     deal is dropped, from the second deal on, so every move has as many playouts."""
 
-    def __init__(self, seat: int, deadline: float, weights: list[float] | None) -> None:
+    def __init__(self, seat: int, deadline: float, weights: list[float] | None, scale: Scale = exact_score) -> None:
         self.seat = seat
         self.deadline = deadline
         self.weights = weights
+        self.scale = scale
 
     def values(self, root: DealState, moves: list[Play], done: int) -> list[float] | None:
         values = []
         for move in moves:
             if done and time.perf_counter() > self.deadline:
                 return None
-            values.append(playout_value(root, move, self.seat, self.weights))
+            values.append(playout_value(root, move, self.seat, self.weights, self.scale))
         return values
 
 

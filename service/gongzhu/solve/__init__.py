@@ -2,10 +2,13 @@
 
 ``andor`` is the one AND/OR search core; ``claims`` decides a claim (声称) of the
 remaining tricks, ``endgame`` values each move of a deal's last tricks for the
-bot, ``plain`` searches positions of plain cards only; ``vocabulary`` holds
+bot, ``values`` values every legal move of a position for the deal review
+(``OpenValues``), ``plain`` searches positions of plain cards only; ``vocabulary`` holds
 what they share (docs/engine-api.md, "Claims" and "Search").
 """
 from .claims import CLAIM_KINDS, ClaimVerdict, claimed_captures, decide_claim, tricks_left
 from .endgame import endgame_values
+from .values import OpenValues
 
-__all__ = ["CLAIM_KINDS", "ClaimVerdict", "claimed_captures", "decide_claim", "endgame_values", "tricks_left"]
+__all__ = ["CLAIM_KINDS", "ClaimVerdict", "claimed_captures", "decide_claim", "endgame_values", "OpenValues",
+           "tricks_left"]

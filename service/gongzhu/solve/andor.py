@@ -121,6 +121,14 @@ class AndOr(ABC, Generic[Key, Move]):
         """Take back the move ``child`` played on ``pos``."""
         pos.undo()
 
+    def opened(self) -> None:
+        """A position's search begins (its verdict goes to ``remember``): nothing to do here; a search that
+        keeps a bound of each position's value starts counting its leaves."""
+
+    def remember(self, key: Key, kept: bool, looked: int, witness: Move | None) -> None:
+        """A position's verdict (``decide``), for the next look at it: in ``known``."""
+        self.known[key] = (kept, looked, witness)
+
     def decide(self, pos: DealState, depth: int) -> tuple[bool, Move | None, bool]:
         """Whether no trick breaks the claim within ``depth`` more completed tricks; the
         deciding move (the claimant's keeping move, or another seat's breaking one); and
@@ -135,6 +143,7 @@ class AndOr(ABC, Generic[Key, Move]):
         if found is not None and _settled(found, depth):
             return found[0], found[2], found[1] == EXACT
         self.nodes.visit()
+        self.opened()
         claimant = self.mover(pos) == self.seat
         result, witness, to_the_end = (not claimant), None, True
         for move in _first(self.moves(pos, key), found):
@@ -149,5 +158,5 @@ class AndOr(ABC, Generic[Key, Move]):
                 break
             to_the_end = to_the_end and whole
         to_the_end = result and to_the_end and self.exact
-        self.known[key] = (result, EXACT if to_the_end else depth, witness)
+        self.remember(key, result, EXACT if to_the_end else depth, witness)
         return result, witness, to_the_end

@@ -18,7 +18,7 @@ at most the highest broken one; the next question is just above what is proved,
 or at it, until the two meet. The first question is a guess (a playout's value,
 often the answer). Scores are counted in integer units (``score_units``) on a
 grid of ``UNIT``. What each question settled is kept, per position, as bounds
-for the next ones (``_AtLeast``), shared by every move of the root.
+for the next ones (``AtLeast``), shared by every move of the root.
 
 The table's key is what decides the rest of the score: the position (hands,
 the trick on the table, who acts and leads, the exposed copies still held, the
@@ -35,17 +35,22 @@ from collections.abc import Callable, Sequence
 from typing import Final
 
 from ..rules.cards import (
+    HEART_MASK,
     HEARTS,
+    ONE_PLANE,
     PIG,
     PLANE,
     SCORING_MASK,
     SEATS,
     SHEEP,
     SUIT_SIZE,
+    TRANSFORMER,
     Play,
     mask_cards,
+    merge_bits,
+    remove_card,
 )
-from ..rules.scoring import HEART_VALUES, PIG_POINTS, SHEEP_POINTS, seat_raw
+from ..rules.scoring import HEART_VALUES, PIG_POINTS, SHEEP_POINTS, Doublings, seat_raw
 from ..rules.settlement import PARTNERS
 from ..rules.state import DealState
 from ..rules.tricks import leading_index
@@ -62,6 +67,8 @@ NO_DEPTH_LIMIT: Final = 1000
 # more score units than any deal gives
 NO_SCORE: Final = 1 << 40
 DEFAULT_MAX_NODES: Final = 20_000
+# the questions asked next to what the last one proved before the rest are asked halfway (``exact_units``)
+MTD_STEPS: Final = 2
 # What a card is worth to its taker, to order the moves only (the transformer, which doubles, counts 0).
 ORDER_POINTS: Final = tuple(
     HEART_VALUES[c % SUIT_SIZE] if c // SUIT_SIZE == HEARTS else
@@ -83,97 +90,202 @@ def units_per_point(rules: Rules) -> int:
     return 2 if rules.partnership else SEATS - 1
 
 
-def settled_units(pos: DealState, seat: int) -> int:
-    """``seat``'s score units from the cards taken so far (its final score once no scoring card is in play)."""
+def settled_units(pos: DealState, seat: int, raw_points: bool = False) -> int:
+    """``seat``'s score units from the cards taken so far (its final score once no scoring card is in play).
+    With ``raw_points``, the review's scale, raw points: ``seat``'s own raw score (individual); its side's
+    raw scores less the other side's (partnership: twice the side difference, which ``score_units`` is)."""
     rules, k = pos.rules, pos.doublings
+    if raw_points and not rules.partnership:
+        return seat_raw(rules, pos.captured_bits[seat], k)
     raw = [seat_raw(rules, bits, k) for bits in pos.captured_bits]
     return score_units(rules, raw, seat)
+
+
+# the scoring cards whose copies score alike, one copy at a time (``pile_extremes``)
+SPECIALS: Final = (PIG, SHEEP, TRANSFORMER)
+HEART_BITS: Final = HEART_MASK | HEART_MASK << PLANE
+# a pile above the cards in play, in one int key
+PILE_SHIFT: Final = 2 * PLANE
+
+
+def _copies(rest: int, card: int) -> list[int]:
+    """The ways to take 0, 1 or 2 of ``card``'s copies among ``rest`` (two-plane bits: the second plane
+    holds a second copy)."""
+    ways = [0]
+    if rest >> card & 1:
+        ways.append(1 << card)
+        if rest >> card + PLANE & 1:
+            ways.append(1 << card | 1 << card + PLANE)
+    return ways
+
+
+def scoring_in_play(pos: DealState) -> int:
+    """The scoring cards still in play, in a hand or on the table (two-plane bits, copies counted)."""
+    rest = 0
+    for hand in pos.hands_bits:
+        rest = merge_bits(rest, hand & SCORING_BITS)
+    for play in pos.trick:
+        for card in play:
+            rest = merge_bits(rest, 1 << card & SCORING_BITS)
+    return rest
+
+
+def pile_extremes(rules: Rules, k: Doublings, pile: int, rest: int) -> tuple[int, int]:
+    """The lowest and the highest raw score of ``pile`` and any part of ``rest`` (two-plane scoring cards):
+    what a seat's score can still become. The score is linear in the hearts' points once the other
+    scoring cards are chosen, but for all hearts (满红) and the transformer alone, so the hearts taken are
+    none, all, or all but the lowest (one short of all hearts); every choice of the other cards' copies
+    with each of those three is scored (``seat_raw``), the one rule."""
+    hearts = rest & HEART_BITS
+    heart_ways = [0]
+    if hearts:
+        ranks = (hearts | hearts >> PLANE) & ONE_PLANE
+        lowest = (ranks & -ranks).bit_length() - 1
+        heart_ways += [hearts, remove_card(hearts, lowest)]
+    low, high = NO_SCORE, -NO_SCORE
+    for pig in _copies(rest, PIG):
+        for sheep in _copies(rest, SHEEP):
+            for ten in _copies(rest, TRANSFORMER):
+                for way in heart_ways:
+                    raw = seat_raw(rules, merge_bits(pile, pig | sheep | ten | way), k)
+                    low, high = min(low, raw), max(high, raw)
+    return low, high
 
 
 Key = tuple[object, ...]
 
 
-def position_key(pos: DealState) -> Key:
-    """The position and the scoring cards each seat has taken: what decides the rest of the score."""
-    taken = tuple([bits & SCORING_BITS for bits in pos.captured_bits])
+def position_key(pos: DealState, own: int | None = None) -> Key:
+    """The position and the scoring cards each seat has taken (``own``'s alone, when given: its own raw
+    score is the value): what decides the rest of the score."""
+    if own is None:
+        taken: object = tuple([bits & SCORING_BITS for bits in pos.captured_bits])
+    else:
+        taken = pos.captured_bits[own] & SCORING_BITS
     if pos.plain:
         return (pos.seat, pos.leader, tuple(pos.hands_bits), tuple(pos.trick), taken)
     return (pos.seat, pos.leader, tuple(pos.hands_bits), tuple(pos.trick), taken, tuple(pos.held_exposed),
             pos.suits_led, pos.first_round, pos.opening_lead, pos.ban)
 
 
-class _AtLeast(AndOr[Key, Play]):
+class AtLeast(AndOr[Key, Play]):
     """Can ``seat`` make sure its score units end at ``threshold`` or more? The claims' AND/OR search on
     one ``DealState`` walked down and up (``apply_unchecked``/``undo``).
 
-    One instance asks one threshold after another (``ask``). What earlier questions settled is kept as
-    bounds, per position: kept at ``t`` means kept at every lower threshold (``kept_at``, the highest),
-    broken at ``t`` broken at every higher one (``broken_at``, the lowest). A position kept at the
-    threshold asked is kept without search (``look``); a move to one broken there breaks (``child``).
-    The AND/OR search's own table holds one question's verdicts; ``ask`` moves them into the bounds.
+    One instance asks one threshold after another (``ask``), and keeps, per position, bounds of its
+    value: a position kept at a threshold is worth at least the lowest leaf its search kept (``lower``),
+    a broken one at most the highest leaf its search broke (``upper``), as a fail-soft alpha-beta's
+    value bounds it. A position whose lower bound reaches the threshold asked is kept without search
+    (``look``); a move to one whose upper bound is below it breaks (``child``). The bounds hold for
+    every later question, and every later root of the deal.
     """
 
     exact = False
 
-    def __init__(self, seat: int, nodes: Nodes, partnership: bool) -> None:
+    def __init__(self, seat: int, nodes: Nodes, partnership: bool, raw_points: bool = False) -> None:
         super().__init__(seat, True, nodes)
         self.partnership = partnership
+        # the review's scale (``settled_units``); individually only the seat's own pile counts then
+        self.raw_points = raw_points
+        self.own: int | None = seat if raw_points and not partnership else None
+        # each seat's raw score's weight in the value (``score_units``; the own seat's alone, ``own``)
+        if partnership:
+            self.weights = tuple([1 if s % 2 == seat % 2 else -1 for s in range(SEATS)])
+        elif self.own is not None:
+            self.weights = tuple([1 if s == seat else 0 for s in range(SEATS)])
+        else:
+            self.weights = tuple([SEATS - 1 if s == seat else -1 for s in range(SEATS)])
+        # a seat's scoring pile and the scoring cards in play (one int) -> ``pile_extremes`` (one search
+        # serves one deal: its rules and doublings)
+        self.extremes: dict[int, tuple[int, int]] = {}
         self.threshold = 0
-        self.kept_at: dict[Key, int] = {}
-        self.broken_at: dict[Key, int] = {}
+        self.lower: dict[Key, int] = {}
+        self.upper: dict[Key, int] = {}
         # the move that decided a position for an earlier threshold: tried first
         self.hints: dict[Key, Play] = {}
         # the key of the position ``child`` made (``look`` looks at it next), not computed twice
         self.pending: Key | None = None
-        # this question's leaves: the lowest score kept and the highest broken (what a failed or kept
-        # question proves beyond its threshold, as a fail-soft alpha-beta's value does)
+        # the leaves of the position being searched: the lowest score kept and the highest broken (what
+        # its verdict proves beyond the threshold); ``opened`` saves the enclosing position's here
         self.lowest_kept = NO_SCORE
         self.highest_broken = -NO_SCORE
+        self.saved: list[tuple[int, int]] = []
 
     def ask(self, pos: DealState, threshold: int) -> bool:
-        """Whether the seat can make sure of ``threshold`` score units from ``pos``."""
+        """Whether the seat can make sure of ``threshold`` score units from ``pos``; then ``lowest_kept``
+        (kept) or ``highest_broken`` (not) bound its value."""
         self.threshold = threshold
         self.pending = None
         self.lowest_kept, self.highest_broken = NO_SCORE, -NO_SCORE
-        holds = self.decide(pos, NO_DEPTH_LIMIT - len(pos.winners))[0]
-        kept_at, broken_at, hints = self.kept_at, self.broken_at, self.hints
-        # every verdict looked to the end of the deal (the depth is never reached): each is exact
-        for key, (kept, _, move) in self.known.items():
-            if kept:
-                if kept_at.get(key, threshold - 1) < threshold:
-                    kept_at[key] = threshold
-            elif broken_at.get(key, threshold + 1) > threshold:
-                broken_at[key] = threshold
-            if move is not None:
-                hints[key] = move
-        self.known.clear()
-        return holds
+        self.saved.clear()
+        # the depth is never reached: every verdict looks to the end of the deal
+        return self.decide(pos, NO_DEPTH_LIMIT - len(pos.winners))[0]
+
+    def opened(self) -> None:
+        self.saved.append((self.lowest_kept, self.highest_broken))
+        self.lowest_kept, self.highest_broken = NO_SCORE, -NO_SCORE
+
+    def remember(self, key: Key, kept: bool, looked: int, witness: Play | None) -> None:
+        """The position's bound from its leaves, then its leaves counted in the enclosing position's."""
+        low, high = self.lowest_kept, self.highest_broken
+        if kept:
+            if low > self.lower.get(key, -NO_SCORE):
+                self.lower[key] = low
+        elif high < self.upper.get(key, NO_SCORE):
+            self.upper[key] = high
+        if witness is not None:
+            self.hints[key] = witness
+        outer_low, outer_high = self.saved.pop()
+        self.lowest_kept, self.highest_broken = min(outer_low, low), max(outer_high, high)
+
+    def units(self, pos: DealState) -> int:
+        """The seat's settled score units in ``pos`` (``settled_units``, in this search's scale)."""
+        return settled_units(pos, self.seat, self.raw_points)
+
+    def key(self, pos: DealState) -> Key:
+        return position_key(pos, self.own)
+
+    def bounds(self, pos: DealState) -> tuple[int, int]:
+        """The lowest and highest value the rest of the deal can still give from ``pos`` (score units on
+        the grid): each seat's pile at its extremes (``pile_extremes``), each the way its weight pulls.
+        Equal once no scoring card is in play: the value is settled."""
+        rules, k = pos.rules, pos.doublings
+        rest = scoring_in_play(pos)
+        extremes = self.extremes
+        low = high = 0
+        for s in range(SEATS):
+            weight = self.weights[s]
+            if not weight:
+                continue
+            pile = pos.captured_bits[s] & SCORING_BITS
+            key = pile << PILE_SHIFT | rest
+            found = extremes.get(key)
+            if found is None:
+                found = pile_extremes(rules, k, pile, rest)
+                extremes[key] = found
+            if weight > 0:
+                low, high = low + weight * found[0], high + weight * found[1]
+            else:
+                low, high = low + weight * found[1], high + weight * found[0]
+        return low + -low % UNIT, high - high % UNIT
 
     def look(self, pos: DealState) -> Key | None:
         """None when kept: the deal is over (a line below the threshold broke on its last scoring card), the
         score is settled at the threshold or more, or an earlier question kept the position at a threshold
         as high. Else the position's key (``position_key``; the one ``child`` computed, when it made ``pos``)."""
         pending, self.pending = self.pending, None
-        if pos.seat is None:
-            self.leaf(settled_units(pos, self.seat))
-            return None
-        # (between tricks only: the score is settled by the trick that took the last scoring card)
-        if not pos.trick and not live_cards(pos) & SCORING_BITS:
-            return None if self.leaf(settled_units(pos, self.seat)) else position_key(pos)
-        key = pending if pending is not None else position_key(pos)
-        kept = self.kept_at.get(key)
-        if kept is not None and kept >= self.threshold:
-            self.lowest_kept = min(self.lowest_kept, kept)
+        # (between tricks only: what the rest can change, and whether it can change the verdict)
+        if not pos.trick:
+            low, high = self.bounds(pos)
+            if low >= self.threshold:
+                self.lowest_kept = min(self.lowest_kept, low)
+                return None
+        key = pending if pending is not None else self.key(pos)
+        low = self.lower.get(key)
+        if low is not None and low >= self.threshold:
+            self.lowest_kept = min(self.lowest_kept, low)
             return None
         return key
-
-    def leaf(self, units: int) -> bool:
-        """Whether a settled score keeps the threshold (and the leaf counted)."""
-        if units >= self.threshold:
-            self.lowest_kept = min(self.lowest_kept, units)
-            return True
-        self.highest_broken = max(self.highest_broken, units)
-        return False
 
     def mover(self, pos: DealState) -> int | None:
         """The seat to act, read as the searching seat when it is that seat's partner (partnership):
@@ -213,11 +325,12 @@ class _AtLeast(AndOr[Key, Play]):
                 points += ORDER_POINTS[card]
         partnership = pos.rules.partnership
         seat = self.seat
+        others = 0 if self.raw_points else -1
 
         def weight(taker: int) -> int:
             if partnership:
                 return 1 if taker % 2 == seat % 2 else -1
-            return SEATS - 1 if taker == seat else -1
+            return SEATS - 1 if taker == seat else others
 
         def key(move: Play) -> int:
             card = move[-1]
@@ -236,18 +349,18 @@ class _AtLeast(AndOr[Key, Play]):
         """``move`` played (``play``); broken once the score is settled below
         the threshold, or where an earlier question broke the position at a threshold as low."""
         completed = self.play(pos, move)
-        if pos.seat is None or completed and not live_cards(pos) & SCORING_BITS:
-            # (a kept leaf is counted by ``look``, which sees it next)
-            units = settled_units(pos, self.seat)
-            if units < self.threshold:
-                self.highest_broken = max(self.highest_broken, units)
+        if completed:
+            # (a kept one is counted by ``look``, which sees it next)
+            high = self.bounds(pos)[1]
+            if high < self.threshold:
+                self.highest_broken = max(self.highest_broken, high)
                 return completed, True
-            return completed, False
-        key = position_key(pos)
-        broken = self.broken_at.get(key)
-        if broken is not None and broken <= self.threshold:
-            # broken at ``broken``: below it, on the grid
-            self.highest_broken = max(self.highest_broken, broken - UNIT)
+            if pos.seat is None:
+                return completed, False
+        key = self.key(pos)
+        high = self.upper.get(key)
+        if high is not None and high < self.threshold:
+            self.highest_broken = max(self.highest_broken, high)
             return completed, True
         self.pending = key
         return completed, False
@@ -266,33 +379,38 @@ def distinct_moves(pos: DealState) -> list[Play]:
     return moves
 
 
+def exact_units(search: AtLeast, pos: DealState, guess: int) -> int:
+    """The exact score units ``search``'s seat can make sure of from ``pos``, by questions "at least t?"
+    (MTD(f)), between the lowest and highest value the rest of the deal can give (``AtLeast.bounds``): a
+    kept question proves the value at least its lowest kept leaf, a failed one at most its highest broken
+    leaf. The first question asks ``guess`` (on the grid) and the second just beyond what it proved, as
+    MTD(f) does; from the third on, a guess that far off is left for the middle of what is still open
+    (a bisection). Raises ``Budget`` past the search's node limit or deadline."""
+    low, high = search.bounds(pos)
+    threshold = min(max(guess - guess % UNIT, low + UNIT), high)
+    asked = 0
+    while low < high:
+        if search.ask(pos, threshold):
+            low = max(low, search.lowest_kept)
+            threshold = low + UNIT
+        else:
+            high = min(high, search.highest_broken)
+            threshold = high
+        asked += 1
+        if asked >= MTD_STEPS:
+            middle = (low + high) // 2
+            threshold = max(low + UNIT, middle - middle % UNIT)
+    return low
+
+
 class Endgame:
     """The exact values of a position's moves for ``seat`` (``values``), over one open deal."""
 
     def __init__(self, seat: int, max_nodes: int = DEFAULT_MAX_NODES, deadline: float | None = None,
-                 partnership: bool = False) -> None:
+                 partnership: bool = False, raw_points: bool = False) -> None:
         self.seat = seat
         self.nodes = Nodes(max_nodes, deadline)
-        self.search = _AtLeast(seat, self.nodes, partnership)
-
-    def units(self, pos: DealState, guess: int) -> int:
-        """The exact score units ``seat`` can make sure of from ``pos``, by questions "at least t?" (MTD(f)):
-        a kept question proves the value at least its lowest kept leaf, a failed one at most its highest
-        broken leaf; the next question is just above what is proved, or at it, until both meet. The first
-        asks ``guess`` (on the grid)."""
-        if not live_cards(pos) & SCORING_BITS:
-            return settled_units(pos, self.seat)
-        search = self.search
-        low, high = -NO_SCORE, NO_SCORE
-        threshold = guess - guess % UNIT
-        while low < high:
-            if search.ask(pos, threshold):
-                low = max(low, search.lowest_kept)
-                threshold = low + UNIT
-            else:
-                high = min(high, search.highest_broken)
-                threshold = high
-        return low
+        self.search = AtLeast(seat, self.nodes, partnership, raw_points)
 
     def values(self, state: DealState, moves: Sequence[Play], guesses: Sequence[float] | None = None) -> list[float]:
         """Each move's exact value (``exact_score``: points) for ``seat``, who is to act in ``state`` (not
@@ -304,7 +422,7 @@ class Endgame:
         for i, move in enumerate(moves):
             pos.apply_unchecked(move)
             guess = 0 if guesses is None else round(guesses[i] * per_point)
-            out.append(self.units(pos, guess) / per_point)
+            out.append(exact_units(self.search, pos, guess) / per_point)
             pos.undo()
         return out
 

@@ -1,0 +1,147 @@
+"""How long the deal review's exact solver (``gongzhu.solve.OpenValues``) takes: every legal move of one
+position valued exactly, by tricks left; and whole deals reviewed within a budget.
+
+    python3 bench/perf/review.py                                  # positions: 1 to 8 tricks left
+    python3 bench/perf/review.py --decks 1 --tricks 6 7 8 --states 20
+    python3 bench/perf/review.py --deals 20                       # whole deals too (--deals-only: only them)
+
+Positions (``positions``): those of ``bench/perf/claims.py`` (seeded random deals played with random
+legal moves until that many tricks remain, stopping anywhere in a trick), one deck individual and
+partnership, two decks individual, each solved by a fresh ``OpenValues`` (no table from an earlier
+position) for every legal move. Process CPU time; a position not solved within ``--bound`` seconds
+counts as cut (its time is the bound), and a row whose median is cut ends its kind's rows. Figures:
+median, p90 and max milliseconds, the legal moves and how many were cut.
+
+Whole deals (``deal_rows``, ``--deals N``): N seeded random deals per deck count played to the end with
+random legal moves, then every decision valued with one ``OpenValues`` from the last play back to the
+first (later positions are the cheap ones, and their tables serve the earlier), each decision with what
+is left of ``--budget`` seconds (wall clock): the review time and the share of decisions valued exactly.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from bench.perf.claims import late_state  # noqa: E402
+from gongzhu import rules as engine  # noqa: E402
+from gongzhu import solve  # noqa: E402
+
+# (label, decks, partnership) of the position rows
+KINDS = (("1 deck individual", 1, False), ("1 deck partnership", 1, True), ("2 decks individual", 2, False))
+
+
+def percentile(values: list[float], share: float) -> float:
+    values = sorted(values)
+    return values[int(share * (len(values) - 1))]
+
+
+def position_row(decks: int, partnership: bool, left: int, states: int, bound: float, seed: int) -> dict:
+    """``states`` positions with ``left`` tricks left and two legal moves or more, each solved for every
+    legal move by a fresh ``OpenValues`` within ``bound`` seconds."""
+    rng = random.Random(seed * 1000 + decks * 100 + left + 50 * partnership)
+    rules = engine.Rules(decks=decks, partnership=partnership)
+    times, moves, cut = [], [], 0
+    while len(times) < states:
+        state = late_state(rng, decks, left, rules)
+        if state is None or len(engine.legal_moves(state)) < 2:
+            continue
+        started = time.process_time()
+        values = solve.OpenValues().values(state, deadline=time.monotonic() + bound)
+        spent = time.process_time() - started
+        cut += values is None
+        times.append(bound * 1000 if values is None else spent * 1000)
+        moves.append(len(engine.legal_moves(state)))
+    return {"moves": statistics.mean(moves), "p50": statistics.median(times), "p90": percentile(times, 0.9),
+            "max": max(times), "cut": cut}
+
+
+def positions(args: argparse.Namespace) -> None:
+    print(f"\n## Positions: every legal move valued; {args.states} positions a row, bound {args.bound} s\n")
+    print("| kind | tricks left | moves | median ms | p90 ms | max ms | cut |")
+    print("|---|---|---|---|---|---|---|", flush=True)
+    for label, decks, partnership in KINDS:
+        if decks not in args.decks:
+            continue
+        for left in args.tricks:
+            r = position_row(decks, partnership, left, args.states, args.bound, args.seed)
+            print(f"| {label} | {left} | {r['moves']:.1f} | {r['p50']:.1f} | {r['p90']:.1f} | {r['max']:.0f} | "
+                  f"{r['cut']} |", flush=True)
+            if r["cut"] * 2 >= args.states:
+                break
+
+
+def played_deal(rng: random.Random, decks: int, partnership: bool) -> list[engine.DealState]:
+    """A seeded random deal played to the end with random legal moves: the state before each play."""
+    rules = engine.Rules(decks=decks, partnership=partnership)
+    state = engine.replay(rules, hands=engine.deal_hands(rules, seed=rng.randrange(1 << 40)),
+                          exposed=((), (), (), ()), plays=(), first_deal=True)
+    states = []
+    while not state.finished:
+        states.append(state)
+        state = engine.apply_move(state, rng.choice(engine.legal_moves(state)))
+    return states
+
+
+def review_deal(states: list[engine.DealState], budget: float) -> tuple[float, int, int]:
+    """Every decision of one deal valued by one ``OpenValues``, last first, within ``budget`` seconds:
+    the seconds taken, the decisions (two legal moves or more) and how many were valued exactly."""
+    solver = solve.OpenValues()
+    started = time.monotonic()
+    deadline = started + budget
+    decisions = exact = 0
+    for state in reversed(states):
+        if len(engine.legal_moves(state)) < 2:
+            continue
+        decisions += 1
+        if time.monotonic() < deadline and solver.values(state, deadline=deadline) is not None:
+            exact += 1
+    return time.monotonic() - started, decisions, exact
+
+
+def deal_rows(args: argparse.Namespace) -> None:
+    """Whole deals reviewed (see the module): ``--deals`` seeded deals a row."""
+    print(f"\n## Whole deals: {args.deals} deals a row, budget {args.budget} s a deal (wall clock)\n")
+    print("| decks | scoring | review s median | p90 | max | exact decisions median | min |")
+    print("|---|---|---|---|---|---|---|", flush=True)
+    for decks in args.decks:
+        for partnership in (False, True):
+            rng = random.Random(args.seed * 10 + decks * 2 + partnership)
+            times, shares = [], []
+            for _ in range(args.deals):
+                spent, decisions, exact = review_deal(played_deal(rng, decks, partnership), args.budget)
+                times.append(spent)
+                shares.append(exact / decisions)
+            scoring = "partnership" if partnership else "individual"
+            print(f"| {decks} | {scoring} | {statistics.median(times):.2f} | {percentile(times, 0.9):.2f} | "
+                  f"{max(times):.2f} | {statistics.median(shares):.0%} | {min(shares):.0%} |", flush=True)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--states", type=int, default=20, help="positions a row")
+    ap.add_argument("--decks", type=int, nargs="*", default=[1, 2])
+    ap.add_argument("--tricks", type=int, nargs="*", default=list(range(1, 9)))
+    ap.add_argument("--bound", type=float, default=10.0, help="seconds a position may take before it counts as cut")
+    ap.add_argument("--deals", type=int, default=0, help="whole deals a row (0: none)")
+    ap.add_argument("--deals-only", action="store_true", help="only the whole deals")
+    ap.add_argument("--budget", type=float, default=3.0, help="seconds a whole deal's review may take")
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args()
+    print(f"# CPython {platform.python_version()}, {platform.machine()}, engine {engine.engine_build()}; "
+          f"load {os.getloadavg()[0]:.1f}", flush=True)
+    if not args.deals_only:
+        positions(args)
+    if args.deals:
+        deal_rows(args)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,219 @@
+"""Deal review (复盘): every play of a deal valued, what it cost and what was best (docs/review.md).
+
+The review walks the deal's history on its own state (``DealState.undo``, then ``apply_unchecked`` back),
+from the last play to the first, and values every legal move of each decision in one scale: raw-score
+points at the end of the deal, the acting seat's own raw score, or with partnership its side's raw scores
+less the other side's (``raw_value``). Two kinds of value:
+
+- exact (``exact: true``): the open-card value of each move, every hand seen and every seat playing best
+  (``solve.OpenValues``); always with ``EXACT_TRICKS`` tricks left or fewer, and further back while the
+  solver finishes inside the exact share of the budget. Going backwards lets the solver's tables, kept
+  across the positions of the deal, serve the earlier ones.
+- estimated (``exact: false``): the bot's determinized evaluation from what the seat knew at the time
+  (its hand, the plays, the exposures, the voids shown and the inferences of ``knowledge.absent_cards``),
+  hidden cards dealt anew on each of a fixed number of deals and every move played out by the playout
+  policy (``search.deal_totals``), the mean rounded to one decimal. The number of deals depends only on
+  the budget, the deck count and the number of legal moves, and the deals on the seed and the play's
+  index, so the same seed gives the same estimate whatever the hidden cards are.
+
+``best`` is every move whose (rounded) value is the highest; ``loss`` the best value less the value of
+the move played.
+"""
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from gongzhu.rules import DealState, Play, Rules, legal_moves
+from gongzhu.rules.cards import SEATS
+from gongzhu.rules.settlement import PARTNERS
+from gongzhu.solve import OpenValues, tricks_left
+
+from .advice import playout_weights
+from .knowledge import absent_cards, knowledge
+from .search import Playouts, deal_totals
+
+DEFAULT_BUDGET_MS = 3000
+# With this many tricks left or fewer (the trick on the table included) every decision is valued exactly,
+# whatever the budget: the open-card solver finishes them in milliseconds.
+EXACT_TRICKS = 3
+# Positions the exact search may visit a decision further back, per millisecond of budget, by the number of decks
+# (a two-deck position costs several times a one-deck one): a count, so a seed fixes which decisions are exact.
+# The first decision it does not finish ends the exact part (earlier positions are harder). Without a seed the
+# exact part also stops at EXACT_SHARE of the budget of wall-clock time. bench/perf/review.py measures the split
+# (docs/performance.md).
+EXACT_NODES_PER_MS = {1: 25, 2: 8}
+EXACT_SHARE = 0.5
+# Playouts an estimated decision gets per millisecond of budget, by the number of decks, spread over every
+# legal move (at least MIN_DEALS deals each).
+PLAYOUTS_PER_MS = {1: 0.05, 2: 0.03}
+MIN_DEALS = 2
+MS = 1e-3
+# Estimates are rounded to one decimal, and so are the losses computed from them.
+DECIMALS = 1
+# Most mistakes listed per seat.
+MISTAKES = 3
+
+
+def raw_value(rules: Rules, raw: Sequence[int], seat: int) -> int:
+    """The review's scale: ``seat``'s raw score, or with partnership its side's raw scores less the other
+    side's (twice the partnership score)."""
+    if not rules.partnership:
+        return raw[seat]
+    side = next(pair for pair in PARTNERS if seat in pair)
+    ours = raw[side[0]] + raw[side[1]]
+    return 2 * ours - sum(raw)
+
+
+# A value or a loss: an int when exact, a float (one decimal) when estimated; the union keeps a compiled reader
+# from turning the ints into floats (an answer writes 100, not 100.0, for an exact value).
+Value = int | float
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Decision:
+    """One play of the deal reviewed: every legal move's value (``values``, None when the move was forced)."""
+
+    play: int
+    trick: int
+    seat: int
+    played: Play
+    value: Value
+    best: tuple[Play, ...]
+    loss: Value
+    exact: bool
+    values: tuple[tuple[Play, Value], ...] | None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SeatReview:
+    """A seat's decisions (play indexes), their total loss and its largest mistakes (play, loss)."""
+
+    seat: int
+    decisions: tuple[int, ...]
+    loss: Value
+    mistakes: tuple[tuple[int, Value], ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Review:
+    decisions: tuple[Decision, ...]
+    seats: tuple[SeatReview, ...]
+    budget_cut: bool
+
+
+class Stopped(Exception):
+    """The caller's ``stop`` said the review is no longer wanted."""
+
+
+def estimate(state: DealState, *, budget_ms: int, seed: int | None, play: int,
+             deals: int | None = None) -> dict[Play, Value]:
+    """Each legal move's value estimated from what ``state.seat`` knows (never the hidden cards), rounded.
+
+    ``deals``: the deals of the hidden cards (default: by ``budget_ms``, ``PLAYOUTS_PER_MS`` and the
+    number of moves); ``seed`` and ``play`` (the decision's index in the deal) fix them."""
+    moves = legal_moves(state)
+    if deals is None:
+        deals = estimate_deals(state.rules, budget_ms, len(moves))
+    seat = state.seat
+    assert seat is not None, "the deal is finished"
+    leaf = Playouts(seat, float("inf"), playout_weights(state.rules), raw_value)
+    rng = random.Random(None if seed is None else f"review {seed} {play}")
+    totals, done = deal_totals(state, knowledge(state), moves, leaf, deals=deals, rng=rng,
+                               absent=absent_cards(state))
+    return {move: round(total / done, DECIMALS) for move, total in zip(moves, totals)}
+
+
+def estimate_deals(rules: Rules, budget_ms: int, moves: int) -> int:
+    """The deals an estimated decision with ``moves`` legal moves gets under ``budget_ms``."""
+    return max(MIN_DEALS, int(budget_ms * PLAYOUTS_PER_MS[rules.decks]) // moves)
+
+
+def _decision(state: DealState, play: int, played: Play, values: dict[Play, Value], exact: bool) -> Decision:
+    seat = state.seat
+    assert seat is not None
+    top = max(values.values())
+    best = tuple(move for move, value in values.items() if value == top)
+    value = values[played]
+    return Decision(play=play, trick=state.trick_number, seat=seat, played=played, value=value, best=best,
+                    loss=top - value if exact else round(top - value, DECIMALS), exact=exact,
+                    values=tuple(values.items()) if len(values) > 1 else None)
+
+
+def _seat_review(seat: int, decisions: Sequence[Decision]) -> SeatReview:
+    own = [d for d in decisions if d.seat == seat]
+    mistakes = sorted((d for d in own if d.loss > 0), key=lambda d: (-d.loss, d.play))[:MISTAKES]
+    loss = sum(d.loss for d in own)
+    return SeatReview(seat=seat, decisions=tuple(d.play for d in own),
+                      loss=loss if all(d.exact for d in own) else round(loss, DECIMALS),
+                      mistakes=tuple((d.play, d.loss) for d in mistakes))
+
+
+def review(start: DealState, plays: Sequence[Play], *, budget_ms: int = DEFAULT_BUDGET_MS,
+           seed: int | None = None, stop: Callable[[], bool] | None = None) -> Review:
+    """The review of ``plays`` (legal, sorted: a replayed state's ``plays()``; the deal finished or not) made
+    from ``start``, the deal's state before its first play; ``start`` is left as found.
+
+    Exact values while the solver finishes: always with ``EXACT_TRICKS`` tricks left or fewer; further back
+    within ``EXACT_NODES_PER_MS`` × ``budget_ms`` positions a decision and, without a seed, until
+    ``EXACT_SHARE`` of ``budget_ms`` of wall-clock time has passed. Estimates for the rest; without a seed,
+    past ``budget_ms`` the remaining ones get ``MIN_DEALS`` deals each and ``budget_cut`` is true. With a
+    seed the clock does not count (as for ``suggest``): the same seed gives the same review on an idle or
+    a busy server, which may then take longer than ``budget_ms``. ``stop`` (optional) is asked between
+    decisions; True raises ``Stopped``.
+    """
+    clock = _Clock(budget_ms, seed is not None)
+    nodes = max(1, budget_ms * EXACT_NODES_PER_MS[start.rules.decks])
+    for play in plays:
+        start.apply_unchecked(play)
+    solver: OpenValues | None = OpenValues()
+    found: list[Decision] = []
+    try:
+        for index in range(len(plays) - 1, -1, -1):
+            if stop is not None and stop():
+                raise Stopped
+            start.undo()
+            exact: dict[Play, int] | None = None
+            if solver is not None:
+                exact = _exact(solver, start, nodes, clock)
+                if exact is None:
+                    solver = None
+            if exact is not None:
+                found.append(_decision(start, index, plays[index], {**exact}, True))
+                continue
+            late = clock.late()
+            values = estimate(start, budget_ms=budget_ms, seed=seed, play=index, deals=MIN_DEALS if late else None)
+            found.append(_decision(start, index, plays[index], values, False))
+    finally:
+        while start.plays_count:
+            start.undo()
+    decisions = tuple(reversed(found))
+    return Review(decisions=decisions, seats=tuple(_seat_review(s, decisions) for s in range(SEATS)),
+                  budget_cut=clock.cut)
+
+
+class _Clock:
+    """The review's wall-clock bounds without a seed: the exact part's (``EXACT_SHARE`` of the budget) and the
+    budget's; ``cut`` once past the budget. With a seed there are none (as ``/suggest``'s)."""
+
+    def __init__(self, budget_ms: int, seeded: bool) -> None:
+        now = time.monotonic()
+        self.deadline = math.inf if seeded else now + budget_ms * MS
+        self.exact_until = None if seeded else now + budget_ms * MS * EXACT_SHARE
+        self.cut = False
+
+    def late(self) -> bool:
+        if time.monotonic() > self.deadline:
+            self.cut = True
+        return self.cut
+
+
+def _exact(solver: OpenValues, state: DealState, nodes: int, clock: _Clock) -> dict[Play, int] | None:
+    """The open-card values at ``state``: with few tricks left whatever they cost, else within ``nodes``
+    positions and the clock (None past either)."""
+    if tricks_left(state) <= EXACT_TRICKS:
+        return solver.values(state)
+    return solver.values(state, deadline=clock.exact_until, max_nodes=nodes)

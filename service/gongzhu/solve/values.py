@@ -1,0 +1,87 @@
+"""Exact open-card values of every legal move, in raw points, for the deal review (docs/bot.md,
+"Exact endgames"; docs/review.md).
+
+The review asks, position after position of one deal, what each legal move of the seat to act is
+worth with every hand open and best play by everyone: individually the seat's own raw score at the
+end of the deal, the other three seats playing to lower it (as against a claim); with partnership its
+side's raw scores less the other side's, each side for itself. The search is the exact endgame's
+(``endgame.exact_units`` on ``endgame.AtLeast``, the one AND/OR core) asked in that scale
+(``raw_points``). Its tables hold positions, not one root's lines: ``OpenValues`` keeps them, one a
+seat (a side with partnership), so that the positions of one deal share what earlier ones settled.
+"""
+from __future__ import annotations
+
+import time
+from typing import Final
+
+from ..rules.cards import Play
+from ..rules.scoring import Doublings
+from ..rules.state import DealState
+from ..rules.variants import Rules
+from .andor import Budget, Nodes
+from .endgame import AtLeast, exact_units
+from .vocabulary import distinct_cards, kept_apart, rivals_live
+
+# no node limit: the caller's deadline, if any, bounds the search
+UNLIMITED: Final = 1 << 62
+
+
+class OpenValues:
+    """Exact open-card values (``values``), with the transposition tables kept from call to call: build
+    one for the positions of one deal."""
+
+    def __init__(self) -> None:
+        self._searches: dict[tuple[Rules, Doublings, int], AtLeast] = {}
+
+    def values(self, state: DealState, *, deadline: float | None = None,
+               max_nodes: int | None = None) -> dict[Play, int] | None:
+        """Each legal move of the seat to act in ``state`` (as ``legal_moves`` lists them) with its exact
+        value in raw points (see the module). None once ``deadline`` (a ``time.monotonic()`` instant)
+        passes or the search has visited ``max_nodes`` positions. ``state`` is left as found."""
+        seat = state.seat
+        assert seat is not None, "the deal is finished"
+        if deadline is not None and time.monotonic() > deadline:
+            return None
+        search = self._search(state, seat)
+        search.nodes = Nodes(UNLIMITED if max_nodes is None else max_nodes, deadline)
+        pos = state.clone()
+        moves = pos.legal_moves()
+        rivals, apart = rivals_live(pos, seat), kept_apart(pos, seat)
+        out: dict[Play, int] = {}
+        guess = 0
+        try:
+            for move in moves:
+                same = _equivalent(move, out, rivals, apart)
+                if same is not None:
+                    out[move] = out[same]
+                    continue
+                pos.apply_unchecked(move)
+                guess = exact_units(search, pos, guess)
+                pos.undo()
+                out[move] = guess
+        except Budget:
+            return None
+        return out
+
+    def _search(self, state: DealState, seat: int) -> AtLeast:
+        """The search (and its tables) for ``seat``'s values in this deal: one a side with partnership."""
+        rules = state.rules
+        owner = seat % 2 if rules.partnership else seat
+        key = (rules, state.doublings, owner)
+        search = self._searches.get(key)
+        if search is None:
+            search = AtLeast(owner, Nodes(UNLIMITED), rules.partnership, raw_points=True)
+            self._searches[key] = search
+        return search
+
+
+def _equivalent(move: Play, done: dict[Play, int], rivals: int, apart: int) -> Play | None:
+    """A single card already valued that ``move`` (a single card) wins, loses and scores alike with
+    (``distinct_cards`` merges the two), else None."""
+    if len(move) != 1:
+        return None
+    card = move[0]
+    for other in done:
+        if len(other) == 1 and distinct_cards(1 << card | 1 << other[0], rivals, apart) == [other[0]]:
+            return other
+    return None

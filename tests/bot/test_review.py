@@ -1,0 +1,151 @@
+"""The deal review (``gongzhu.bot.review``): one decision a play, exact values in the last tricks, estimates
+blind to the hidden cards, and a seat playing at random losing more a decision than the bot."""
+from __future__ import annotations
+
+import random
+from statistics import mean
+
+import pytest
+
+from gongzhu import bot
+from gongzhu.bot import deal_review as review_module
+from gongzhu.bot.deal_review import EXACT_TRICKS, estimate, raw_value
+from gongzhu.rules import Rules, deal_hands, legal_moves, replay
+from gongzhu.solve import OpenValues, tricks_left
+
+from .states import Position, random_position, reshuffled
+
+
+def _start(rules: Rules, seed: int):
+    return replay(rules, hands=deal_hands(rules, seed))
+
+
+def _played(rules: Rules, seed: int, choose) -> tuple:
+    """(start state, plays) of a deal seeded ``seed`` played to the end by ``choose(state, rng)``."""
+    state = _start(rules, seed)
+    rng = random.Random(seed)
+    while not state.finished:
+        state.apply(choose(state, rng))
+    return _start(rules, seed), state.plays()
+
+
+def _heuristic(state, _rng):
+    return bot.heuristic_suggestion(state).move
+
+
+def test_a_review_has_a_decision_a_play_and_leaves_the_state_as_found():
+    rules = Rules()
+    start, plays = _played(rules, 3, _heuristic)
+    found = bot.review(start, plays, budget_ms=200, seed=5)
+    assert start.plays_count == 0 and start.seat is not None
+    assert [d.play for d in found.decisions] == list(range(len(plays)))
+    assert [d.played for d in found.decisions] == plays
+    assert sorted(p for s in found.seats for p in s.decisions) == list(range(len(plays)))
+    state = _start(rules, 3)
+    for decision in found.decisions:
+        moves = legal_moves(state)
+        assert (decision.seat, decision.trick) == (state.seat, state.trick_number)
+        values = dict(decision.values) if decision.values is not None else {decision.played: decision.value}
+        assert list(values) == moves
+        top = max(values.values())
+        assert decision.best == tuple(m for m in moves if values[m] == top)
+        assert decision.loss == pytest.approx(top - decision.value) and decision.loss >= 0
+        assert (decision.values is None) == (len(moves) == 1)
+        if tricks_left(state) <= EXACT_TRICKS:
+            assert decision.exact
+        state.apply(decision.played)
+
+
+def test_exact_values_are_the_open_card_values_and_the_last_play_is_what_it_scores():
+    rules = Rules(partnership=True)
+    start, plays = _played(rules, 8, _heuristic)
+    found = bot.review(start, plays, budget_ms=100, seed=1)
+    state = _start(rules, 8)
+    solver = OpenValues()
+    for decision in found.decisions:
+        if decision.exact:
+            assert decision.values is None or dict(decision.values) == solver.values(state)
+        state.apply(decision.played)
+    last = found.decisions[-1]
+    assert last.exact and last.values is None
+    assert last.value == raw_value(rules, state.raw_scores(), last.seat)
+
+
+def test_mistakes_are_the_largest_losses_largest_first():
+    start, plays = _played(Rules(), 11, lambda state, rng: rng.choice(legal_moves(state)))
+    found = bot.review(start, plays, budget_ms=200, seed=2)
+    for seat in found.seats:
+        losses = sorted((-d.loss, d.play) for d in found.decisions if d.seat == seat.seat and d.loss > 0)
+        assert list(seat.mistakes) == [(play, -loss) for loss, play in losses[:3]]
+        assert seat.loss == pytest.approx(sum(d.loss for d in found.decisions if d.seat == seat.seat))
+
+
+@pytest.mark.parametrize("seed, decks", [(s, d) for s in range(6) for d in (1, 2)])
+def test_an_estimate_ignores_the_hidden_cards(seed, decks):
+    p = random_position(seed, decks)
+    other = reshuffled(p, random.Random(seed))
+    if other is None:
+        pytest.skip("no other deal fits this history")
+    assert estimate(p.state, budget_ms=100, seed=seed, play=len(p.plays)) == \
+        estimate(other, budget_ms=100, seed=seed, play=len(p.plays))
+
+
+def test_every_estimate_of_a_review_is_the_same_with_the_hidden_cards_dealt_anew():
+    rules = Rules()
+    start, plays = _played(rules, 4, _heuristic)
+    found = bot.review(start, plays, budget_ms=300, seed=9)
+    estimated = [d for d in found.decisions if not d.exact]
+    assert estimated
+    hands = deal_hands(rules, 4)
+    for decision in estimated[::5]:
+        state = replay(rules, hands=hands, plays=plays[:decision.play])
+        seats = [d.seat for d in found.decisions[:decision.play]]
+        p = Position(rules, hands, state.exposed, plays[:decision.play], seats, True, None, state)
+        other = reshuffled(p, random.Random(decision.play))
+        assert other is not None
+        values = estimate(other, budget_ms=300, seed=9, play=decision.play)
+        assert tuple(values.items()) == (decision.values or ((decision.played, decision.value),))
+
+
+def test_a_stop_stops_the_review_and_the_state_is_left_as_found():
+    start, plays = _played(Rules(), 3, _heuristic)
+    asked = []
+
+    def stop() -> bool:
+        asked.append(1)
+        return len(asked) > 5
+
+    with pytest.raises(bot.Stopped):
+        bot.review(start, plays, budget_ms=100, seed=1, stop=stop)
+    assert start.plays_count == 0 and len(start.frames) == 0
+
+
+def test_without_a_seed_past_the_budget_the_remaining_estimates_get_the_fewest_deals_and_say_so(monkeypatch):
+    deals = []
+    real = review_module.deal_totals
+    monkeypatch.setattr(review_module, "deal_totals", lambda *a, **k: deals.append(k["deals"]) or real(*a, **k))
+    start, plays = _played(Rules(), 3, _heuristic)
+    found = bot.review(start, plays, budget_ms=1)
+    assert found.budget_cut
+    assert deals and set(deals[1:]) == {review_module.MIN_DEALS}
+    # with a seed the clock does not count
+    deals.clear()
+    assert not bot.review(start, plays, budget_ms=1, seed=1).budget_cut
+
+
+def _bot_or_random(state, rng):
+    # seats 0 and 2 play at random, seats 1 and 3 the bot's suggestion
+    if state.seat in (0, 2):
+        return rng.choice(legal_moves(state))
+    return bot.suggest(state, budget_ms=5, seed=rng.randrange(1 << 30)).move
+
+
+@pytest.mark.slow
+def test_random_seats_lose_at_least_twice_what_the_bot_loses_a_decision():
+    lost: dict[bool, list[float]] = {True: [], False: []}
+    for seed in range(20):
+        start, plays = _played(Rules(), 100 + seed, _bot_or_random)
+        for decision in bot.review(start, plays, budget_ms=150, seed=seed).decisions:
+            lost[decision.seat in (0, 2)].append(decision.loss)
+    assert len(lost[True]) == len(lost[False]) == 20 * 26
+    assert mean(lost[True]) >= 2 * mean(lost[False]) > 0

@@ -1,0 +1,148 @@
+"""The review's exact open-card values (``gongzhu.solve.OpenValues``, docs/bot.md, "Exact endgames"):
+every decision of a deal's last three tricks against a brute-force minimax over every legal play, one
+``OpenValues`` a deal as the review keeps it; the deadline and node cap; the state left as found."""
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+from gongzhu import rules as engine
+from gongzhu import solve
+from gongzhu.solve.endgame import pile_extremes
+
+from .test_claims import EXPOSABLE
+from .test_endgame import endgames
+
+BRUTE_TRICKS = 3
+
+
+def raw_value(state: engine.DealState, seat: int) -> int:
+    """The review's scale on a finished deal: ``seat``'s own raw score, or with partnership its side's
+    raw scores less the other side's."""
+    raw = state.raw_scores()
+    if state.rules.partnership:
+        return raw[seat] + raw[(seat + 2) % 4] - raw[(seat + 1) % 4] - raw[(seat + 3) % 4]
+    return raw[seat]
+
+
+def brute_force(state: engine.DealState, seat: int) -> int:
+    """``seat``'s value at the end of the deal over every legal play, ``seat`` (with partnership its side)
+    maximizing and the others minimizing: nothing merged, nothing cached, no threshold."""
+    if state.finished:
+        return raw_value(state, seat)
+    values = []
+    for move in engine.legal_moves(state):
+        state.apply(move)
+        values.append(brute_force(state, seat))
+        state.undo()
+    ours = state.seat == seat or state.rules.partnership and state.seat % 2 == seat % 2
+    return max(values) if ours else min(values)
+
+
+def brute_values(state: engine.DealState) -> dict[tuple[int, ...], int]:
+    seat = state.seat
+    out = {}
+    for move in engine.legal_moves(state):
+        state.apply(move)
+        out[move] = brute_force(state, seat)
+        state.undo()
+    return out
+
+
+def late_deals(decks: int, count: int, seed: int) -> list[engine.DealState]:
+    """Random deals played with random legal moves until ``BRUTE_TRICKS`` tricks remain, individual and
+    partnership by turns, with exposures in half of them and the first-trick ban and the pig's flip at
+    random."""
+    rng = random.Random(seed)
+    found = []
+    for n in range(count):
+        rules = engine.Rules(decks=decks, partnership=n % 2 == 1, first_trick_ban=rng.random() < 0.3,
+                             pig_flips_with_all_hearts=rng.random() < 0.5)
+        hands = engine.deal_hands(rules, seed=rng.randrange(1 << 30))
+        exposing = n % 4 >= 2
+        exposed = tuple(tuple(c for c in hand if c in EXPOSABLE and exposing and rng.random() < 0.5)
+                        for hand in hands)
+        state = engine.replay(rules, hands=hands, exposed=exposed, plays=(), first_deal=True)
+        while solve.tricks_left(state) > BRUTE_TRICKS or state.trick:
+            state = engine.apply_move(state, rng.choice(engine.legal_moves(state)))
+        found.append(state)
+    return found
+
+
+@pytest.mark.parametrize("decks, deals, seed", [(1, 24, 11), (2, 12, 12)])
+def test_every_decision_of_the_last_tricks_equals_brute_force(decks, deals, seed):
+    rng = random.Random(seed)
+    checked = {False: 0, True: 0}
+    for state in late_deals(decks, deals, seed):
+        # one OpenValues for the rest of the deal, as the review keeps it: its tables carry over
+        solver = solve.OpenValues()
+        while not state.finished:
+            before = state.clone()
+            assert solver.values(state) == brute_values(state)
+            assert state == before
+            checked[state.rules.partnership] += 1
+            state = engine.apply_move(state, rng.choice(engine.legal_moves(state)))
+    # every decision of the last three tricks (fewer with two decks when pairs are led)
+    assert min(checked.values()) >= 6 * deals // 2
+
+
+def test_values_are_raw_points_of_a_hand_made_deal():
+    # Seat 1 leads S5, seat 2 must follow with the pig, seat 3 plays S7; seat 0, last, holds SK and S2.
+    # Taking with SK, seat 0 takes the pig, then leads S2 and takes H5 on it: -110. Ducking with S2 leaves
+    # the pig to seat 2, who leads D4 and takes H5 too: seat 0 ends with 0.
+    hands = ["SK S2", "S5 D3", "SQ D4", "S7 H5"]
+    state = engine.DealState(rules=engine.Rules(), hands_bits=[engine.cards.hand_bits(map(engine.parse_card, h.split()))
+                                                               for h in hands],
+                             held_exposed=[0, 0, 0, 0], exposed=engine.state.NO_EXPOSURE,
+                             doublings=engine.scoring.NO_DOUBLINGS, leader=1, opening_lead=None)
+    for card in ("S5", "SQ", "S7"):
+        state.apply(card)
+    take, duck = (engine.parse_card("SK"),), (engine.parse_card("S2"),)
+    assert solve.OpenValues().values(state) == {duck: 0, take: -110}
+
+
+def test_a_node_cap_or_a_past_deadline_gives_none_and_leaves_the_state():
+    state = endgames(1, 5, 1, 21)[0]
+    before = state.clone()
+    solver = solve.OpenValues()
+    assert solver.values(state, max_nodes=3) is None
+    assert state == before
+    assert solver.values(state, deadline=time.monotonic() - 1) is None
+    assert state == before
+    deep = endgames(2, 9, 1, 22)[0]
+    copy = deep.clone()
+    assert solver.values(deep, deadline=time.monotonic() + 0.001) is None
+    assert deep == copy
+    # the tables a cut search leaves behind keep the next answer exact
+    assert solver.values(state) == solve.OpenValues().values(state)
+
+
+def test_pile_extremes_are_the_extremes_over_every_part_of_the_rest():
+    rng = random.Random(31)
+    scoring = [c for c in range(engine.cards.PLANE) if engine.cards.SCORING_MASK >> c & 1]
+    for _ in range(400):
+        decks = rng.choice((1, 2))
+        rules = engine.Rules(decks=decks, pig_flips_with_all_hearts=rng.random() < 0.5)
+        k = tuple(rng.randrange(decks + 1) if rng.random() < 0.3 else 0 for _ in range(4))
+        copies = [c for c in scoring for _ in range(decks)]
+        rng.shuffle(copies)
+        pile, rest = 0, []
+        for card in copies:
+            draw = rng.random()
+            if draw < 0.6:
+                pile = engine.cards.add_card(pile, card)
+            elif draw < 0.75 and len(rest) < 8:
+                rest.append(card)
+        rest_bits = 0
+        for card in rest:
+            rest_bits = engine.cards.add_card(rest_bits, card)
+        raws = []
+        for part in range(1 << len(rest)):
+            taken = pile
+            for i, card in enumerate(rest):
+                if part >> i & 1:
+                    taken = engine.cards.add_card(taken, card)
+            raws.append(engine.scoring.seat_raw(rules, taken, k))
+        assert pile_extremes(rules, k, pile, rest_bits) == (min(raws), max(raws))
