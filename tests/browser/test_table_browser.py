@@ -589,7 +589,8 @@ def test_the_review_colours_every_play_by_its_loss_and_steps_to_its_mistakes(bro
     settle(browser)
     events += network_events(browser)
     answer = answer_of(browser, events, f"{live_server}/review")
-    assert answer["finished"] is True and [d["played"] for d in answer["decisions"]] == state["plays"]
+    assert answer["finished"] is True
+    assert [d["played"] for d in answer["decisions"]] == state["plays"]
     check_review_shown(browser, answer)
     known = datasets(browser, f"[data-role=review-play][data-play='{KNOWN_PLAY}']")[0]
     assert (known["seat"], known["played"], float(known["loss"]), known["level"], known["exact"]) == (
