@@ -46,6 +46,7 @@ from ..rules.cards import (
     SUIT_SIZE,
     TRANSFORMER,
     Play,
+    count_of,
     mask_cards,
     merge_bits,
     remove_card,
@@ -53,7 +54,7 @@ from ..rules.cards import (
 from ..rules.scoring import HEART_VALUES, PIG_POINTS, SHEEP_POINTS, Doublings, seat_raw
 from ..rules.settlement import PARTNERS
 from ..rules.state import DealState
-from ..rules.tricks import leading_index
+from ..rules.tricks import leading_index, trick_winner
 from ..rules.variants import Rules
 from .andor import AndOr, Budget, Nodes
 from .vocabulary import distinct_cards, kept_apart, live_cards, rivals_live
@@ -104,6 +105,7 @@ def settled_units(pos: DealState, seat: int, raw_points: bool = False) -> int:
 # the scoring cards whose copies score alike, one copy at a time (``pile_extremes``)
 SPECIALS: Final = (PIG, SHEEP, TRANSFORMER)
 HEART_BITS: Final = HEART_MASK | HEART_MASK << PLANE
+TEN_BITS: Final = 1 << TRANSFORMER | 1 << TRANSFORMER + PLANE
 # a pile above the cards in play, in one int key
 PILE_SHIFT: Final = 2 * PLANE
 
@@ -155,13 +157,9 @@ def pile_extremes(rules: Rules, k: Doublings, pile: int, rest: int) -> tuple[int
 Key = tuple[object, ...]
 
 
-def position_key(pos: DealState, own: int | None = None) -> Key:
-    """The position and the scoring cards each seat has taken (``own``'s alone, when given: its own raw
-    score is the value): what decides the rest of the score."""
-    if own is None:
-        taken: object = tuple([bits & SCORING_BITS for bits in pos.captured_bits])
-    else:
-        taken = pos.captured_bits[own] & SCORING_BITS
+def position_key(pos: DealState, taken: object) -> Key:
+    """The position and ``taken``, what decides the rest of the score among the cards taken
+    (``AtLeast.scored``)."""
     if pos.plain:
         return (pos.seat, pos.leader, tuple(pos.hands_bits), tuple(pos.trick), taken)
     return (pos.seat, pos.leader, tuple(pos.hands_bits), tuple(pos.trick), taken, tuple(pos.held_exposed),
@@ -203,13 +201,16 @@ class AtLeast(AndOr[Key, Play]):
         self.upper: dict[Key, int] = {}
         # the move that decided a position for an earlier threshold: tried first
         self.hints: dict[Key, Play] = {}
-        # the key of the position ``child`` made (``look`` looks at it next), not computed twice
-        self.pending: Key | None = None
+        # the key of the position ``child`` made (``look`` looks at it next), not computed twice, and the
+        # value its entries count from (``scored``)
+        self.pending: tuple[Key, int] | None = None
+        # the value the entries of the position ``look`` let through count from (``opened`` keeps it)
+        self.offset = 0
         # the leaves of the position being searched: the lowest score kept and the highest broken (what
         # its verdict proves beyond the threshold); ``opened`` saves the enclosing position's here
         self.lowest_kept = NO_SCORE
         self.highest_broken = -NO_SCORE
-        self.saved: list[tuple[int, int]] = []
+        self.saved: list[tuple[int, int, int]] = []
 
     def ask(self, pos: DealState, threshold: int) -> bool:
         """Whether the seat can make sure of ``threshold`` score units from ``pos``; then ``lowest_kept``
@@ -222,34 +223,72 @@ class AtLeast(AndOr[Key, Play]):
         return self.decide(pos, NO_DEPTH_LIMIT - len(pos.winners))[0]
 
     def opened(self) -> None:
-        self.saved.append((self.lowest_kept, self.highest_broken))
+        self.saved.append((self.lowest_kept, self.highest_broken, self.offset))
         self.lowest_kept, self.highest_broken = NO_SCORE, -NO_SCORE
 
     def remember(self, key: Key, kept: bool, looked: int, witness: Play | None) -> None:
         """The position's bound from its leaves, then its leaves counted in the enclosing position's."""
         low, high = self.lowest_kept, self.highest_broken
+        outer_low, outer_high, offset = self.saved.pop()
         if kept:
-            if low > self.lower.get(key, -NO_SCORE):
-                self.lower[key] = low
-        elif high < self.upper.get(key, NO_SCORE):
-            self.upper[key] = high
+            if low - offset > self.lower.get(key, -NO_SCORE):
+                self.lower[key] = low - offset
+        elif high - offset < self.upper.get(key, NO_SCORE):
+            self.upper[key] = high - offset
         if witness is not None:
             self.hints[key] = witness
-        outer_low, outer_high = self.saved.pop()
         self.lowest_kept, self.highest_broken = min(outer_low, low), max(outer_high, high)
 
     def units(self, pos: DealState) -> int:
         """The seat's settled score units in ``pos`` (``settled_units``, in this search's scale)."""
         return settled_units(pos, self.seat, self.raw_points)
 
-    def key(self, pos: DealState) -> Key:
-        return position_key(pos, self.own)
+    def key(self, pos: DealState) -> tuple[Key, int]:
+        """The key of ``pos`` in the tables, and the value its entries are counted from (``scored``)."""
+        taken, offset = self.scored(pos)
+        return position_key(pos, taken), offset
+
+    def scored(self, pos: DealState) -> tuple[object, int]:
+        """What of the cards taken decides the rest of the score, and the value the tables count from.
+
+        Once every transformer is taken, by seats with another scoring card each (not alone), and no seat
+        can take every heart any more (another seat has taken one), every card adds its points times its
+        taker's transformer factor to the taker's raw score: what is taken adds to what will be, and the
+        rest of the deal is worth the same whoever took what so far. Then the key holds only where the
+        transformers are, and the tables count from the settled value. Else it holds each pile (the
+        weighted seats'), counted from 0."""
+        weights, piles = self.weights, pos.captured_bits
+        tens = 0
+        for s in range(SEATS):
+            tens += count_of(piles[s], TRANSFORMER)
+        additive = tens == pos.rules.decks
+        hearts_seats = 0
+        for s in range(SEATS):
+            pile = piles[s]
+            if pile & HEART_BITS:
+                hearts_seats += 1
+            if weights[s] and pile & TEN_BITS and not pile & SCORING_BITS & ~TEN_BITS:
+                additive = False
+        if additive and hearts_seats >= 2:
+            rules, k = pos.rules, pos.doublings
+            offset = 0
+            where = 0
+            for s in range(SEATS):
+                if weights[s]:
+                    offset += weights[s] * seat_raw(rules, piles[s], k)
+                    where |= (piles[s] & TEN_BITS) << s * PILE_SHIFT
+            return where, offset
+        return tuple([piles[s] & SCORING_BITS if weights[s] else 0 for s in range(SEATS)]), 0
 
     def bounds(self, pos: DealState) -> tuple[int, int]:
         """The lowest and highest value the rest of the deal can still give from ``pos`` (score units on
         the grid): each seat's pile at its extremes (``pile_extremes``), each the way its weight pulls.
-        Equal once no scoring card is in play: the value is settled."""
+        Equal once no scoring card is in play: the value is settled; and at the last trick, each seat
+        holding one card, no play is left to choose: its value (``last_trick``)."""
         rules, k = pos.rules, pos.doublings
+        if not pos.trick and pos.hands_bits[pos.leader].bit_count() == 1:
+            value = self.last_trick(pos)
+            return value, value
         rest = scoring_in_play(pos)
         extremes = self.extremes
         low = high = 0
@@ -269,6 +308,26 @@ class AtLeast(AndOr[Key, Play]):
                 low, high = low + weight * found[1], high + weight * found[0]
         return low + -low % UNIT, high - high % UNIT
 
+    def last_trick(self, pos: DealState) -> int:
+        """The value of ``pos`` before the last trick, every seat holding one card: the trick's winner
+        takes the four (``trick_winner``, the rule)."""
+        leader, hands = pos.leader, pos.hands_bits
+        plays: list[Play] = []
+        cards = 0
+        for i in range(SEATS):
+            hand = hands[(leader + i) % SEATS]
+            plays.append(((hand & -hand).bit_length() - 1,))
+            cards = merge_bits(cards, hand)
+        winner = trick_winner(plays, leader)
+        rules, k, value = pos.rules, pos.doublings, 0
+        for s in range(SEATS):
+            if self.weights[s]:
+                pile = pos.captured_bits[s]
+                if s == winner:
+                    pile = merge_bits(pile, cards)
+                value += self.weights[s] * seat_raw(rules, pile, k)
+        return value
+
     def look(self, pos: DealState) -> Key | None:
         """None when kept: the deal is over (a line below the threshold broke on its last scoring card), the
         score is settled at the threshold or more, or an earlier question kept the position at a threshold
@@ -280,11 +339,12 @@ class AtLeast(AndOr[Key, Play]):
             if low >= self.threshold:
                 self.lowest_kept = min(self.lowest_kept, low)
                 return None
-        key = pending if pending is not None else self.key(pos)
+        key, offset = pending if pending is not None else self.key(pos)
         low = self.lower.get(key)
-        if low is not None and low >= self.threshold:
-            self.lowest_kept = min(self.lowest_kept, low)
+        if low is not None and low + offset >= self.threshold:
+            self.lowest_kept = min(self.lowest_kept, low + offset)
             return None
+        self.offset = offset
         return key
 
     def mover(self, pos: DealState) -> int | None:
@@ -357,12 +417,12 @@ class AtLeast(AndOr[Key, Play]):
                 return completed, True
             if pos.seat is None:
                 return completed, False
-        key = self.key(pos)
+        key, offset = found = self.key(pos)
         high = self.upper.get(key)
-        if high is not None and high < self.threshold:
-            self.highest_broken = max(self.highest_broken, high)
+        if high is not None and high + offset < self.threshold:
+            self.highest_broken = max(self.highest_broken, high + offset)
             return completed, True
-        self.pending = key
+        self.pending = found
         return completed, False
 
 
