@@ -789,12 +789,13 @@
     const r = currentReview();
     if (!r) return;
     const byPlay = new Map(r.decisions.map((d) => [d.play, d]));
-    section.append(
+    section.append(...[
       el('h2', {}, t('review_title'), el('span', {
         class: 'note', 'data-role': 'review-budget', 'data-budget-ms': r.budget_ms, 'data-budget-cut': String(r.budget_cut),
       }, ` · ${t('review_budget', r.budget_ms, r.budget_cut)}`)),
       el('p', { class: 'note' }, t('review_scale', r.rules.partnership)),
-      reviewDecision(byPlay.get(T.cursor)), reviewSummary(r, byPlay), reviewLegend(), reviewTimeline(r));
+      reviewDecision(byPlay.get(T.cursor)), reviewSummary(r, byPlay), reviewLegend(), reviewTimeline(r),
+    ].filter(Boolean));
   }
 
   // The decision the table stands at: what was played, its value and loss, and every legal move's value.
@@ -848,7 +849,7 @@
     const tricks = [];
     for (const d of r.decisions) (tricks[d.trick] ||= []).push(d);
     return el('div', { class: 'timeline', 'data-role': 'review-timeline' }, tricks.map((plays, k) => el('div', {
-      class: 'review-trick', 'data-trick': k,
+      class: 'review-trick', 'data-role': 'review-trick', 'data-trick': k,
     }, el('span', { class: 'trick-no', title: t('trick', k + 1) }, String(k + 1)),
     el('div', { class: 'trick-plays' }, plays.map(reviewPlay)))));
   }
