@@ -631,8 +631,26 @@ def test_the_review_colours_every_play_by_its_loss_and_steps_to_its_mistakes(bro
     check_console_and_network(browser, live_server, events=events)
 
 
-def test_a_refused_review_shows_the_problems_words(browser, live_server):
+def test_an_unfinished_deal_is_reviewed_and_a_refused_review_shows_the_problems_words(browser, live_server):
     hands = post(live_server, "/deal", {"seed": 1}).json()["hands"]
+    # the first trick, wherever the cursor stands: its four plays reviewed, the deal not over
+    state = {"hands": hands, "plays": [["C2"], ["C8"], ["CA"], ["C3"]]}
+    open_table(browser, live_server, f"state={b64url(state)}&at=1&lang=en")
+    events = network_events(browser)
+    click(browser, browser.find_element(By.CSS_SELECTOR, "[data-action=review]"))
+    events += network_events(browser)
+    answer = answer_of(browser, events, f"{live_server}/review")
+    assert answer["finished"] is False and answer["score"] is None
+    assert [d["played"] for d in answer["decisions"]] == state["plays"]
+    check_review_shown(browser, answer)
+    assert cursor(browser) == 1
+    assert browser.find_element(By.CSS_SELECTOR, "[data-role=review-decision]").get_attribute("data-play") == "1"
+    # a play made drops the review of the plays it replaced
+    click(browser, browser.find_element(By.CSS_SELECTOR, "[data-action=end]"))
+    click(browser, browser.find_element(By.CSS_SELECTOR, "[data-role=moves] [data-action=move]"))
+    assert not browser.find_elements(By.CSS_SELECTOR, "[data-role=review-timeline]")
+    check_console_and_network(browser, live_server, events=events)
+    # seat 0 holds C8 yet plays the pig: the review is refused as /legal-moves refuses the state
     state = {"hands": hands, "plays": [["C2"], ["SQ"], ["CA"], ["C3"]]}
     refused = post(live_server, "/review", {**state, "seed": 1, "budget_ms": 3000}).json()
     assert refused["code"] == "must_follow_suit"
