@@ -596,8 +596,8 @@ def test_the_review_colours_every_play_by_its_loss_and_steps_to_its_mistakes(bro
     assert (known["seat"], known["played"], float(known["loss"]), known["level"], known["exact"]) == (
         "1", "DQ", 100, "large", "true")
     assert json.loads(known["best"]) == [["SJ"]]
-    assert browser.find_element(
-        By.CSS_SELECTOR, f"[data-play='{KNOWN_PLAY}'] [data-role=review-best]").get_attribute("textContent") == "best J♠"
+    shown_best = browser.find_element(By.CSS_SELECTOR, f"[data-play='{KNOWN_PLAY}'] [data-role=review-best]")
+    assert shown_best.get_attribute("textContent") == "best J♠"
     # the last trick: four forced plays, no loss
     assert [(e["level"], "forced" in e) for e in datasets(browser, "[data-role=review-play][data-trick='12']")] == [
         ("none", True)] * 4
