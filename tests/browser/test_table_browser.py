@@ -106,18 +106,26 @@ def legal_shown(browser) -> list[list[str]]:
         ".map(e => [e.getAttribute('data-card'), e.getAttribute('data-seat')])")
 
 
-def screenshot(browser, path: Path, size: tuple[int, int]) -> None:
-    """The whole page at that width (a phone's: a mobile viewport)."""
+@contextlib.contextmanager
+def viewport(browser, size: tuple[int, int]):
+    """The page laid out at that width (a phone's: a mobile viewport)."""
     width, height = size
     browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
         "width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < DESKTOP[0]})
     try:
+        yield
+    finally:
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+def screenshot(browser, path: Path, size: tuple[int, int]) -> None:
+    """The whole page at that width (a phone's: a mobile viewport)."""
+    width, height = size
+    with viewport(browser, size):
         full = browser.execute_script("return document.documentElement.scrollHeight")
         shot = browser.execute_cdp_cmd("Page.captureScreenshot", {
             "format": "png", "captureBeyondViewport": True,
             "clip": {"x": 0, "y": 0, "width": width, "height": max(height, full), "scale": 1}})
-    finally:
-        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
     path.write_bytes(base64.b64decode(shot["data"]))
     assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and path.stat().st_size > 10_000
 
@@ -536,18 +544,6 @@ def datasets(browser, selector: str) -> list[dict]:
     return browser.execute_script(
         "return [...document.querySelectorAll(arguments[0])].map(e => ({...e.dataset, class: e.className,"
         " text: e.textContent}))", selector)
-
-
-@contextlib.contextmanager
-def viewport(browser, size: tuple[int, int]):
-    """The page laid out at that width (a phone's: a mobile viewport)."""
-    width, height = size
-    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
-        "width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < DESKTOP[0]})
-    try:
-        yield
-    finally:
-        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
 
 def check_review_shown(browser, answer: dict) -> None:
