@@ -4,6 +4,7 @@ position valued exactly, by tricks left; and whole deals reviewed within a budge
     python3 bench/perf/review.py                                  # positions: 1 to 8 tricks left
     python3 bench/perf/review.py --decks 1 --tricks 6 7 8 --states 20
     python3 bench/perf/review.py --deals 20                       # whole deals too (--deals-only: only them)
+    python3 bench/perf/review.py --reviews 20 --deals-only        # /review's own function on whole deals
 
 Positions (``positions``): those of ``bench/perf/claims.py`` (seeded random deals played with random
 legal moves until that many tricks remain, stopping anywhere in a trick), one deck individual and
@@ -16,6 +17,13 @@ Whole deals (``deal_rows``, ``--deals N``): N seeded random deals per deck count
 random legal moves, then every decision valued with one ``OpenValues`` from the last play back to the
 first (later positions are the cheap ones, and their tables serve the earlier), each decision with what
 is left of ``--budget`` seconds (wall clock): the review time and the share of decisions valued exactly.
+
+Reviews (``review_rows``, ``--reviews N``): what ``POST /review`` runs, ``gongzhu.bot.review``, on N seeded
+random deals per deck count (individual scoring) played to the end with random legal moves (the bot's
+own deals would be cheaper to solve: fewer points in play late), with ``--review-budget-ms`` (default
+3000, the operation's) and a seed: the review's wall-clock time (median, p90, max), its process CPU time
+(what the wall-clock time would be on an idle core), and the share of its decisions (every play, forced
+ones included) valued exactly.
 """
 from __future__ import annotations
 
@@ -31,8 +39,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from bench.perf.claims import late_state  # noqa: E402
+from gongzhu import bot, solve  # noqa: E402
 from gongzhu import rules as engine  # noqa: E402
-from gongzhu import solve  # noqa: E402
 
 # (label, decks, partnership) of the position rows
 KINDS = (("1 deck individual", 1, False), ("1 deck partnership", 1, True), ("2 decks individual", 2, False))
@@ -124,6 +132,31 @@ def deal_rows(args: argparse.Namespace) -> None:
                   f"{max(times):.2f} | {statistics.median(shares):.0%} | {min(shares):.0%} |", flush=True)
 
 
+def review_rows(args: argparse.Namespace) -> None:
+    """Whole deals reviewed by ``gongzhu.bot.review`` (see the module): ``--reviews`` seeded deals a row."""
+    print(f"\n## Reviews (gongzhu.bot.review): {args.reviews} deals a row, budget_ms {args.review_budget_ms}, "
+          f"seeded\n")
+    print("| decks | review s median | p90 | max | CPU s median | p90 | exact share median | min | budget cut |")
+    print("|---|---|---|---|---|---|---|---|---|", flush=True)
+    for decks in args.decks:
+        rng = random.Random(args.seed * 10 + decks)
+        times, cpu, shares, cut = [], [], [], 0
+        for number in range(args.reviews):
+            states = played_deal(rng, decks, False)
+            last = states[-1].clone()
+            last.apply_unchecked(rng.choice(engine.legal_moves(last)))
+            start = engine.replay(last.rules, hands=states[0].hands, plays=())
+            started, used = time.monotonic(), time.process_time()
+            found = bot.review(start, last.plays(), budget_ms=args.review_budget_ms, seed=number)
+            times.append(time.monotonic() - started)
+            cpu.append(time.process_time() - used)
+            shares.append(sum(d.exact for d in found.decisions) / len(found.decisions))
+            cut += found.budget_cut
+        print(f"| {decks} | {statistics.median(times):.2f} | {percentile(times, 0.9):.2f} | {max(times):.2f} | "
+              f"{statistics.median(cpu):.2f} | {percentile(cpu, 0.9):.2f} | {statistics.median(shares):.0%} | "
+              f"{min(shares):.0%} | {cut} |", flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--states", type=int, default=20, help="positions a row")
@@ -133,6 +166,8 @@ def main() -> None:
     ap.add_argument("--deals", type=int, default=0, help="whole deals a row (0: none)")
     ap.add_argument("--deals-only", action="store_true", help="only the whole deals")
     ap.add_argument("--budget", type=float, default=3.0, help="seconds a whole deal's review may take")
+    ap.add_argument("--reviews", type=int, default=0, help="whole deals reviewed by gongzhu.bot.review (0: none)")
+    ap.add_argument("--review-budget-ms", type=int, default=3000, help="the reviews' budget_ms")
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
     print(f"# CPython {platform.python_version()}, {platform.machine()}, engine {engine.engine_build()}; "
@@ -141,6 +176,8 @@ def main() -> None:
         positions(args)
     if args.deals:
         deal_rows(args)
+    if args.reviews:
+        review_rows(args)
 
 
 if __name__ == "__main__":

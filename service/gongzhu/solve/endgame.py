@@ -340,9 +340,9 @@ class AtLeast(AndOr[Key, Play]):
                 self.lowest_kept = min(self.lowest_kept, low)
                 return None
         key, offset = pending if pending is not None else self.key(pos)
-        low = self.lower.get(key)
-        if low is not None and low + offset >= self.threshold:
-            self.lowest_kept = min(self.lowest_kept, low + offset)
+        floor = self.lower.get(key)
+        if floor is not None and floor + offset >= self.threshold:
+            self.lowest_kept = min(self.lowest_kept, floor + offset)
             return None
         self.offset = offset
         return key
@@ -418,9 +418,9 @@ class AtLeast(AndOr[Key, Play]):
             if pos.seat is None:
                 return completed, False
         key, offset = found = self.key(pos)
-        high = self.upper.get(key)
-        if high is not None and high + offset < self.threshold:
-            self.highest_broken = max(self.highest_broken, high + offset)
+        ceiling = self.upper.get(key)
+        if ceiling is not None and ceiling + offset < self.threshold:
+            self.highest_broken = max(self.highest_broken, ceiling + offset)
             return completed, True
         self.pending = found
         return completed, False
