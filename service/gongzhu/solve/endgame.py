@@ -68,6 +68,8 @@ NO_DEPTH_LIMIT: Final = 1000
 # more score units than any deal gives
 NO_SCORE: Final = 1 << 40
 DEFAULT_MAX_NODES: Final = 20_000
+# with this many cards a hand or fewer, a position is valued by walking every line (``AtLeast.last_tricks``)
+LAST_TRICKS: Final = 2
 # the questions asked next to what the last one proved before the rest are asked halfway (``exact_units``)
 MTD_STEPS: Final = 2
 # What a card is worth to its taker, to order the moves only (the transformer, which doubles, counts 0).
@@ -197,6 +199,8 @@ class AtLeast(AndOr[Key, Play]):
         # serves one deal: its rules and doublings)
         self.extremes: dict[int, tuple[int, int]] = {}
         self.threshold = 0
+        # the exact values of the positions ``last_tricks`` walked, counted from their offset (``scored``)
+        self.walks: dict[Key, int] = {}
         self.lower: dict[Key, int] = {}
         self.upper: dict[Key, int] = {}
         # the move that decided a position for an earlier threshold: tried first
@@ -286,9 +290,8 @@ class AtLeast(AndOr[Key, Play]):
         Equal once no scoring card is in play: the value is settled; and at the last trick, each seat
         holding one card, no play is left to choose: its value (``last_trick``)."""
         rules, k = pos.rules, pos.doublings
-        if not pos.trick and pos.hands_bits[pos.leader].bit_count() == 1:
-            value = self.last_trick(pos)
-            return value, value
+        if not pos.trick and pos.hands_bits[pos.leader].bit_count() <= LAST_TRICKS:
+            return self.walked(pos)
         rest = scoring_in_play(pos)
         extremes = self.extremes
         low = high = 0
@@ -297,16 +300,51 @@ class AtLeast(AndOr[Key, Play]):
             if not weight:
                 continue
             pile = pos.captured_bits[s] & SCORING_BITS
-            key = pile << PILE_SHIFT | rest
-            found = extremes.get(key)
+            both = pile << PILE_SHIFT | rest
+            found = extremes.get(both)
             if found is None:
                 found = pile_extremes(rules, k, pile, rest)
-                extremes[key] = found
+                extremes[both] = found
             if weight > 0:
                 low, high = low + weight * found[0], high + weight * found[1]
             else:
                 low, high = low + weight * found[1], high + weight * found[0]
         return low + -low % UNIT, high - high % UNIT
+
+    def walked(self, pos: DealState) -> tuple[int, int]:
+        """The exact value of ``pos`` (``last_tricks``) twice, as bounds; remembered in ``walks``."""
+        key, offset = self.key(pos)
+        found = self.walks.get(key)
+        if found is None:
+            found = self.last_tricks(pos) - offset
+            self.walks[key] = found
+        return found + offset, found + offset
+
+    def last_tricks(self, pos: DealState, alpha: int = -NO_SCORE, beta: int = NO_SCORE) -> int:
+        """The exact value of ``pos`` with at most ``LAST_TRICKS`` cards a hand, by alpha-beta over every
+        line of distinct moves (between ``alpha`` and ``beta``: a value outside is one beyond them), the
+        last trick without search (``last_trick``). So few lines are cheaper walked than through the
+        tables."""
+        if not pos.trick:
+            if pos.seat is None:
+                return self.units(pos)
+            if pos.hands_bits[pos.leader].bit_count() == 1:
+                return self.last_trick(pos)
+        ours = self.mover(pos) == self.seat
+        best = -NO_SCORE if ours else NO_SCORE
+        for move in distinct_moves(pos):
+            pos.apply_unchecked(move)
+            value = self.last_tricks(pos, alpha, beta)
+            pos.undo()
+            if ours:
+                best = max(best, value)
+                alpha = max(alpha, value)
+            else:
+                best = min(best, value)
+                beta = min(beta, value)
+            if alpha >= beta:
+                break
+        return best
 
     def last_trick(self, pos: DealState) -> int:
         """The value of ``pos`` before the last trick, every seat holding one card: the trick's winner
@@ -340,9 +378,9 @@ class AtLeast(AndOr[Key, Play]):
                 self.lowest_kept = min(self.lowest_kept, low)
                 return None
         key, offset = pending if pending is not None else self.key(pos)
-        floor = self.lower.get(key)
-        if floor is not None and floor + offset >= self.threshold:
-            self.lowest_kept = min(self.lowest_kept, floor + offset)
+        known = self.lower.get(key)
+        if known is not None and known + offset >= self.threshold:
+            self.lowest_kept = min(self.lowest_kept, known + offset)
             return None
         self.offset = offset
         return key
@@ -418,9 +456,9 @@ class AtLeast(AndOr[Key, Play]):
             if pos.seat is None:
                 return completed, False
         key, offset = found = self.key(pos)
-        ceiling = self.upper.get(key)
-        if ceiling is not None and ceiling + offset < self.threshold:
-            self.highest_broken = max(self.highest_broken, ceiling + offset)
+        known = self.upper.get(key)
+        if known is not None and known + offset < self.threshold:
+            self.highest_broken = max(self.highest_broken, known + offset)
             return completed, True
         self.pending = found
         return completed, False
