@@ -66,8 +66,8 @@
       empty: 'Deal with a seed or paste a deal state to start.',
       review: 'Review', reviewing: (ms) => `Reviewing every play of the deal (budget ${ms} ms)…`,
       review_title: 'Review', review_scale: (p) => (p
-        ? 'Values: the side\'s raw score less the other side\'s at the end of the deal, best play after each move.'
-        : 'Values: the seat\'s own raw score at the end of the deal, best play after each move.'),
+        ? 'Values: the side\'s raw score less the other side\'s at the end of the deal.'
+        : 'Values: the seat\'s own raw score at the end of the deal.'),
       review_budget: (ms, cut) => `seed ${REVIEW_SEED}, budget ${ms} ms${cut ? ' — cut by the clock before every decision was valued' : ''}`,
       legend_none: 'no loss', legend_small: `loss under ${LARGE_LOSS}`, legend_large: `loss ${LARGE_LOSS} or more`,
       legend_exact: 'exact (all cards open)', legend_estimate: 'estimate (what the seat knew)',
@@ -119,8 +119,8 @@
       empty: '用种子发牌，或粘贴牌局状态开始。',
       review: '复盘', reviewing: (ms) => `正在复盘本局的每一张出牌（预算 ${ms} 毫秒）……`,
       review_title: '复盘', review_scale: (p) => (p
-        ? '数值：本局结束时本方原始分减去对方原始分，每步之后双方都按最优出牌。'
-        : '数值：本局结束时该座位自己的原始分，每步之后各方都按最优出牌。'),
+        ? '数值：本局结束时本方原始分减去对方原始分。'
+        : '数值：本局结束时该座位自己的原始分。'),
       review_budget: (ms, cut) => `种子 ${REVIEW_SEED}，预算 ${ms} 毫秒${cut ? '，时间用尽，并非每一步都已估值' : ''}`,
       legend_none: '无损失', legend_small: `损失小于 ${LARGE_LOSS}`, legend_large: `损失 ${LARGE_LOSS} 或以上`,
       legend_exact: '精确（明牌求解）', legend_estimate: '估计（按该座位所知）',
