@@ -651,7 +651,11 @@ def test_an_unfinished_deal_is_reviewed_and_a_refused_review_shows_the_problems_
     refused = post(live_server, "/review", {**state, "seed": 1, "budget_ms": 3000}).json()
     assert refused["code"] == "must_follow_suit"
     open_table(browser, live_server, f"state={b64url(state)}&lang=en")
+    events = network_events(browser)
     click(browser, browser.find_element(By.CSS_SELECTOR, "[data-action=review]"))
+    events += network_events(browser)
+    # the problem shown is /review's (the page showed /legal-moves' on loading the state)
+    assert answer_of(browser, events, f"{live_server}/review")["errors"] == refused["errors"]
     assert problem_text(browser) == ("must_follow_suit", refused["detail"], [e["detail"] for e in refused["errors"]])
     assert cursor(browser) == 1 and not browser.find_elements(By.CSS_SELECTOR, "[data-role=review-timeline]")
-    check_console_and_network(browser, live_server, allowed_statuses=(422,))
+    check_console_and_network(browser, live_server, allowed_statuses=(422,), events=events)
