@@ -145,7 +145,7 @@ def review_rows(args: argparse.Namespace) -> None:
             states = played_deal(rng, decks, False)
             last = states[-1].clone()
             last.apply_unchecked(rng.choice(engine.legal_moves(last)))
-            start = engine.replay(last.rules, hands=states[0].hands, plays=())
+            start = engine.replay(last.rules, hands=states[0].hands, plays=(), leader=states[0].seat)
             started, used = time.monotonic(), time.process_time()
             found = bot.review(start, last.plays(), budget_ms=args.review_budget_ms, seed=number)
             times.append(time.monotonic() - started)

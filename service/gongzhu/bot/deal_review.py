@@ -7,7 +7,7 @@ less the other side's (``raw_value``). Two kinds of value:
 
 - exact (``exact: true``): the open-card value of each move, every hand seen and every seat playing best
   (``solve.OpenValues``); always with ``EXACT_TRICKS`` tricks left or fewer, and further back while the
-  solver finishes inside the exact share of the budget. Going backwards lets the solver's tables, kept
+  solver finishes within the positions the budget gives it. Going backwards lets the solver's tables, kept
   across the positions of the deal, serve the earlier ones.
 - estimated (``exact: false``): the bot's determinized evaluation from what the seat knew at the time
   (its hand, the plays, the exposures, the voids shown and the inferences of ``knowledge.absent_cards``),
@@ -40,17 +40,22 @@ DEFAULT_BUDGET_MS = 3000
 # With this many tricks left or fewer (the trick on the table included) every decision is valued exactly,
 # whatever the budget: the open-card solver finishes them in milliseconds.
 EXACT_TRICKS = 3
-# Positions the exact search may visit a decision further back, per millisecond of budget, by the number of decks
-# (a two-deck position costs several times a one-deck one): a count, so a seed fixes which decisions are exact.
-# The first decision it does not finish ends the exact part (earlier positions are harder). Without a seed the
-# exact part also stops at EXACT_SHARE of the budget of wall-clock time. bench/perf/review.py measures the split
+# Positions the exact search may visit over the decisions further back, per millisecond of budget, by the number
+# of decks (a two-deck position costs several times a one-deck one): a count, so a seed fixes which decisions are
+# exact. The exact part ends at the first decision it does not finish, or before one it is not expected to: when
+# what is left is under GROWTH times what the decision after it took (a position a play earlier mostly costs
+# more; the rest then goes to the estimates rather than to a search that would fail). Without a seed the exact
+# part also stops at EXACT_SHARE of the budget of wall-clock time. bench/perf/review.py measures the split
 # (docs/performance.md).
-EXACT_NODES_PER_MS = {1: 25, 2: 8}
+EXACT_NODES_PER_MS = {1: 50, 2: 30}
+GROWTH = 1
 EXACT_SHARE = 0.5
 # Playouts an estimated decision gets per millisecond of budget, by the number of decks, spread over every
-# legal move (at least MIN_DEALS deals each).
-PLAYOUTS_PER_MS = {1: 0.05, 2: 0.03}
-MIN_DEALS = 2
+# legal move (at least MIN_DEALS deals each: fewer leave the best of several noisy means a loss of its own);
+# past the budget, without a seed, CUT_DEALS deals.
+PLAYOUTS_PER_MS = {1: 0.05, 2: 0.1}
+MIN_DEALS = 8
+CUT_DEALS = 2
 MS = 1e-3
 # Estimates are rounded to one decimal, and so are the losses computed from them.
 DECIMALS = 1
@@ -158,35 +163,30 @@ def review(start: DealState, plays: Sequence[Play], *, budget_ms: int = DEFAULT_
     from ``start``, the deal's state before its first play; ``start`` is left as found.
 
     Exact values while the solver finishes: always with ``EXACT_TRICKS`` tricks left or fewer; further back
-    within ``EXACT_NODES_PER_MS`` × ``budget_ms`` positions a decision and, without a seed, until
-    ``EXACT_SHARE`` of ``budget_ms`` of wall-clock time has passed. Estimates for the rest; without a seed,
-    past ``budget_ms`` the remaining ones get ``MIN_DEALS`` deals each and ``budget_cut`` is true. With a
-    seed the clock does not count (as for ``suggest``): the same seed gives the same review on an idle or
-    a busy server, which may then take longer than ``budget_ms``. ``stop`` (optional) is asked between
-    decisions; True raises ``Stopped``.
+    within ``EXACT_NODES_PER_MS`` × ``budget_ms`` positions over the whole review (``_Exact``) and, without a
+    seed, until ``EXACT_SHARE`` of ``budget_ms`` of wall-clock time has passed. Estimates for the rest;
+    without a seed, past ``budget_ms`` the remaining ones get ``CUT_DEALS`` deals each and ``budget_cut`` is
+    true. With a seed the clock does not count (as for ``suggest``): the same seed gives the same review on
+    an idle or a busy server, which may then take longer than ``budget_ms``. ``stop`` (optional) is asked
+    between decisions; True raises ``Stopped``.
     """
     clock = _Clock(budget_ms, seed is not None)
-    nodes = max(1, budget_ms * EXACT_NODES_PER_MS[start.rules.decks])
+    exact = _Exact(budget_ms * EXACT_NODES_PER_MS[start.rules.decks], clock)
     for play in plays:
         start.apply_unchecked(play)
-    solver: OpenValues | None = OpenValues()
     found: list[Decision] = []
     try:
         for index in range(len(plays) - 1, -1, -1):
             if stop is not None and stop():
                 raise Stopped
             start.undo()
-            exact: dict[Play, int] | None = None
-            if solver is not None:
-                exact = _exact(solver, start, nodes, clock)
-                if exact is None:
-                    solver = None
-            if exact is not None:
-                found.append(_decision(start, index, plays[index], {**exact}, True))
+            values = exact.values(start)
+            if values is not None:
+                found.append(_decision(start, index, plays[index], {**values}, True))
                 continue
             late = clock.late()
-            values = estimate(start, budget_ms=budget_ms, seed=seed, play=index, deals=MIN_DEALS if late else None)
-            found.append(_decision(start, index, plays[index], values, False))
+            guess = estimate(start, budget_ms=budget_ms, seed=seed, play=index, deals=CUT_DEALS if late else None)
+            found.append(_decision(start, index, plays[index], guess, False))
     finally:
         while start.plays_count:
             start.undo()
@@ -211,9 +211,27 @@ class _Clock:
         return self.cut
 
 
-def _exact(solver: OpenValues, state: DealState, nodes: int, clock: _Clock) -> dict[Play, int] | None:
-    """The open-card values at ``state``: with few tricks left whatever they cost, else within ``nodes``
-    positions and the clock (None past either)."""
-    if tricks_left(state) <= EXACT_TRICKS:
-        return solver.values(state)
-    return solver.values(state, deadline=clock.exact_until, max_nodes=nodes)
+class _Exact:
+    """The exact part of a review: the open-card values while they come within the positions left (``nodes``,
+    the solver's tables kept from one decision to the one before it), and never again once they do not."""
+
+    def __init__(self, nodes: int, clock: _Clock) -> None:
+        self.solver = OpenValues()
+        self.left = nodes
+        self.clock = clock
+        self.last = 0
+        self.over = False
+
+    def values(self, state: DealState) -> dict[Play, int] | None:
+        """The values at ``state``: with ``EXACT_TRICKS`` tricks left or fewer whatever they cost; else None
+        once the positions left or the clock are spent, or too few for what the decision after took."""
+        if tricks_left(state) <= EXACT_TRICKS:
+            return self.solver.values(state)
+        if self.over or self.left < GROWTH * self.last:
+            self.over = True
+            return None
+        found = self.solver.values(state, deadline=self.clock.exact_until, max_nodes=self.left)
+        self.left -= self.solver.searched
+        self.last = self.solver.searched
+        self.over = found is None
+        return found

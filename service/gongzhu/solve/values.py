@@ -32,12 +32,15 @@ class OpenValues:
 
     def __init__(self) -> None:
         self._searches: dict[tuple[Rules, Doublings, int], AtLeast] = {}
+        # the positions the last ``values`` visited (a caller sizes the next search by it)
+        self.searched = 0
 
     def values(self, state: DealState, *, deadline: float | None = None,
                max_nodes: int | None = None) -> dict[Play, int] | None:
         """Each legal move of the seat to act in ``state`` (as ``legal_moves`` lists them) with its exact
         value in raw points (see the module). None once ``deadline`` (a ``time.monotonic()`` instant)
-        passes or the search has visited ``max_nodes`` positions. ``state`` is left as found."""
+        passes or the search has visited ``max_nodes`` positions (``searched``: how many it visited).
+        ``state`` is left as found."""
         seat = state.seat
         assert seat is not None, "the deal is finished"
         if deadline is not None and time.monotonic() > deadline:
@@ -61,6 +64,8 @@ class OpenValues:
                 out[move] = guess
         except Budget:
             return None
+        finally:
+            self.searched = search.nodes.count
         return out
 
     def _search(self, state: DealState, seat: int) -> AtLeast:
