@@ -7,7 +7,8 @@ position valued exactly, by tricks left; and whole deals reviewed within a budge
     python3 bench/perf/review.py --reviews 20 --deals-only        # /review's own function on whole deals
 
 Positions (``positions``): those of ``bench/perf/claims.py`` (seeded random deals played with random
-legal moves until that many tricks remain, stopping anywhere in a trick), one deck individual and
+legal moves until that many tricks remain, stopping anywhere in a trick; from two tricks left, with two legal
+moves or more), one deck individual and
 partnership, two decks individual, each solved by a fresh ``OpenValues`` (no table from an earlier
 position) for every legal move. Process CPU time; a position not solved within ``--bound`` seconds
 counts as cut (its time is the bound), and a row whose median is cut ends its kind's rows. Figures:
@@ -52,14 +53,15 @@ def percentile(values: list[float], share: float) -> float:
 
 
 def position_row(decks: int, partnership: bool, left: int, states: int, bound: float, seed: int) -> dict:
-    """``states`` positions with ``left`` tricks left and two legal moves or more, each solved for every
-    legal move by a fresh ``OpenValues`` within ``bound`` seconds."""
+    """``states`` positions with ``left`` tricks left and two legal moves or more (from two tricks left),
+    each solved for every legal move by a fresh ``OpenValues`` within ``bound`` seconds."""
     rng = random.Random(seed * 1000 + decks * 100 + left + 50 * partnership)
     rules = engine.Rules(decks=decks, partnership=partnership)
     times, moves, cut = [], [], 0
     while len(times) < states:
         state = late_state(rng, decks, left, rules)
-        if state is None or len(engine.legal_moves(state)) < 2:
+        # (with one trick left every seat holds one card, or a pair with two decks: no choice is left)
+        if state is None or left > 1 and len(engine.legal_moves(state)) < 2:
             continue
         started = time.process_time()
         values = solve.OpenValues().values(state, deadline=time.monotonic() + bound)

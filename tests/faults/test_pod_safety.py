@@ -88,8 +88,8 @@ def test_hard_claims_in_a_loop_leave_the_probes_and_other_requests_prompt(server
     assert all(int(headers["Retry-After"]) >= 1 for status, headers in answers if status == 503)
 
 
-# A whole deal reviewed with a budget of 2 s (seeded: the clock does not cut it).
-REVIEW = json.dumps({**_mid_deal(plays=52), "seed": 1, "budget_ms": 2000}).encode()
+# A whole deal reviewed with a budget of 1 s (seeded: the clock does not cut it).
+REVIEW = json.dumps({**_mid_deal(plays=52), "seed": 1, "budget_ms": 1000}).encode()
 # /review's drill: its probes' 99th percentile.
 REVIEW_PROBE_P99_S = 0.1
 
@@ -99,9 +99,12 @@ def test_reviews_in_a_loop_leave_the_probes_prompt_and_every_worker_within_its_m
     answers: list[tuple[int, dict]] = []
 
     def loop() -> None:
+        # a client as the contract asks: after 503 busy it waits Retry-After seconds
         while not stop.is_set():
             status, headers, _ = _post(server.port, "/review", REVIEW)
             answers.append((status, headers))
+            if status == 503:
+                stop.wait(int(headers["Retry-After"]))
 
     clients = [threading.Thread(target=loop, daemon=True) for _ in range(3)]
     for client in clients:
@@ -122,7 +125,7 @@ def test_reviews_in_a_loop_leave_the_probes_prompt_and_every_worker_within_its_m
             client.join(30)
     took.sort()
     assert took[int(len(took) * 0.99) - 1] <= REVIEW_PROBE_P99_S, took[-10:]
-    assert answers and {status for status, _ in answers} <= {200, 503} and 200 in {s for s, _ in answers}
+    assert {status for status, _ in answers} == {200, 503}
     assert all(int(headers["Retry-After"]) >= 1 for status, headers in answers if status == 503)
     # the workers and their search processes
     pids = {pid for worker in workers_of(server.proc.pid) for pid in {worker, *children_of(worker)}}

@@ -27,34 +27,42 @@ def raw_value(state: engine.DealState, seat: int) -> int:
     return raw[seat]
 
 
-def brute_force(state: engine.DealState, seat: int) -> int:
+def brute_force(state: engine.DealState, seat: int, seen: dict | None = None) -> int:
     """``seat``'s value at the end of the deal over every legal play, ``seat`` (with partnership its side)
-    maximizing and the others minimizing: nothing merged, nothing cached, no threshold."""
+    maximizing and the others minimizing: nothing merged, no threshold; ``seen`` remembers the values of
+    the deal's play sequences already walked (one deal's later decisions walk the same lines again)."""
     if state.finished:
         return raw_value(state, seat)
+    key = (tuple(state.plays()), seat)
+    if seen is not None and key in seen:
+        return seen[key]
     values = []
     for move in engine.legal_moves(state):
         state.apply(move)
-        values.append(brute_force(state, seat))
+        values.append(brute_force(state, seat, seen))
         state.undo()
     ours = state.seat == seat or state.rules.partnership and state.seat % 2 == seat % 2
-    return max(values) if ours else min(values)
+    value = max(values) if ours else min(values)
+    if seen is not None:
+        seen[key] = value
+    return value
 
 
-def brute_values(state: engine.DealState) -> dict[tuple[int, ...], int]:
+def brute_values(state: engine.DealState, seen: dict | None = None) -> dict[tuple[int, ...], int]:
     seat = state.seat
     out = {}
     for move in engine.legal_moves(state):
         state.apply(move)
-        out[move] = brute_force(state, seat)
+        out[move] = brute_force(state, seat, seen)
         state.undo()
     return out
 
 
 def late_deals(decks: int, count: int, seed: int) -> list[engine.DealState]:
-    """Random deals played with random legal moves until ``BRUTE_TRICKS`` tricks remain, individual and
-    partnership by turns, with exposures in half of them and the first-trick ban and the pig's flip at
-    random."""
+    """Random deals played with random legal moves until ``BRUTE_TRICKS`` tricks remain after the trick on
+    the table, two plays into it (so that the last two plays of that trick search the tables above the
+    positions the solver walks whole), individual and partnership by turns, with exposures in half of
+    them and the first-trick ban and the pig's flip at random."""
     rng = random.Random(seed)
     found = []
     for n in range(count):
@@ -65,27 +73,29 @@ def late_deals(decks: int, count: int, seed: int) -> list[engine.DealState]:
         exposed = tuple(tuple(c for c in hand if c in EXPOSABLE and exposing and rng.random() < 0.5)
                         for hand in hands)
         state = engine.replay(rules, hands=hands, exposed=exposed, plays=(), first_deal=True)
-        while solve.tricks_left(state) > BRUTE_TRICKS or state.trick:
+        while solve.tricks_left(state) > BRUTE_TRICKS + 1 or len(state.trick) < 2:
             state = engine.apply_move(state, rng.choice(engine.legal_moves(state)))
         found.append(state)
     return found
 
 
-@pytest.mark.parametrize("decks, deals, seed", [(1, 24, 11), (2, 12, 12)])
+@pytest.mark.parametrize("decks, deals, seed", [(1, 14, 11), (2, 8, 12)])
 def test_every_decision_of_the_last_tricks_equals_brute_force(decks, deals, seed):
     rng = random.Random(seed)
     checked = {False: 0, True: 0}
     for state in late_deals(decks, deals, seed):
         # one OpenValues for the rest of the deal, as the review keeps it: its tables carry over
         solver = solve.OpenValues()
+        seen: dict = {}
         while not state.finished:
             before = state.clone()
-            assert solver.values(state) == brute_values(state)
+            assert solver.values(state) == brute_values(state, seen)
             assert state == before
             checked[state.rules.partnership] += 1
             state = engine.apply_move(state, rng.choice(engine.legal_moves(state)))
-    # every decision of the last three tricks (fewer with two decks when pairs are led)
-    assert min(checked.values()) >= 6 * deals // 2
+    # every decision from two plays into the fourth trick from the end (fewer with two decks when pairs
+    # are led): over 200 decisions in the two runs
+    assert min(checked.values()) >= 7 * deals // 2
 
 
 def test_values_are_raw_points_of_a_hand_made_deal():

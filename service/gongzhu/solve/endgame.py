@@ -57,7 +57,7 @@ from ..rules.state import DealState
 from ..rules.tricks import leading_index, trick_winner
 from ..rules.variants import Rules
 from .andor import AndOr, Budget, Nodes
-from .vocabulary import distinct_cards, kept_apart, live_cards, rivals_live
+from .vocabulary import distinct_cards, kept_apart, live_cards, one_plane, renumber, renumbering, rivals_live
 
 # Every raw score is a multiple of ten (hearts by tens, pig and sheep 100, all hearts 200,
 # the transformer alone 25 x 2 or more, doublings x 2), so score units are too.
@@ -68,8 +68,9 @@ NO_DEPTH_LIMIT: Final = 1000
 # more score units than any deal gives
 NO_SCORE: Final = 1 << 40
 DEFAULT_MAX_NODES: Final = 20_000
-# with this many cards a hand or fewer, a position is valued by walking every line (``AtLeast.last_tricks``)
-LAST_TRICKS: Final = 2
+# with this many cards a hand or fewer, a position is valued by walking its lines (``AtLeast.last_tricks``): at 2
+# and at 3 the tables cost more than they save (bench/perf/review.py)
+LAST_TRICKS: Final = 3
 # the questions asked next to what the last one proved before the rest are asked halfway (``exact_units``)
 MTD_STEPS: Final = 2
 # What a card is worth to its taker, to order the moves only (the transformer, which doubles, counts 0).
@@ -168,6 +169,18 @@ def position_key(pos: DealState, taken: object) -> Key:
             pos.suits_led, pos.first_round, pos.opening_lead, pos.ban)
 
 
+def equivalent_key(pos: DealState, taken: object) -> Key:
+    """``position_key`` of a plain position between tricks, its cards renumbered among the live cards
+    (``vocabulary.renumbering``): positions that differ only in which cards of a suit are gone, where
+    the live ones rank alike, are one. What scores stays itself: the live hearts (their values go by
+    rank) and the number the pig, the sheep and the transformer have among the live cards."""
+    live = one_plane(live_cards(pos))
+    order = renumbering(live)
+    hands = tuple([renumber(order, hand) for hand in pos.hands_bits])
+    return (pos.seat, pos.leader, hands, live & HEART_MASK, order.get(PIG, -1), order.get(SHEEP, -1),
+            order.get(TRANSFORMER, -1), taken)
+
+
 class AtLeast(AndOr[Key, Play]):
     """Can ``seat`` make sure its score units end at ``threshold`` or more? The claims' AND/OR search on
     one ``DealState`` walked down and up (``apply_unchecked``/``undo``).
@@ -198,6 +211,8 @@ class AtLeast(AndOr[Key, Play]):
         # a seat's scoring pile and the scoring cards in play (one int) -> ``pile_extremes`` (one search
         # serves one deal: its rules and doublings)
         self.extremes: dict[int, tuple[int, int]] = {}
+        # every seat's scoring pile (one int) -> ``scored``
+        self.scorings: dict[int, tuple[object, int]] = {}
         self.threshold = 0
         # the exact values of the positions ``last_tricks`` walked, counted from their offset (``scored``)
         self.walks: dict[Key, int] = {}
@@ -250,6 +265,8 @@ class AtLeast(AndOr[Key, Play]):
     def key(self, pos: DealState) -> tuple[Key, int]:
         """The key of ``pos`` in the tables, and the value its entries are counted from (``scored``)."""
         taken, offset = self.scored(pos)
+        if not pos.trick and pos.plain:
+            return equivalent_key(pos, taken), offset
         return position_key(pos, taken), offset
 
     def scored(self, pos: DealState) -> tuple[object, int]:
@@ -260,7 +277,17 @@ class AtLeast(AndOr[Key, Play]):
         taker's transformer factor to the taker's raw score: what is taken adds to what will be, and the
         rest of the deal is worth the same whoever took what so far. Then the key holds only where the
         transformers are, and the tables count from the settled value. Else it holds each pile (the
-        weighted seats'), counted from 0."""
+        weighted seats'), counted from 0. Remembered by the piles (they change once a trick)."""
+        piles = pos.captured_bits
+        all_piles = (piles[0] & SCORING_BITS | (piles[1] & SCORING_BITS) << PILE_SHIFT
+                     | (piles[2] & SCORING_BITS) << 2 * PILE_SHIFT | (piles[3] & SCORING_BITS) << 3 * PILE_SHIFT)
+        found = self.scorings.get(all_piles)
+        if found is None:
+            found = self._scored(pos)
+            self.scorings[all_piles] = found
+        return found
+
+    def _scored(self, pos: DealState) -> tuple[object, int]:
         weights, piles = self.weights, pos.captured_bits
         tens = 0
         for s in range(SEATS):
@@ -320,21 +347,23 @@ class AtLeast(AndOr[Key, Play]):
             self.walks[key] = found
         return found + offset, found + offset
 
-    def last_tricks(self, pos: DealState, alpha: int = -NO_SCORE, beta: int = NO_SCORE) -> int:
+    def last_tricks(self, pos: DealState, alpha: int = -NO_SCORE, beta: int = NO_SCORE, top: bool = True) -> int:
         """The exact value of ``pos`` with at most ``LAST_TRICKS`` cards a hand, by alpha-beta over every
         line of distinct moves (between ``alpha`` and ``beta``: a value outside is one beyond them), the
-        last trick without search (``last_trick``). So few lines are cheaper walked than through the
-        tables."""
+        positions between tricks below ``pos`` valued whole (``walked``), the last trick without search
+        (``last_trick``). So few lines are cheaper walked than through the tables."""
         if not pos.trick:
             if pos.seat is None:
                 return self.units(pos)
             if pos.hands_bits[pos.leader].bit_count() == 1:
                 return self.last_trick(pos)
+            if not top:
+                return self.walked(pos)[0]
         ours = self.mover(pos) == self.seat
         best = -NO_SCORE if ours else NO_SCORE
         for move in distinct_moves(pos):
             pos.apply_unchecked(move)
-            value = self.last_tricks(pos, alpha, beta)
+            value = self.last_tricks(pos, alpha, beta, False)
             pos.undo()
             if ours:
                 best = max(best, value)

@@ -34,6 +34,8 @@ class OpenValues:
         self._searches: dict[tuple[Rules, Doublings, int], AtLeast] = {}
         # the positions the last ``values`` visited (a caller sizes the next search by it)
         self.searched = 0
+        # each search's last value found (by the search's id), the next position's first guess
+        self._last: dict[int, int] = {}
 
     def values(self, state: DealState, *, deadline: float | None = None,
                max_nodes: int | None = None) -> dict[Play, int] | None:
@@ -51,7 +53,8 @@ class OpenValues:
         moves = pos.legal_moves()
         rivals, apart = rivals_live(pos, seat), kept_apart(pos, seat)
         out: dict[Play, int] = {}
-        guess = 0
+        # the first guess: the last value this search found (the deal's earlier position, often near)
+        guess = self._last.get(id(search), 0)
         try:
             for move in moves:
                 same = _equivalent(move, out, rivals, apart)
@@ -66,6 +69,7 @@ class OpenValues:
             return None
         finally:
             self.searched = search.nodes.count
+        self._last[id(search)] = guess
         return out
 
     def _search(self, state: DealState, seat: int) -> AtLeast:
