@@ -11,9 +11,9 @@
   const SEATS = [0, 1, 2, 3];
   const SUGGEST_BUDGET_MS = 200;
   const SUGGEST_SEED = 1;
-  // A review of the whole deal, seeded: about two seconds of one core for a deal (a seeded review does its
-  // work whatever the clock); the server caps the budget and the answer says what it used.
-  const REVIEW_BUDGET_MS = 2000;
+  // A review of the whole deal, seeded: a seeded review does its work whatever the clock, about two seconds of
+  // one core for a deal at this budget (docs/table.md); the server caps the budget and the answer says what it used.
+  const REVIEW_BUDGET_MS = 1000;
   const REVIEW_SEED = 1;
   // A loss of this many raw-score points or more is large: the heart ace's 50 (docs/table.md).
   const LARGE_LOSS = 50;
