@@ -7,9 +7,14 @@ from pathlib import Path
 DOC = Path(__file__).resolve().parents[2] / "docs" / "engine-api.md"
 
 
+def doctested(doc: Path) -> doctest.TestResults:
+    """Every ``>>>`` example of ``doc`` run, in order, in one namespace."""
+    return doctest.testfile(str(doc), module_relative=False,
+                            optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+
+
 def test_engine_api_doc_examples_run():
-    result = doctest.testfile(str(DOC), module_relative=False,
-                              optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    result = doctested(DOC)
     assert result.failed == 0
     assert result.attempted >= 50
 

@@ -11,6 +11,8 @@ import json
 import socket
 import threading
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -55,75 +57,80 @@ def _probe(port: int, path: str) -> tuple[bytes, float]:
     return _exchange(port, b"GET %s HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n" % path.encode(), timeout=5)
 
 
-def test_hard_claims_in_a_loop_leave_the_probes_and_other_requests_prompt(server):
+@contextmanager
+def _looping(port: int, path: str, body: bytes, clients: int, patient: bool = False) -> Iterator[list]:
+    """``clients`` threads posting ``body`` to ``path`` in a loop while the block runs, their answers
+    (status, headers) in the list yielded; ``patient`` ones wait ``Retry-After`` after a 503, as the contract
+    asks a client to."""
     stop = threading.Event()
     answers: list[tuple[int, dict]] = []
 
     def loop() -> None:
         while not stop.is_set():
-            status, headers, _ = _post(server.port, "/claim", HARD_CLAIM)
+            status, headers, _ = _post(port, path, body)
             answers.append((status, headers))
+            if patient and status == 503:
+                stop.wait(int(headers["Retry-After"]))
 
-    clients = [threading.Thread(target=loop, daemon=True) for _ in range(2)]
-    for client in clients:
-        client.start()
+    threads = [threading.Thread(target=loop, daemon=True) for _ in range(clients)]
+    for thread in threads:
+        thread.start()
     time.sleep(0.5)
-    slowest: dict[str, float] = {}
     try:
-        deadline = time.monotonic() + 4
-        while time.monotonic() < deadline:
-            for path in ("/healthz", "/readyz"):
-                answer, seconds = _probe(server.port, path)
-                assert answer.startswith(b"HTTP/1.1 200 "), answer[:200]
-                slowest[path] = max(slowest.get(path, 0), seconds)
-            status, _, _ = _post(server.port, "/legal-moves", LEGAL_MOVES, timeout=5)
-            assert status == 200
-            time.sleep(0.1)
+        yield answers
     finally:
         stop.set()
-        for client in clients:
-            client.join(10)
+        for thread in threads:
+            thread.join(30)
+
+
+def _probes(port: int, seconds: float, between: Callable[[], None]) -> dict[str, list[float]]:
+    """Each probe's answer times over ``seconds``, ``between`` called after each round of both."""
+    took: dict[str, list[float]] = {"/healthz": [], "/readyz": []}
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        for path, times in took.items():
+            answer, spent = _probe(port, path)
+            assert answer.startswith(b"HTTP/1.1 200 "), answer[:200]
+            times.append(spent)
+        between()
+    return took
+
+
+def test_hard_claims_in_a_loop_leave_the_probes_and_other_requests_prompt(server):
+    def legal_moves() -> None:
+        status, _, _ = _post(server.port, "/legal-moves", LEGAL_MOVES, timeout=5)
+        assert status == 200
+        time.sleep(0.1)
+
+    with _looping(server.port, "/claim", HARD_CLAIM, 2) as answers:
+        took = _probes(server.port, 4, legal_moves)
+    slowest = {path: max(times) for path, times in took.items()}
     assert max(slowest.values()) < PROBE_BOUND_S, slowest
     assert answers and {status for status, _ in answers} <= {200, 503}
     assert all(int(headers["Retry-After"]) >= 1 for status, headers in answers if status == 503)
 
 
-# A whole deal reviewed with a budget of 1 s (seeded: the clock does not cut it).
-REVIEW = json.dumps({**_mid_deal(plays=52), "seed": 1, "budget_ms": 1000}).encode()
-# /review's drill: its probes' 99th percentile.
+# A whole deal reviewed with a budget of 0.5 s (seeded: the clock does not cut it).
+REVIEW = json.dumps({**_mid_deal(plays=52), "seed": 1, "budget_ms": 500}).encode()
+# /review's drill: its probes' 99th percentile, and how long a review may take there at most (its search process
+# is stopped past 2 x its budget + 5 s).
 REVIEW_PROBE_P99_S = 0.1
+REVIEW_ENDS_S = 30.0
+
+
+def _wait_for(done: Callable[[], bool], seconds: float) -> None:
+    deadline = time.monotonic() + seconds
+    while not done():
+        assert time.monotonic() < deadline, f"not done within {seconds} s"
+        time.sleep(0.1)
 
 
 def test_reviews_in_a_loop_leave_the_probes_prompt_and_every_worker_within_its_memory(server):
-    stop = threading.Event()
-    answers: list[tuple[int, dict]] = []
-
-    def loop() -> None:
-        # a client as the contract asks: after 503 busy it waits Retry-After seconds
-        while not stop.is_set():
-            status, headers, _ = _post(server.port, "/review", REVIEW)
-            answers.append((status, headers))
-            if status == 503:
-                stop.wait(int(headers["Retry-After"]))
-
-    clients = [threading.Thread(target=loop, daemon=True) for _ in range(3)]
-    for client in clients:
-        client.start()
-    time.sleep(0.5)
-    took: list[float] = []
-    try:
-        deadline = time.monotonic() + 8
-        while time.monotonic() < deadline:
-            for path in ("/healthz", "/readyz"):
-                answer, seconds = _probe(server.port, path)
-                assert answer.startswith(b"HTTP/1.1 200 "), answer[:200]
-                took.append(seconds)
-            time.sleep(0.05)
-    finally:
-        stop.set()
-        for client in clients:
-            client.join(30)
-    took.sort()
+    with _looping(server.port, "/review", REVIEW, 3, patient=True) as answers:
+        took = sorted(t for times in _probes(server.port, 8, lambda: time.sleep(0.05)).values() for t in times)
+        # a review past its budget on a loaded machine (the search process runs niced) ends all the same
+        _wait_for(lambda: any(status == 200 for status, _ in answers), REVIEW_ENDS_S)
     assert took[int(len(took) * 0.99) - 1] <= REVIEW_PROBE_P99_S, took[-10:]
     assert {status for status, _ in answers} == {200, 503}
     assert all(int(headers["Retry-After"]) >= 1 for status, headers in answers if status == 503)
