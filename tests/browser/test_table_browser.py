@@ -8,6 +8,7 @@ temporary directory, which the run prints."""
 from __future__ import annotations
 
 import base64
+import contextlib
 import json
 import os
 import random
@@ -105,35 +106,47 @@ def legal_shown(browser) -> list[list[str]]:
         ".map(e => [e.getAttribute('data-card'), e.getAttribute('data-seat')])")
 
 
-def screenshot(browser, path: Path, size: tuple[int, int]) -> None:
-    """The whole page at that width (a phone's: a mobile viewport)."""
+@contextlib.contextmanager
+def viewport(browser, size: tuple[int, int]):
+    """The page laid out at that width (a phone's: a mobile viewport)."""
     width, height = size
     browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
         "width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < DESKTOP[0]})
     try:
+        yield
+    finally:
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+def screenshot(browser, path: Path, size: tuple[int, int]) -> None:
+    """The whole page at that width (a phone's: a mobile viewport)."""
+    width, height = size
+    with viewport(browser, size):
         full = browser.execute_script("return document.documentElement.scrollHeight")
         shot = browser.execute_cdp_cmd("Page.captureScreenshot", {
             "format": "png", "captureBeyondViewport": True,
             "clip": {"x": 0, "y": 0, "width": width, "height": max(height, full), "scale": 1}})
-    finally:
-        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
     path.write_bytes(base64.b64decode(shot["data"]))
     assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and path.stat().st_size > 10_000
 
 
-def check_console_and_network(browser, base: str, allowed_statuses: tuple[int, ...] = ()) -> None:
+def network_events(browser) -> list[dict]:
+    """The DevTools network events chromium logged since the last read (a read empties the log)."""
+    return [json.loads(entry["message"])["message"] for entry in browser.get_log("performance")]
+
+
+def check_console_and_network(browser, base: str, allowed_statuses: tuple[int, ...] = (),
+                              events: list[dict] | None = None) -> None:
     """No console error or warning (but the network lines Chrome writes for the API's own
-    problem answers when a test sends a rejected state); every request went to ``base``."""
+    problem answers when a test sends a rejected state); every request went to ``base``
+    (``events``: those a test read from the log before)."""
     for entry in browser.get_log("browser"):
         message = entry["message"]
         expected = (entry["source"] == "network" and message.startswith(base)
                     and any(f"status of {status}" in message for status in allowed_statuses))
         assert expected or entry["level"] not in {"SEVERE", "WARNING"}, entry
-    urls = []
-    for entry in browser.get_log("performance"):
-        event = json.loads(entry["message"])["message"]
-        if event["method"] == "Network.requestWillBeSent":
-            urls.append(event["params"]["request"]["url"])
+    urls = [event["params"]["request"]["url"] for event in [*(events or []), *network_events(browser)]
+            if event["method"] == "Network.requestWillBeSent"]
     # chrome:// and data: are the browser's own (its start pages); a host is asked over the network
     sent = [u for u in urls if urlsplit(u).scheme not in {"chrome", "data", "about"}]
     assert any(u.startswith(f"{base}/table") for u in sent), "the performance log recorded the page's requests"
@@ -478,3 +491,171 @@ def test_lang_in_the_query_or_the_fragment_chooses_the_pages_language(browser, l
     pressed = browser.find_elements(By.CSS_SELECTOR, "[data-action=lang][aria-pressed=true]")
     assert [b.get_attribute("data-lang") for b in pressed] == [lang]
     check_console_and_network(browser, live_server)
+
+
+# ---- the review ------------------------------------------------------------------------------
+
+# The page's threshold of a large loss (docs/table.md): the heart ace's 50 raw points.
+LARGE_LOSS = 50
+REVIEW_WORDS = {"en": ("Review", "Loss", "Largest mistakes"), "zh": ("复盘", "损失", "最大失误")}
+# seed 27's deal played at random (random.Random(27)) to plays[47], seat 1's, the last play of trick 12
+KNOWN_SEED, KNOWN_PLAY = 27, 47
+
+
+def level(loss: float) -> str:
+    return "none" if loss <= 0 else "small" if loss < LARGE_LOSS else "large"
+
+
+def play_forced_to_the_end(base: str, state: dict) -> tuple[dict, list[int]]:
+    """The state with its last, forced plays made, and the raw scores /score gives it."""
+    turn = post(base, "/legal-moves", state).json()
+    while not turn["finished"]:
+        assert len(turn["moves"]) == 1
+        answer = post(base, "/play", {**state, "move": turn["moves"][0]}).json()
+        state, turn = answer["state"], answer["next"]
+    return state, post(base, "/score", {"captured": turn["taken"]}).json()["raw"]
+
+
+def deal_with_a_known_mistake(base: str) -> tuple[dict, int, dict[str, int]]:
+    """Seed 27's deal, finished, with plays[47] the worse of seat 1's two moves, and the value of each:
+    after plays[47] every play is forced, so a move's value is seat 1's raw score once the last trick
+    is played — /play and /score, no search."""
+    state = {"hands": post(base, "/deal", {"seed": KNOWN_SEED}).json()["hands"], "plays": []}
+    choose = random.Random(KNOWN_SEED)
+    turn = post(base, "/legal-moves", state).json()
+    while len(state["plays"]) < KNOWN_PLAY:
+        answer = post(base, "/play", {**state, "move": choose.choice(turn["moves"])}).json()
+        state, turn = answer["state"], answer["next"]
+    ends = {move[0]: play_forced_to_the_end(base, post(base, "/play", {**state, "move": move}).json()["state"])
+            for move in turn["moves"]}
+    worse = min(ends, key=lambda card: ends[card][1][turn["seat"]])
+    return ends[worse][0], turn["seat"], {card: raw[turn["seat"]] for card, (_, raw) in ends.items()}
+
+
+def answer_of(browser, events: list[dict], url: str) -> dict:
+    """The body of the last answer the page got from ``url``, as chromium received it."""
+    ids = [e["params"]["requestId"] for e in events
+           if e["method"] == "Network.responseReceived" and e["params"]["response"]["url"] == url]
+    return json.loads(browser.execute_cdp_cmd("Network.getResponseBody", {"requestId": ids[-1]})["body"])
+
+
+def datasets(browser, selector: str) -> list[dict]:
+    """The data-* attributes and classes of every element the selector finds, in one round trip."""
+    return browser.execute_script(
+        "return [...document.querySelectorAll(arguments[0])].map(e => ({...e.dataset, class: e.className,"
+        " text: e.textContent}))", selector)
+
+
+def check_review_shown(browser, answer: dict) -> None:
+    """One timeline entry a play, in order, four a trick, coloured by its loss; the summary is the answer's."""
+    shown = datasets(browser, "[data-role=review-timeline] [data-role=review-play]")
+    assert [(int(e["play"]), int(e["trick"]), int(e["seat"]), e["played"].split(), float(e["loss"]), e["level"],
+             e["exact"] == "true", "forced" in e, json.loads(e["best"])) for e in shown] == [
+        (d["play"], d["trick"], d["seat"], d["played"], d["loss"], level(d["loss"]), d["exact"], "values" not in d,
+         d["best"]) for d in answer["decisions"]]
+    for e in shown:
+        assert {f"loss-{e['level']}", "exact" if e["exact"] == "true" else "estimate"} <= set(e["class"].split())
+    rows = browser.execute_script("return [...document.querySelectorAll('[data-role=review-trick]')]"
+                                  ".map(row => row.querySelectorAll('[data-role=review-play]').length)")
+    assert rows == [4] * (len(shown) // 4)
+    cells = {(int(c["seat"]), c["field"]): c for c in datasets(browser, "[data-role=review-summary] td[data-field]")}
+    for seat in answer["seats"]:
+        mine = [d for d in answer["decisions"] if d["seat"] == seat["seat"]]
+        assert float(cells[seat["seat"], "loss"]["value"]) == seat["loss"]
+        assert int(cells[seat["seat"], "exact"]["value"]) == sum(d["exact"] for d in mine)
+        assert int(cells[seat["seat"], "exact"]["of"]) == len(seat["decisions"]) == len(mine)
+        jumps = datasets(browser, f"[data-role=review-summary] td[data-field=mistakes][data-seat='{seat['seat']}'] "
+                                  "[data-role=review-mistake]")
+        assert [(int(j["play"]), float(j["loss"])) for j in jumps] == [(m["play"], m["loss"]) for m in seat["mistakes"]]
+
+
+def test_the_review_colours_every_play_by_its_loss_and_steps_to_its_mistakes(browser, live_server, screenshots):
+    state, seat, values = deal_with_a_known_mistake(live_server)
+    # seat 1 played DQ and kept SJ: the last trick then went as its raw score says, 100 points short of
+    # playing SJ — a large loss, exact (three tricks or fewer left)
+    played, best = state["plays"][KNOWN_PLAY][0], max(values, key=values.get)
+    assert (seat, played, best, values[best] - values[played]) == (1, "DQ", "SJ", 100)
+    open_table(browser, live_server, f"state={b64url(state)}&lang=en")
+    events = network_events(browser)
+    button = browser.find_element(By.CSS_SELECTOR, "[data-action=review]")
+    button.click()
+    # the answer is awaited with a word of it, the button off
+    waiting = browser.find_element(By.CSS_SELECTOR, "[data-role=review-waiting]").text
+    assert waiting.startswith("Reviewing every play of the deal") and not button.is_enabled()
+    settle(browser)
+    events += network_events(browser)
+    answer = answer_of(browser, events, f"{live_server}/review")
+    assert answer["finished"] is True
+    assert [d["played"] for d in answer["decisions"]] == state["plays"]
+    check_review_shown(browser, answer)
+    known = datasets(browser, f"[data-role=review-play][data-play='{KNOWN_PLAY}']")[0]
+    assert (known["seat"], known["played"], float(known["loss"]), known["level"], known["exact"]) == (
+        "1", "DQ", 100, "large", "true")
+    assert json.loads(known["best"]) == [["SJ"]]
+    shown_best = browser.find_element(By.CSS_SELECTOR, f"[data-play='{KNOWN_PLAY}'] [data-role=review-best]")
+    assert shown_best.get_attribute("textContent") == "best J♠"
+    # the last trick: four forced plays, no loss
+    assert [(e["level"], "forced" in e) for e in datasets(browser, "[data-role=review-play][data-trick='12']")] == [
+        ("none", True)] * 4
+    # a click on the known mistake stands the table before it: seat 1 to act, each move's value shown
+    click(browser, browser.find_element(By.CSS_SELECTOR, f"[data-role=review-play][data-play='{KNOWN_PLAY}']"))
+    assert cursor(browser) == KNOWN_PLAY
+    assert [s.get_attribute("data-seat") for s in browser.find_elements(By.CSS_SELECTOR, ".seat[data-to-act]")] == ["1"]
+    assert sorted(card for card, _ in legal_shown(browser)) == sorted(values)
+    assert [c.get_attribute("data-card") for c in hand_cards(browser, 1, "[data-review-best]")] == ["SJ"]
+    assert {e["move"]: float(e["value"]) for e in datasets(browser, "[data-role=review-value]")} == values
+    assert datasets(browser, "[data-role=review-play][data-current]")[0]["play"] == str(KNOWN_PLAY)
+    # each seat's largest mistake steps the table to it, at a phone's width in Chinese too
+    click(browser, browser.find_element(By.CSS_SELECTOR, "[data-action=lang][data-lang=zh]"))
+    assert [b.text for b in browser.find_elements(By.CSS_SELECTOR, "[data-action=review]")] == ["复盘"]
+    check_review_shown(browser, answer)
+    for lang, size in [("zh", DESKTOP), ("zh", PHONE), ("en", PHONE), ("en", DESKTOP)]:
+        if browser.find_element(By.TAG_NAME, "html").get_attribute("lang") != {"zh": "zh-Hans", "en": "en"}[lang]:
+            click(browser, browser.find_element(By.CSS_SELECTOR, f"[data-action=lang][data-lang={lang}]"))
+        with viewport(browser, size):
+            for play in (s["mistakes"][0]["play"] for s in answer["seats"] if s["mistakes"]):
+                click(browser, browser.find_element(By.CSS_SELECTOR, f"[data-role=review-mistake][data-play='{play}']"))
+                assert cursor(browser) == play
+                decision = browser.find_element(By.CSS_SELECTOR, "[data-role=review-decision]")
+                assert decision.get_attribute("data-play") == str(play)
+            words = [browser.find_element(By.CSS_SELECTOR, selector).text for selector in (
+                "[data-action=review]", "[data-role=review-summary] tr[data-field=loss] th",
+                "[data-role=review-summary] tr[data-field=mistakes] th")]
+            assert tuple(words) == REVIEW_WORDS[lang]
+            assert browser.execute_script("return document.documentElement.scrollWidth") <= size[0]
+        screenshot(browser, screenshots / f"table-review-{'phone' if size == PHONE else 'desktop'}-{lang}.png", size)
+    check_console_and_network(browser, live_server, events=events)
+
+
+def test_an_unfinished_deal_is_reviewed_and_a_refused_review_shows_the_problems_words(browser, live_server):
+    hands = post(live_server, "/deal", {"seed": 1}).json()["hands"]
+    # the first trick, wherever the cursor stands: its four plays reviewed, the deal not over
+    state = {"hands": hands, "plays": [["C2"], ["C8"], ["CA"], ["C3"]]}
+    open_table(browser, live_server, f"state={b64url(state)}&at=1&lang=en")
+    events = network_events(browser)
+    click(browser, browser.find_element(By.CSS_SELECTOR, "[data-action=review]"))
+    events += network_events(browser)
+    answer = answer_of(browser, events, f"{live_server}/review")
+    assert answer["finished"] is False and answer["score"] is None
+    assert [d["played"] for d in answer["decisions"]] == state["plays"]
+    check_review_shown(browser, answer)
+    assert cursor(browser) == 1
+    assert browser.find_element(By.CSS_SELECTOR, "[data-role=review-decision]").get_attribute("data-play") == "1"
+    # a play made drops the review of the plays it replaced
+    click(browser, browser.find_element(By.CSS_SELECTOR, "[data-action=end]"))
+    click(browser, browser.find_element(By.CSS_SELECTOR, "[data-role=moves] [data-action=move]"))
+    assert not browser.find_elements(By.CSS_SELECTOR, "[data-role=review-timeline]")
+    check_console_and_network(browser, live_server, events=events)
+    # seat 0 holds C8 yet plays the pig: the review is refused as /legal-moves refuses the state
+    state = {"hands": hands, "plays": [["C2"], ["SQ"], ["CA"], ["C3"]]}
+    refused = post(live_server, "/review", {**state, "seed": 1, "budget_ms": 3000}).json()
+    assert refused["code"] == "must_follow_suit"
+    open_table(browser, live_server, f"state={b64url(state)}&lang=en")
+    events = network_events(browser)
+    click(browser, browser.find_element(By.CSS_SELECTOR, "[data-action=review]"))
+    events += network_events(browser)
+    # the problem shown is /review's (the page showed /legal-moves' on loading the state)
+    assert answer_of(browser, events, f"{live_server}/review")["errors"] == refused["errors"]
+    assert problem_text(browser) == ("must_follow_suit", refused["detail"], [e["detail"] for e in refused["errors"]])
+    assert cursor(browser) == 1 and not browser.find_elements(By.CSS_SELECTOR, "[data-role=review-timeline]")
+    check_console_and_network(browser, live_server, allowed_statuses=(422,), events=events)

@@ -1,6 +1,6 @@
 /* The deal table page (docs/table.md). Every rule comes from the service's
    public API (/deal, /legal-moves, /view, /play, /exposures, /score, /ingots,
-   /suggest, /claim): this script only draws what the answers say. */
+   /suggest, /claim, /review): this script only draws what the answers say. */
 'use strict';
 
 (() => {
@@ -11,6 +11,13 @@
   const SEATS = [0, 1, 2, 3];
   const SUGGEST_BUDGET_MS = 200;
   const SUGGEST_SEED = 1;
+  // A review of the whole deal, seeded: a seeded review does its work whatever the clock, about two seconds of
+  // one core for a deal at this budget (docs/table.md); the server caps the budget and the answer says what it used.
+  const REVIEW_BUDGET_MS = 1000;
+  const REVIEW_SEED = 1;
+  // A loss of this many raw-score points or more is large: the heart ace's 50 (docs/table.md).
+  const LARGE_LOSS = 50;
+  const MAX_BEST_SHOWN = 2;
   const MAX_MOVE_CHIPS = 40;
   const LANGUAGE_HEADER = { en: 'en', zh: 'zh-CN' };
   // The page's own control behind a field of a request it sends.
@@ -58,6 +65,19 @@
       bad_json: 'The pasted text is not JSON.', network: 'The service did not answer.',
       not_object: 'A deal state is a JSON object (the body /legal-moves accepts).',
       empty: 'Deal with a seed or paste a deal state to start.',
+      review: 'Review', reviewing: (ms) => `Reviewing every play of the deal (budget ${ms} ms)…`,
+      review_title: 'Review', review_scale: (p) => (p
+        ? 'Values: the side\'s raw score less the other side\'s at the end of the deal.'
+        : 'Values: the seat\'s own raw score at the end of the deal.'),
+      review_budget: (ms, cut) => `seed ${REVIEW_SEED}, budget ${ms} ms${cut ? ' — cut by the clock before every decision was valued' : ''}`,
+      legend_none: 'no loss', legend_small: `loss under ${LARGE_LOSS}`, legend_large: `loss ${LARGE_LOSS} or more`,
+      legend_exact: 'exact (all cards open)', legend_estimate: 'estimate (what the seat knew)',
+      legend_forced: 'forced (one legal play)',
+      seat_short: (s) => `S${s}`, trick_short: (n) => `T${n}`,
+      review_loss: 'Loss', review_exact: 'Exact decisions', review_mistakes: 'Largest mistakes',
+      of: (a, b) => `${a} of ${b}`, none_lost: 'none',
+      played: 'played', best: 'best', value: 'value', exact: 'exact', estimate: 'estimate',
+      forced: 'the only legal play', jump: 'Go to this play',
     },
     zh: {
       title: '拱猪牌桌', load: '载入牌局', seed: '种子', decks: '副数', deal: '发牌',
@@ -98,13 +118,26 @@
       bad_json: '粘贴的内容不是 JSON。', network: '服务没有应答。',
       not_object: '牌局状态是一个 JSON 对象（/legal-moves 接受的请求体）。',
       empty: '用种子发牌，或粘贴牌局状态开始。',
+      review: '复盘', reviewing: (ms) => `正在复盘本局的每一张出牌（预算 ${ms} 毫秒）……`,
+      review_title: '复盘', review_scale: (p) => (p
+        ? '数值：本局结束时本方原始分减去对方原始分。'
+        : '数值：本局结束时该座位自己的原始分。'),
+      review_budget: (ms, cut) => `种子 ${REVIEW_SEED}，预算 ${ms} 毫秒${cut ? '，时间用尽，并非每一步都已估值' : ''}`,
+      legend_none: '无损失', legend_small: `损失小于 ${LARGE_LOSS}`, legend_large: `损失 ${LARGE_LOSS} 或以上`,
+      legend_exact: '精确（明牌求解）', legend_estimate: '估计（按该座位所知）',
+      legend_forced: '被迫（唯一合法出牌）',
+      seat_short: (s) => `座${s}`, trick_short: (n) => `第${n}圈`,
+      review_loss: '损失', review_exact: '精确判断', review_mistakes: '最大失误',
+      of: (a, b) => `${a} / ${b}`, none_lost: '无',
+      played: '实出', best: '最佳', value: '数值', exact: '精确', estimate: '估计',
+      forced: '唯一合法的出牌', jump: '跳到这一手',
     },
   };
 
   const T = {
     lang: 'en', state: null, cursor: 0, copies: [], turn: null, view: null, exposures: null,
     score: null, ingots: null, problem: null, answer: null, curl: null, selected: null, token: 0,
-    claimSeat: null,
+    claimSeat: null, review: null, reviewing: false,
   };
 
   // ---- small helpers ------------------------------------------------------------------
@@ -136,6 +169,8 @@
   const cardsText = (cards) => (Array.isArray(cards) ? cards.join(' ') : String(cards));
   const cardList = (value) => (Array.isArray(value) ? value.map(String) : value === undefined ? [] : [String(value)]);
   const number = (n) => (n > 0 ? `+${n}` : String(n).replace('-', '−'));
+  const cardText = (card) => `${card.slice(1)}${SUIT_SYMBOL[card[0]]}`;
+  const sameMove = (a, b) => a.length === b.length && [...a].sort().join() === [...b].sort().join();
 
   // Point cards (分牌: hearts, pig, sheep, transformer) first among the taken cards, the others dimmed.
   const isPointCard = (card) => card[0] === 'H' || card in SPECIAL;
@@ -357,6 +392,23 @@
     render();
   }
 
+  // The review of the state's plays as they stand: POST /review of the whole deal (finished or
+  // not), kept with the plays it reviewed, so that stepping keeps it and a new play drops it.
+  async function review() {
+    const plays = JSON.stringify(T.state.plays);
+    T.reviewing = true;
+    render();
+    const answer = await api('/review', { ...T.state, seed: REVIEW_SEED, budget_ms: REVIEW_BUDGET_MS });
+    T.reviewing = false;
+    if (!answer.ok) return showProblem(answer, T.cursor);
+    T.problem = null;
+    T.review = { body: answer.body, plays };
+    return render();
+  }
+
+  const currentReview = () => (T.review && T.state && T.review.plays === JSON.stringify(T.state.plays)
+    ? T.review.body : null);
+
   function playRefutation() {
     const plays = stateAt(T.answer.at).plays.concat(T.answer.body.refutation);
     T.state = { ...T.state, plays };
@@ -400,8 +452,7 @@
   // legal pair is selected, and the second card (or the same one again) completes the move.
   function clickCard(card, id) {
     const moves = T.turn.moves;
-    const same = (a, b) => a.length === b.length && [...a].sort().join() === [...b].sort().join();
-    const find = (cards) => moves.find((m) => same(m, cards));
+    const find = (cards) => moves.find((m) => sameMove(m, cards));
     if (T.selected) {
       const first = T.selected;
       T.selected = null;
@@ -435,6 +486,8 @@
     end: () => step(totalPlays()),
     suggest,
     claim,
+    review,
+    'review-jump': (b) => step(Number(b.dataset.play)),
     move: (b) => play(JSON.parse(b.dataset.move)),
     'play-suggestion': () => play(T.answer.body.move),
     refutation: playRefutation,
@@ -578,6 +631,8 @@
     if (flagged) section.setAttribute('data-problem', 'true'); else section.removeAttribute('data-problem');
     const legal = new Set(toAct ? turn.moves.flat() : []);
     const suggested = T.answer?.kind === 'suggestion' && T.answer.body.seat === seat ? [...T.answer.body.move] : [];
+    const decision = currentReview()?.decisions.find((d) => d.play === T.cursor && d.seat === seat);
+    const reviewBest = new Set(decision ? decision.best.flat() : []);
     const counts = exposedCounts(seat);
     const header = el('header', {},
       el('span', { class: 'seat-name' }, t('seat', seat)),
@@ -603,6 +658,7 @@
           'data-problem': problem ? problem.error.code : undefined,
           'data-suggested': suggestedHere >= 0 || undefined,
           'data-selected': T.selected?.id === id || undefined,
+          'data-review-best': reviewBest.has(entry.card) || undefined,
         },
       }));
     }
@@ -656,7 +712,7 @@
         el('span', { class: 'label' }, t('moves', turn.seat)));
       for (const move of turn.moves.slice(0, MAX_MOVE_CHIPS)) {
         chips.append(el('button', { type: 'button', class: 'chip', 'data-action': 'move', 'data-move': JSON.stringify(move) },
-          move.map((card) => `${card.slice(1)}${SUIT_SYMBOL[card[0]]}`).join(' ')));
+          move.map(cardText).join(' ')));
       }
       if (turn.moves.length > MAX_MOVE_CHIPS) chips.append(el('span', {}, t('more_moves', turn.moves.length - MAX_MOVE_CHIPS)));
       section.append(chips);
@@ -714,6 +770,104 @@
     }
     if (v.score) box.append(el('p', {}, `${t('claim_score')}: ${v.score.raw.map(number).join(', ')}`));
     section.append(box);
+  }
+
+  // ---- the review: the decision at the cursor, a summary a seat, every play by trick ----
+  const lossLevel = (loss) => (loss <= 0 ? 'none' : loss < LARGE_LOSS ? 'small' : 'large');
+  const lossText = (loss) => (loss > 0 ? `−${loss}` : '0');
+  const moveView = (move) => el('span', { class: 'move' },
+    move.map((card) => el('span', { class: `mc suit-${card[0]}` }, cardText(card))));
+  const bestView = (best) => el('span', { class: 'best-moves' },
+    best.slice(0, MAX_BEST_SHOWN).flatMap((move, k) => [k ? ' / ' : '', moveView(move)]),
+    best.length > MAX_BEST_SHOWN ? ' …' : '');
+
+  function drawReview(section) {
+    section.replaceChildren();
+    if (T.reviewing) {
+      section.append(el('p', { class: 'waiting', 'data-role': 'review-waiting' }, t('reviewing', REVIEW_BUDGET_MS)));
+      return;
+    }
+    const r = currentReview();
+    if (!r) return;
+    const byPlay = new Map(r.decisions.map((d) => [d.play, d]));
+    section.append(...[
+      el('h2', {}, t('review_title'), el('span', {
+        class: 'note', 'data-role': 'review-budget', 'data-budget-ms': r.budget_ms, 'data-budget-cut': String(r.budget_cut),
+      }, ` · ${t('review_budget', r.budget_ms, r.budget_cut)}`)),
+      el('p', { class: 'note' }, t('review_scale', r.rules.partnership)),
+      reviewDecision(byPlay.get(T.cursor)), reviewSummary(r, byPlay), reviewLegend(), reviewTimeline(r),
+    ].filter(Boolean));
+  }
+
+  // The decision the table stands at: what was played, its value and loss, and every legal move's value.
+  function reviewDecision(d) {
+    if (!d) return null;
+    const values = d.values ? el('div', { class: 'values' }, d.values.map((v) => el('span', {
+      class: `value${d.best.some((m) => sameMove(m, v.move)) ? ' best' : ''}${sameMove(v.move, d.played) ? ' played' : ''}`,
+      'data-role': 'review-value', 'data-move': v.move.join(' '), 'data-value': v.value,
+    }, moveView(v.move), ` ${number(v.value)}`))) : el('span', {}, ` · ${t('forced')}`);
+    return el('div', { class: 'decision', 'data-role': 'review-decision', 'data-play': d.play },
+      el('strong', {}, t('at_play', d.play, d.seat, '')), ` · ${t('played')} `, moveView(d.played),
+      ` · ${t('value')} ${number(d.value)} · ${t('review_loss')} `,
+      el('span', { class: `loss loss-${lossLevel(d.loss)}` }, lossText(d.loss)),
+      ` · ${t(d.exact ? 'exact' : 'estimate')}`, values);
+  }
+
+  function jumpButton(d, role, loss) {
+    return el('button', {
+      type: 'button', class: `jump loss-${lossLevel(loss)}`, 'data-action': 'review-jump', 'data-role': role,
+      'data-play': d.play, 'data-loss': loss, title: t('jump'),
+    }, `${t('trick_short', d.trick + 1)} `, moveView(d.played), ` ${lossText(loss)}`);
+  }
+
+  function reviewSummary(r, byPlay) {
+    const exact = (s) => s.decisions.filter((n) => byPlay.get(n)?.exact).length;
+    const row = (field, label, cell) => el('tr', { 'data-field': field }, el('th', {}, t(label)), r.seats.map((s) => {
+      const { attrs, shown } = cell(s);
+      return el('td', { 'data-seat': s.seat, 'data-field': field, ...attrs }, shown);
+    }));
+    return el('table', { class: 'review-summary', 'data-role': 'review-summary' },
+      el('thead', {}, el('tr', {}, el('th', {}), r.seats.map((s) => el('th', { 'data-seat': s.seat }, t('seat', s.seat))))),
+      el('tbody', {},
+        row('loss', 'review_loss', (s) => ({ attrs: { 'data-value': s.loss }, shown: lossText(s.loss) })),
+        row('exact', 'review_exact', (s) => ({
+          attrs: { 'data-value': exact(s), 'data-of': s.decisions.length }, shown: t('of', exact(s), s.decisions.length),
+        })),
+        row('mistakes', 'review_mistakes', (s) => ({
+          attrs: {}, shown: s.mistakes.length
+            ? s.mistakes.map((m) => jumpButton(byPlay.get(m.play), 'review-mistake', m.loss)) : t('none_lost'),
+        }))));
+  }
+
+  function reviewLegend() {
+    return el('div', { class: 'legend', 'data-role': 'review-legend' },
+      ['none', 'small', 'large'].map((level) => el('span', { class: `swatch loss-${level} exact` }, t(`legend_${level}`))),
+      ['exact', 'estimate'].map((kind) => el('span', { class: `swatch ${kind}` }, t(`legend_${kind}`))),
+      el('span', { class: 'swatch forced exact' }, t('legend_forced')));
+  }
+
+  function reviewTimeline(r) {
+    const tricks = [];
+    for (const d of r.decisions) (tricks[d.trick] ||= []).push(d);
+    return el('div', { class: 'timeline', 'data-role': 'review-timeline' }, tricks.map((plays, k) => el('div', {
+      class: 'review-trick', 'data-role': 'review-trick', 'data-trick': k,
+    }, el('span', { class: 'trick-no', title: t('trick', k + 1) }, String(k + 1)),
+    el('div', { class: 'trick-plays' }, plays.map(reviewPlay)))));
+  }
+
+  function reviewPlay(d) {
+    const forced = !d.values;
+    const differs = !d.best.some((m) => sameMove(m, d.played));
+    return el('button', {
+      type: 'button', class: `review-play loss-${lossLevel(d.loss)} ${d.exact ? 'exact' : 'estimate'}${forced ? ' forced' : ''}`,
+      'data-action': 'review-jump', 'data-role': 'review-play', 'data-play': d.play, 'data-trick': d.trick,
+      'data-seat': d.seat, 'data-played': d.played.join(' '), 'data-loss': d.loss, 'data-level': lossLevel(d.loss),
+      'data-exact': String(d.exact), 'data-forced': forced || undefined, 'data-best': JSON.stringify(d.best),
+      'data-current': d.play === T.cursor || undefined,
+      title: `${t('at_play', d.play, d.seat, d.played.join(' '))} · ${t(d.exact ? 'exact' : 'estimate')}`,
+    }, el('span', { class: 'who' }, t('seat_short', d.seat)), moveView(d.played),
+    d.loss > 0 ? el('span', { class: 'loss' }, lossText(d.loss)) : null,
+    differs ? el('span', { class: 'best', 'data-role': 'review-best' }, `${t('best')} `, bestView(d.best)) : null);
   }
 
   // The score sheet: one column a seat (it fits a phone), one row a figure.
@@ -783,6 +937,7 @@
     const playing = !!T.turn && !T.turn.finished;
     $('[data-action=suggest]').disabled = !playing;
     $('[data-action=claim]').disabled = !playing;
+    $('[data-action=review]').disabled = !loaded || total === 0 || T.reviewing;
     $('[data-action=share]').disabled = !loaded;
     $('[data-action=curl]').disabled = !T.curl;
     // the claimant is the seat to act until one is chosen
@@ -810,6 +965,7 @@
     drawCentre($('[data-role=centre]'), played, targets);
     drawProblems($('[data-role=problems]'), targets);
     drawAnswers($('[data-role=answers]'));
+    drawReview($('[data-role=review]'));
     drawSheet($('[data-role=sheet]'));
     drawRules($('[data-role=rules]'), targets);
     drawControls();
