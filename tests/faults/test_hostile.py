@@ -14,6 +14,7 @@ import os
 import socket
 import threading
 import time
+from pathlib import Path
 
 import pytest
 
@@ -29,17 +30,22 @@ JSON_HEAD = b"Host: x\r\nContent-Type: application/json\r\n"
 
 
 def _start(tmp_path_factory, workers: int, env: dict[str, str]) -> Gunicorn:
+    return served(tmp_path_factory.mktemp("hostile") / "gunicorn.log", workers, env)
+
+
+def served(log: Path, workers: int, env: dict[str, str]) -> Gunicorn:
+    """A server as ``make run`` starts it, with ``env`` set for it alone, once it answers."""
     saved = {k: os.environ.get(k) for k in env}
     os.environ.update(env)
     try:
-        server = Gunicorn(workers, tmp_path_factory.mktemp("hostile") / "gunicorn.log")
+        server = Gunicorn(workers, log)
     finally:
         for key, value in saved.items():
             if value is None:
                 os.environ.pop(key, None)
             else:
                 os.environ[key] = value
-    _wait(server.ready, 30, "gunicorn to be ready")
+    _wait(server.ready, 30, "the server to be ready")
     return server
 
 

@@ -20,6 +20,7 @@ import requests
 
 from gongzhu.server import front
 from tests.faults.test_faults import Gunicorn, _wait
+from tests.faults.test_hostile import served
 from tests.servers import ROOT, SERVE, children_of, debian_binary, free_port, master_of, workers_of
 
 pytestmark = pytest.mark.faults
@@ -36,18 +37,7 @@ CONTRACT_BYTES = len((ROOT / "service" / "gongzhu" / "openapi.yaml").read_bytes(
 
 
 def _served(tmp_path: Path, **env: str) -> Gunicorn:
-    saved = {name: os.environ.get(name) for name in env}
-    os.environ.update(env)
-    try:
-        server = Gunicorn(int(env.get("WEB_CONCURRENCY", "1")), tmp_path / "serve.log")
-    finally:
-        for name, value in saved.items():
-            if value is None:
-                os.environ.pop(name, None)
-            else:
-                os.environ[name] = value
-    _wait(server.ready, 30, "serve to be ready")
-    return server
+    return served(tmp_path / "serve.log", int(env.get("WEB_CONCURRENCY", "1")), env)
 
 
 class SlowReader(threading.Thread):
