@@ -77,7 +77,10 @@ def live_server(tmp_path_factory):
     port = free_port()
     log = tmp_path_factory.mktemp("gunicorn") / "gunicorn.log"
     base = f"http://127.0.0.1:{port}"
-    proc = start(SERVE, log, f"{base}/readyz", {"PORT": str(port), "HOST": "127.0.0.1", "WEB_CONCURRENCY": "2"})
+    # Reviews capped at a second (the server's setting, as an operator may set it): a fuzzer's review at the
+    # contract's largest budget would outlast its request timeout and hold the worker's bot slot past it.
+    proc = start(SERVE, log, f"{base}/readyz", {"PORT": str(port), "HOST": "127.0.0.1", "WEB_CONCURRENCY": "2",
+                                                "GONGZHU_MAX_REVIEW_BUDGET_MS": "1000"})
     try:
         yield base
     finally:

@@ -233,7 +233,8 @@ def test_deployment_probes_resources_and_writable_paths(tools: Tools) -> None:
     env = {item["name"]: item["value"] for item in container["env"]}
     assert env == {"PORT": "8080", "WEB_CONCURRENCY": "2", "PROMETHEUS_MULTIPROC_DIR": "/tmp/metrics",
                    "GONGZHU_RUN_DIR": "/run/gongzhu", "GUNICORN_THREADS": "4", "GONGZHU_BOT_SLOTS": "1",
-                   "GONGZHU_MAX_BUDGET_MS": "1000", "GONGZHU_STOP_SECONDS": "23"}
+                   "GONGZHU_MAX_BUDGET_MS": "1000", "GONGZHU_STOP_SECONDS": "23",
+                   "GONGZHU_MAX_REVIEW_BUDGET_MS": "10000"}
     assert container["livenessProbe"]["timeoutSeconds"] == 2
     assert container["readinessProbe"]["timeoutSeconds"] == 1
     assert container["resources"]["limits"]["memory"] == container["resources"]["requests"]["memory"]
