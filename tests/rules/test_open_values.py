@@ -98,6 +98,24 @@ def test_every_decision_of_the_last_tricks_equals_brute_force(decks, deals, seed
     assert min(checked.values()) >= 7 * deals // 2
 
 
+def test_a_deal_valued_last_position_first_equals_brute_force():
+    # the review's order: each position's value goes to the tables (the side's own, and the other side's
+    # negated with partnership), and the position before finds its played move's value there
+    rng = random.Random(13)
+    checked = 0
+    for state in late_deals(1, 6, 13):
+        states = []
+        while not state.finished:
+            states.append(state)
+            state = engine.apply_move(state, rng.choice(engine.legal_moves(state)))
+        solver = solve.OpenValues()
+        seen: dict = {}
+        for state in reversed(states):
+            assert solver.values(state) == brute_values(state, seen)
+            checked += 1
+    assert checked >= 6 * 7
+
+
 def test_values_are_raw_points_of_a_hand_made_deal():
     # Seat 1 leads S5, seat 2 must follow with the pig, seat 3 plays S7; seat 0, last, holds SK and S2.
     # Taking with SK, seat 0 takes the pig, then leads S2 and takes H5 on it: -110. Ducking with S2 leaves

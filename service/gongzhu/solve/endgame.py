@@ -521,8 +521,17 @@ def exact_units(search: AtLeast, pos: DealState, guess: int) -> int:
     kept question proves the value at least its lowest kept leaf, a failed one at most its highest broken
     leaf. The first question asks ``guess`` (on the grid) and the second just beyond what it proved, as
     MTD(f) does; from the third on, a guess that far off is left for the middle of what is still open
-    (a bisection). Raises ``Budget`` past the search's node limit or deadline."""
+    (a bisection). The bounds the tables already hold for ``pos`` (an earlier root's search met it)
+    narrow the start. Raises ``Budget`` past the search's node limit or deadline."""
     low, high = search.bounds(pos)
+    if low < high:
+        key, offset = search.key(pos)
+        known = search.lower.get(key)
+        if known is not None:
+            low = max(low, known + offset)
+        known = search.upper.get(key)
+        if known is not None:
+            high = min(high, known + offset)
     threshold = min(max(guess - guess % UNIT, low + UNIT), high)
     asked = 0
     while low < high:

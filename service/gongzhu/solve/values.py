@@ -70,7 +70,23 @@ class OpenValues:
         finally:
             self.searched = search.nodes.count
         self._last[id(search)] = guess
+        self._settle(pos, max(out.values()))
         return out
+
+    def _settle(self, pos: DealState, best: int) -> None:
+        """``pos``'s exact value (``best``, its best move's, for the seat to act) into the tables of every
+        search of the deal it is known in: the seat's own; with partnership the other side's too, where it
+        is the opposite (a side difference). A review values a deal's positions last first: the position
+        before is the one whose played move leads here, and finds its value without search
+        (``exact_units`` starts from the tables' bounds)."""
+        rules, seat = pos.rules, pos.seat
+        assert seat is not None
+        owners = [(seat % 2, best), (1 - seat % 2, -best)] if rules.partnership else [(seat, best)]
+        for owner, value in owners:
+            search = self._searches.get((rules, pos.doublings, owner))
+            if search is not None:
+                key, offset = search.key(pos)
+                search.lower[key] = search.upper[key] = value - offset
 
     def _search(self, state: DealState, seat: int) -> AtLeast:
         """The search (and its tables) for ``seat``'s values in this deal: one a side with partnership."""
