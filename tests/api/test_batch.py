@@ -255,17 +255,26 @@ def test_a_batch_that_cannot_start_by_its_deadline_is_503_busy(client, monkeypat
 
 def test_a_batch_past_the_workers_admitted_batches_is_503_busy_at_once(client, monkeypatch):
     work = client.application.extensions["gongzhu.pipeline"].whole["batch"]
-    assert work.most == 3  # 4 request threads: one left for probes and single requests
+    assert work.most == 4  # one a request thread
+    sent = {"requests": [{"id": "a", "method": "POST", "url": "/ingots", "body": INGOTS}]}
     monkeypatch.setattr(work, "admitted", work.most)
-    response = send(client, {"requests": [{"id": "a", "method": "POST", "url": "/ingots", "body": INGOTS}]})
+    response = send(client, sent)
     assert problem(response, 503, "busy") == [] and response.headers["Retry-After"] == "1"
     documented = load_contract()["paths"]["/batch"]["post"]["responses"]["503"]["content"][
         "application/problem+json"]["examples"]["batches_busy"]["value"]
     assert {k: v for k, v in response.get_json().items() if k != "request_id"} == documented
-    monkeypatch.setattr(work, "admitted", work.most - 1)
-    assert send(client, {"requests": [{"id": "a", "method": "POST", "url": "/ingots", "body": INGOTS}]}).status_code \
-        == 200
-    assert work.admitted == work.most - 1
+    # past the first, batches are admitted only while their bodies fit QUEUE_BYTES
+    monkeypatch.setattr(work, "admitted", 1)
+    monkeypatch.setattr(work, "admitted_bytes", batch_module.QUEUE_BYTES)
+    assert send(client, sent).status_code == 503
+    monkeypatch.setattr(work, "admitted_bytes", batch_module.QUEUE_BYTES - 1000)
+    assert send(client, sent).status_code == 200
+    assert (work.admitted, work.admitted_bytes) == (1, batch_module.QUEUE_BYTES - 1000)
+    # a batch alone is admitted whatever its size
+    monkeypatch.setattr(work, "admitted", 0)
+    monkeypatch.setattr(work, "admitted_bytes", 0)
+    monkeypatch.setattr(batch_module, "QUEUE_BYTES", 10)
+    assert send(client, sent).status_code == 200
 
 
 # ---- what is counted and logged ---------------------------------------------------------------------

@@ -9,7 +9,8 @@ made a problem by ``problems.answer`` in the call's language and with the batch'
 request would be served but a batch does not carry (a page, a probe, ``/batch`` itself: anything but a JSON
 POST) is refused on its own, 422 ``not_batchable``. The calls run one after the other in the request's
 thread, the searches too, each taking a bot slot as its single call does. A worker runs one batch at a time
-and admits one fewer than its request threads (503 ``busy`` beyond); a call not started by the request's
+and admits, past the first, one a request thread while their bodies fit ``QUEUE_BYTES`` (503 ``busy``
+beyond); a call not started by the request's
 deadline answers 503 ``busy`` with ``Retry-After``, and so does a batch that could not start by then. The
 answer is encoded once: operations' answers as values, problems as the bytes ``problems.render`` wrote.
 """
@@ -47,6 +48,9 @@ BATCH = "batch"
 # The calls of one batch at most: a server limit, like the body's size (the contract states it), checked
 # before the envelope is validated, so a body of many thousands of calls costs its reading only.
 MAX_CALLS = 1000
+# The bodies of the batches a worker admits beside the one it runs, at most: about 850 one-deck mid-deal
+# calls, some 40 ms of a core (docs/performance.md, "Batch"). A batch alone is admitted at any size.
+QUEUE_BYTES = 512 * 1024
 # gunicorn's request threads a worker (gunicorn_conf.py reads the same setting).
 REQUEST_THREADS = int(os.environ.get("GUNICORN_THREADS", 4))
 LANGUAGE = "Accept-Language"
@@ -69,17 +73,22 @@ class Batch:
         # all and each holds a request thread the longer; one after the other, one envelope at a time is
         # in memory.
         self.running = threading.Lock()
-        # Batches admitted (running or waiting for ``running``) at most: the worker's last request thread
-        # stays free for probes and single requests; one more batch is 503 ``busy`` at once, never queued.
-        self.most = max(1, REQUEST_THREADS - 1)
+        # Batches admitted (running or waiting for ``running``): at most one a request thread, and, past the
+        # first, only while their bodies add up to ``QUEUE_BYTES``; one more is 503 ``busy`` at once, never
+        # queued. A thread that waits here waits for work bounded in bytes, so a probe or a single request
+        # that finds every thread taken waits for a few milliseconds of calls, not for several full batches.
+        self.most = max(1, REQUEST_THREADS)
         self.admitted = 0
+        self.admitted_bytes = 0
         self.counting = threading.Lock()
 
     def __call__(self, route: Route, environ: dict) -> bytes:
+        length = body_length(environ)
         with self.counting:
-            if self.admitted >= self.most:
+            if self.admitted >= self.most or (self.admitted and self.admitted_bytes + length > QUEUE_BYTES):
                 raise ApiProblem(503, "busy", text.BATCHES_BUSY(), headers=(("Retry-After", "1"),))
             self.admitted += 1
+            self.admitted_bytes += length
         try:
             deadline = started(environ) + REQUEST_TIMEOUT_S
             if not self.running.acquire(timeout=max(0.0, deadline - clock())):
@@ -91,6 +100,7 @@ class Batch:
         finally:
             with self.counting:
                 self.admitted -= 1
+                self.admitted_bytes -= length
 
     def serve(self, route: Route, environ: dict, deadline: float) -> bytes:
         """The batch's answer: its envelope read and checked, then each call answered by ``deadline``."""
@@ -130,6 +140,12 @@ class Batch:
             # the problem's bytes as written, less the line end: not parsed and encoded again
             return operation, problem.status, {"id": call["id"], "status": problem.status, "headers": headers,
                                                "body": orjson.Fragment(problem.body[:-1])}
+
+
+def body_length(environ: dict) -> int:
+    """The body's length as nginx states it (0 when it is not a number: the body's reading refuses it)."""
+    length = environ.get("CONTENT_LENGTH") or "0"
+    return int(length) if length.isdigit() else 0
 
 
 def path_of(url: str) -> str:
