@@ -107,6 +107,11 @@ def test_a_malformed_request_start_is_ignored_by_gunicorn_alone(alone, value):
     answer = requests.post(alone + "/deal", json={"seed": 1}, headers={"X-Request-Start": value}, timeout=10)
     assert answer.status_code == 200, answer.text
     assert answer.json()["hands"]
+    # a batch reads it for its deadline too
+    calls = {"requests": [{"id": "a", "method": "POST", "url": "/deal", "body": {"seed": 1}}]}
+    answer = requests.post(alone + "/batch", json=calls, headers={"X-Request-Start": value}, timeout=10)
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["responses"][0]["status"] == 200
 
 
 # ---- the documentation's bundle is compressed once, not per request -----------------------------------

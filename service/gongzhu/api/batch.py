@@ -16,6 +16,7 @@ answer is encoded once: operations' answers as values, problems as the bytes ``p
 """
 from __future__ import annotations
 
+import math
 import os
 import threading
 import time
@@ -33,7 +34,9 @@ from .pipeline import (
     Pipeline,
     Route,
     arguments,
+    content_length,
     encode,
+    handed_over,
     parse_json,
     route_for,
     run,
@@ -83,7 +86,8 @@ class Batch:
         self.counting = threading.Lock()
 
     def __call__(self, route: Route, environ: dict) -> bytes:
-        length = body_length(environ)
+        # a length that is no number counts 0 here: the body's reading refuses it (400)
+        length = content_length(environ) or 0
         with self.counting:
             if self.admitted >= self.most or (self.admitted and self.admitted_bytes + length > QUEUE_BYTES):
                 raise ApiProblem(503, "busy", text.BATCHES_BUSY(), headers=(("Retry-After", "1"),))
@@ -142,12 +146,6 @@ class Batch:
                                                "body": orjson.Fragment(problem.body[:-1])}
 
 
-def body_length(environ: dict) -> int:
-    """The body's length as nginx states it (0 when it is not a number: the body's reading refuses it)."""
-    length = environ.get("CONTENT_LENGTH") or "0"
-    return int(length) if length.isdigit() else 0
-
-
 def path_of(url: str) -> str:
     """A call's url as the server hands a request's path over: percent-escapes decoded, each to one byte."""
     return unquote(url, encoding="latin-1") if "%" in url else url
@@ -182,9 +180,9 @@ def check_ids(calls: list[dict]) -> None:
 
 
 def started(environ: dict) -> float:
-    """When the request reached the front (nginx's ``X-Request-Start``), else now."""
-    sent = environ.get("HTTP_X_REQUEST_START", "")
-    return float(sent[2:]) if sent.startswith("t=") else clock()
+    """When the request reached the front (nginx's ``X-Request-Start``), else now (none, or one malformed)."""
+    sent = handed_over(environ.get("HTTP_X_REQUEST_START", ""))
+    return sent if math.isfinite(sent) else clock()
 
 
 def call_environ(call: dict, environ: dict) -> dict:

@@ -232,15 +232,21 @@ def check_media_type(content_type: str) -> None:
             raise ApiProblem(415, "unsupported_charset", text.CHARSET(sent=value.strip()[:40]))
 
 
+def content_length(environ: dict) -> int | None:
+    """The body's length as nginx states it (0 when none is stated), None when it is not a number."""
+    length = environ.get("CONTENT_LENGTH") or "0"
+    return int(length) if length.isdigit() else None
+
+
 def read_body(environ: dict, limit: int | None) -> bytes:
     """The raw body, at most ``limit`` bytes (413 beyond). nginx, in front, has read it whole and states
     its length: a chunked body reaches the application with its ``Content-Length`` too."""
-    length = environ.get("CONTENT_LENGTH") or "0"
-    if not length.isdigit():
+    length = content_length(environ)
+    if length is None:
         raise ApiProblem(400, "bad_request", text.REFUSED["bad_request"])
-    if limit is not None and int(length) > limit:
+    if limit is not None and length > limit:
         raise _too_large()
-    return environ["wsgi.input"].read(int(length))
+    return environ["wsgi.input"].read(length)
 
 
 def _too_large() -> ApiProblem:
