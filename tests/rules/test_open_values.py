@@ -3,6 +3,7 @@ every decision of a deal's last three tricks against a brute-force minimax over 
 ``OpenValues`` a deal as the review keeps it; the deadline and node cap; the state left as found."""
 from __future__ import annotations
 
+import itertools
 import random
 import time
 
@@ -10,7 +11,7 @@ import pytest
 
 from gongzhu import rules as engine
 from gongzhu import solve
-from gongzhu.solve.endgame import pile_extremes
+from gongzhu.solve.endgame import MOST_DEALT_SPECIALS, deal_extremes, pile_extremes, taken_key
 
 from .test_claims import EXPOSABLE
 from .test_endgame import endgames
@@ -174,3 +175,96 @@ def test_pile_extremes_are_the_extremes_over_every_part_of_the_rest():
                     taken = engine.cards.add_card(taken, card)
             raws.append(engine.scoring.seat_raw(rules, taken, k))
         assert pile_extremes(rules, k, pile, rest_bits) == (min(raws), max(raws))
+
+
+def _split_scoring(rng: random.Random, decks: int, most_rest: int) -> tuple[list[int], list[int]]:
+    """Every scoring card's copies at random: to one of the four piles, or (at most ``most_rest``) still in play."""
+    scoring = [c for c in range(engine.cards.PLANE) if engine.cards.SCORING_MASK >> c & 1]
+    copies = [c for c in scoring for _ in range(decks)]
+    rng.shuffle(copies)
+    piles, rest = [0, 0, 0, 0], []
+    share = rng.random()
+    for card in copies:
+        if rng.random() < share and len(rest) < most_rest:
+            rest.append(card)
+        else:
+            seat = rng.randrange(4)
+            piles[seat] = engine.cards.add_card(piles[seat], card)
+    return piles, rest
+
+
+def _weights(rng: random.Random, partnership: bool) -> tuple[int, ...]:
+    seat = rng.randrange(4)
+    if partnership:
+        return tuple(1 if s % 2 == seat % 2 else -1 for s in range(4))
+    return tuple(1 if s == seat else 0 for s in range(4))
+
+
+def _weighted(rules, k, weights, piles, rest, owners) -> int:
+    """The weighted raw scores once each card of ``rest`` went to its owner in ``owners``."""
+    taken = list(piles)
+    for card, owner in zip(rest, owners):
+        taken[owner] = engine.cards.add_card(taken[owner], card)
+    return sum(w * engine.scoring.seat_raw(rules, pile, k) for w, pile in zip(weights, taken))
+
+
+def test_deal_extremes_hold_every_way_the_rest_can_go_and_are_within_the_piles_own():
+    # every way the cards still in play can go to the four seats scores within the bounds; the bounds are
+    # never wider than each pile bounded on its own, and reached where no heart is shared
+    rng = random.Random(41)
+    for n in range(300):
+        decks = 1 if n % 3 else 2
+        rules = engine.Rules(decks=decks, partnership=n % 2 == 1, pig_flips_with_all_hearts=rng.random() < 0.5)
+        k = tuple(rng.randrange(decks + 1) if rng.random() < 0.3 else 0 for _ in range(4))
+        piles, rest = _split_scoring(rng, decks, 6)
+        weights = _weights(rng, rules.partnership)
+        rest_bits = 0
+        for card in rest:
+            rest_bits = engine.cards.add_card(rest_bits, card)
+        found = deal_extremes(rules, k, weights, piles, rest_bits)
+        if found is None:
+            assert sum(1 for c in rest if not engine.cards.HEART_MASK >> c & 1) > MOST_DEALT_SPECIALS
+            continue
+        low, high = found
+        values = [_weighted(rules, k, weights, piles, rest, owners)
+                  for owners in itertools.product(range(4), repeat=len(rest))]
+        assert low <= min(values) and max(values) <= high
+        alone_low = alone_high = 0
+        for w, pile in zip(weights, piles):
+            lo, hi = pile_extremes(rules, k, pile, rest_bits)
+            alone_low += min(w * lo, w * hi)
+            alone_high += max(w * lo, w * hi)
+        assert alone_low <= low and high <= alone_high
+        if sum(1 for c in rest if engine.cards.HEART_MASK >> c & 1) < 2:
+            assert (low, high) == (min(values), max(values))
+
+
+def test_the_key_of_the_cards_taken_leaves_what_the_rest_of_the_deal_adds_the_same():
+    # AtLeast.scored (taken_key): piles with the same key (and the same cards in play) end at the same value, counted
+    # from each one's offset, whichever way the cards in play go. Cards moved between piles at random
+    # find pairs with one key.
+    rng = random.Random(43)
+    compared = 0
+    for n in range(600):
+        decks = 1 if n % 3 else 2
+        rules = engine.Rules(decks=decks, partnership=n % 2 == 1, pig_flips_with_all_hearts=rng.random() < 0.5)
+        k = tuple(rng.randrange(decks + 1) if rng.random() < 0.3 else 0 for _ in range(4))
+        piles, rest = _split_scoring(rng, decks, 5)
+        weights = _weights(rng, rules.partnership)
+        key, offset = taken_key(rules, k, weights, piles)
+        moved = list(piles)
+        source, target = rng.sample(range(4), 2)
+        cards = [c for c in range(engine.cards.PLANE) for _ in range(engine.cards.count_of(moved[source], c))]
+        if not cards:
+            continue
+        card = rng.choice(cards)
+        moved[source] = engine.cards.remove_card(moved[source], card)
+        moved[target] = engine.cards.add_card(moved[target], card)
+        other, other_offset = taken_key(rules, k, weights, moved)
+        if other != key:
+            continue
+        compared += 1
+        for owners in itertools.product(range(4), repeat=len(rest)):
+            assert (_weighted(rules, k, weights, piles, rest, owners) - offset
+                    == _weighted(rules, k, weights, moved, rest, owners) - other_offset)
+    assert compared >= 100

@@ -11,8 +11,8 @@ The search is the claims' AND/OR search (``andor.AndOr.decide``, the one search
 core), asked a yes/no question: can the seat make sure its score ends at least
 ``t``? The seat's plays (with partnership its side's) are OR nodes, every other
 seat's AND nodes, as for a claim. Between tricks, what the rest of the deal can
-still change bounds the value (each pile at its extremes over the scoring cards in
-play, ``pile_extremes``): a line is "kept" once its lowest value reaches ``t`` and
+still change bounds the value (every way the scoring cards in play can go to the four
+seats, ``deal_extremes``): a line is "kept" once its lowest value reaches ``t`` and
 "broken" once its highest is below it; settled when no scoring card is left. With
 three cards a hand or fewer the value is found by walking the few lines left
 (``AtLeast.last_tricks``). The exact value is the largest ``t`` with a yes, found
@@ -28,8 +28,9 @@ The table's key is what decides the rest of the score: the position (hands,
 the trick on the table, who acts and leads, the exposed copies still held, the
 suits led, the first-trick ban; between tricks of a plain position the cards
 renumbered among the live ones, ``equivalent_key``) and what of the cards taken
-decides the rest (``AtLeast.scored``: each pile, or once the points only add up
-where the transformers are, the entries then counted from the settled value).
+decides the rest (``AtLeast.scored``: of a seat whose hearts add up, its transformers
+and, while one is in play, its base; the rest of its score is counted in the value
+the entries count from; else its pile).
 Equivalent cards are merged as in the claims search (``lowest_of_runs``), only
 where the score is the same too: cards of one suit with no live card ranked
 between them, scoring alike (hearts of one value; the pig, the sheep and the
@@ -50,6 +51,7 @@ from ..rules.cards import (
     SCORING_MASK,
     SEATS,
     SHEEP,
+    SUIT_MASK,
     SUIT_SIZE,
     TRANSFORMER,
     Play,
@@ -58,7 +60,16 @@ from ..rules.cards import (
     merge_bits,
     remove_card,
 )
-from ..rules.scoring import HEART_VALUES, PIG_POINTS, SHEEP_POINTS, Doublings, seat_raw
+from ..rules.scoring import (
+    HEART_SHIFT,
+    HEART_SUM,
+    HEART_VALUES,
+    PIG_POINTS,
+    SHEEP_POINTS,
+    Doublings,
+    score_parts,
+    seat_raw,
+)
 from ..rules.settlement import PARTNERS
 from ..rules.state import DealState
 from ..rules.tricks import leading_index, trick_winner
@@ -164,6 +175,84 @@ def pile_extremes(rules: Rules, k: Doublings, pile: int, rest: int) -> tuple[int
     return low, high
 
 
+# the sets of two seats or more (bits by seat): who may share the hearts still in play (``deal_extremes``)
+SHARINGS: Final = tuple([m for m in range(1 << SEATS) if m.bit_count() >= 2])
+# past this many copies of the pig, the sheep and the transformer in play (two decks), ``deal_extremes``
+# would score too many ways: each seat's pile is bounded on its own instead (``pile_extremes``)
+MOST_DEALT_SPECIALS: Final = 4
+
+
+def _heart_points(hearts: int, k: Doublings) -> int:
+    """The points of ``hearts`` (two-plane bits) short of all hearts (each ≤ 0), doubled as exposed."""
+    one, two = hearts >> HEART_SHIFT & SUIT_MASK, hearts >> PLANE + HEART_SHIFT & SUIT_MASK
+    return HEART_SUM[one] + HEART_SUM[two] << k[3]
+
+
+def deal_extremes(rules: Rules, k: Doublings, weights: Sequence[int], piles: Sequence[int],
+                  rest: int) -> tuple[int, int] | None:
+    """The lowest and the highest of the weighted raw scores (``weights``) once each scoring card of
+    ``rest`` has gone to one seat, from ``piles`` (each seat's scoring cards): what the rest of the
+    deal can still give, whoever wins which trick. Every way the pig, the sheep and the transformer can
+    go is scored; then the hearts go all to one seat (scored: 满红 and the transformer alone are not
+    linear), or to two seats or more, where every pile adds its hearts times its transformer factor and
+    none is all hearts or alone: each heart at the factor the bound favours among them (the bound
+    covers every split with those seats). None past ``MOST_DEALT_SPECIALS`` copies (two decks)."""
+    specials = []
+    for card in SPECIALS:
+        for plane in (0, PLANE):
+            if rest >> card + plane & 1:
+                specials.append(1 << card)
+    if len(specials) > MOST_DEALT_SPECIALS:
+        return None
+    hearts = rest & HEART_BITS
+    points = _heart_points(hearts, k)
+    shared = hearts.bit_count() >= 2
+    low, high = NO_SCORE, -NO_SCORE
+    for way in range(1 << 2 * len(specials)):
+        dealt = list(piles)
+        for bit in specials:
+            dealt[way & 3] = merge_bits(dealt[way & 3], bit)
+            way >>= 2
+        raws = [seat_raw(rules, pile, k) for pile in dealt]
+        plain = 0
+        for s in range(SEATS):
+            plain += weights[s] * raws[s]
+        if not hearts:
+            low, high = min(low, plain), max(high, plain)
+            continue
+        for s in range(SEATS):
+            if weights[s]:
+                value = plain + weights[s] * (seat_raw(rules, merge_bits(dealt[s], hearts), k) - raws[s])
+                low, high = min(low, value), max(high, value)
+            else:
+                low, high = min(low, plain), max(high, plain)
+        if shared:
+            low, high = _shared_extremes(rules, k, weights, dealt, raws, points, low, high)
+    return low, high
+
+
+def _shared_extremes(rules: Rules, k: Doublings, weights: Sequence[int], dealt: list[int], raws: list[int],
+                     points: int, low: int, high: int) -> tuple[int, int]:
+    """``low`` and ``high`` widened by the hearts in play (``points``) shared by two seats or more
+    (``deal_extremes``)."""
+    factors, bases = [], []
+    for pile in dealt:
+        hearts, pig, sheep, factor, _, _, _ = score_parts(rules, pile, k)
+        factors.append(factor)
+        bases.append(hearts + pig + sheep)
+    for sharing in SHARINGS:
+        value = 0
+        least, most = NO_SCORE, -NO_SCORE
+        for s in range(SEATS):
+            if sharing >> s & 1:
+                value += weights[s] * factors[s] * bases[s]
+                least, most = min(least, weights[s] * factors[s]), max(most, weights[s] * factors[s])
+            else:
+                value += weights[s] * raws[s]
+        low, high = min(low, value + points * most), max(high, value + points * least)
+    return low, high
+
+
 Key = tuple[object, ...]
 
 
@@ -186,6 +275,39 @@ def equivalent_key(pos: DealState, taken: object) -> Key:
     hands = tuple([renumber(order, hand) for hand in pos.hands_bits])
     return (pos.seat, pos.leader, hands, live & HEART_MASK, order.get(PIG, -1), order.get(SHEEP, -1),
             order.get(TRANSFORMER, -1), taken)
+
+
+def taken_key(rules: Rules, k: Doublings, weights: Sequence[int], piles: Sequence[int]) -> tuple[object, int]:
+    """What of ``piles`` (each seat's cards taken) decides the rest of the weighted score, and the value the
+    tables count from (``AtLeast.scored``)."""
+    tens_out = 0
+    for s in range(SEATS):
+        tens_out += count_of(piles[s], TRANSFORMER)
+    ten_in_play = tens_out < rules.decks
+    parts: list[object] = []
+    offset = 0
+    for s in range(SEATS):
+        weight = weights[s]
+        if not weight:
+            continue
+        pile = piles[s] & SCORING_BITS
+        hearts_elsewhere = False
+        for other in range(SEATS):
+            if other != s and piles[other] & HEART_BITS:
+                hearts_elsewhere = True
+        if not hearts_elsewhere:
+            parts.append(pile)
+            continue
+        hearts, pig, sheep, factor, _, _, _ = score_parts(rules, pile, k)
+        tens = count_of(pile, TRANSFORMER)
+        # no scoring card but transformers: the pile may end with a transformer alone
+        bare = not pile & ~TEN_BITS
+        if ten_in_play:
+            parts.append((tens, bare, hearts + pig + sheep))
+        else:
+            parts.append((tens, bare and tens > 0))
+            offset += weight * factor * (hearts + pig + sheep)
+    return tuple(parts), offset
 
 
 class AtLeast(AndOr[Key, Play]):
@@ -279,71 +401,60 @@ class AtLeast(AndOr[Key, Play]):
     def scored(self, pos: DealState) -> tuple[object, int]:
         """What of the cards taken decides the rest of the score, and the value the tables count from.
 
-        Once every transformer is taken, by seats with another scoring card each (not alone), and no seat
-        can take every heart any more (another seat has taken one), every card adds its points times its
-        taker's transformer factor to the taker's raw score: what is taken adds to what will be, and the
-        rest of the deal is worth the same whoever took what so far. Then the key holds only where the
-        transformers are, and the tables count from the settled value. Else it holds each pile (the
-        weighted seats'), counted from 0. Remembered by the piles (they change once a trick)."""
+        A seat's raw score is its base (hearts, pig and sheep points) times its transformer factor, but
+        for all hearts (满红, 满贯) and the transformer alone (``seat_raw``). Once another seat has taken a
+        heart, the seat's hearts add up: what the rest of the deal adds to its raw score depends on its
+        pile only through its transformers, whether it holds another scoring card (a transformer may end
+        alone), and, while a transformer is still in play (it would multiply what is taken), its base.
+        Then those are its part of the key (``taken_key``), and its raw score so far, where it only adds,
+        is counted in the tables' offset. A seat that may still take every heart keeps its whole pile in
+        the key (its hearts are the ones no hand holds). Remembered by the piles (they change once a
+        trick)."""
         piles = pos.captured_bits
         all_piles = (piles[0] & SCORING_BITS | (piles[1] & SCORING_BITS) << PILE_SHIFT
                      | (piles[2] & SCORING_BITS) << 2 * PILE_SHIFT | (piles[3] & SCORING_BITS) << 3 * PILE_SHIFT)
         found = self.scorings.get(all_piles)
         if found is None:
-            found = self._scored(pos)
+            found = taken_key(pos.rules, pos.doublings, self.weights, piles)
             self.scorings[all_piles] = found
         return found
 
-    def _scored(self, pos: DealState) -> tuple[object, int]:
-        weights, piles = self.weights, pos.captured_bits
-        tens = 0
-        for s in range(SEATS):
-            tens += count_of(piles[s], TRANSFORMER)
-        additive = tens == pos.rules.decks
-        hearts_seats = 0
-        for s in range(SEATS):
-            pile = piles[s]
-            if pile & HEART_BITS:
-                hearts_seats += 1
-            if weights[s] and pile & TEN_BITS and not pile & SCORING_BITS & ~TEN_BITS:
-                additive = False
-        if additive and hearts_seats >= 2:
-            rules, k = pos.rules, pos.doublings
-            offset = 0
-            where = 0
-            for s in range(SEATS):
-                if weights[s]:
-                    offset += weights[s] * seat_raw(rules, piles[s], k)
-                    where |= (piles[s] & TEN_BITS) << s * PILE_SHIFT
-            return where, offset
-        return tuple([piles[s] & SCORING_BITS if weights[s] else 0 for s in range(SEATS)]), 0
-
     def bounds(self, pos: DealState) -> tuple[int, int]:
         """The lowest and highest value the rest of the deal can still give from ``pos`` (score units on
-        the grid): each seat's pile at its extremes (``pile_extremes``), each the way its weight pulls.
+        the grid): every way the scoring cards in play can go (``deal_extremes``).
         Equal once no scoring card is in play: the value is settled; and at the last trick, each seat
         holding one card, no play is left to choose: its value (``last_trick``)."""
         rules, k = pos.rules, pos.doublings
         if not pos.trick and pos.hands_bits[pos.leader].bit_count() <= LAST_TRICKS:
             return self.walked(pos)
         rest = scoring_in_play(pos)
-        extremes = self.extremes
+        piles = pos.captured_bits
+        dealt = (piles[0] & SCORING_BITS | (piles[1] & SCORING_BITS) << PILE_SHIFT
+                 | (piles[2] & SCORING_BITS) << 2 * PILE_SHIFT | (piles[3] & SCORING_BITS) << 3 * PILE_SHIFT)
+        both = dealt << 4 * PILE_SHIFT | rest
+        found = self.extremes.get(both)
+        if found is None:
+            found = deal_extremes(rules, k, self.weights, [pile & SCORING_BITS for pile in piles], rest)
+            if found is None:
+                found = self._pile_extremes(rules, k, piles, rest)
+            self.extremes[both] = found
+        low, high = found
+        return low + -low % UNIT, high - high % UNIT
+
+    def _pile_extremes(self, rules: Rules, k: Doublings, piles: Sequence[int], rest: int) -> tuple[int, int]:
+        """``bounds`` where ``deal_extremes`` would score too many ways: each seat's pile at its own
+        extremes (``pile_extremes``), each the way its weight pulls."""
         low = high = 0
         for s in range(SEATS):
             weight = self.weights[s]
             if not weight:
                 continue
-            pile = pos.captured_bits[s] & SCORING_BITS
-            both = pile << PILE_SHIFT | rest
-            found = extremes.get(both)
-            if found is None:
-                found = pile_extremes(rules, k, pile, rest)
-                extremes[both] = found
+            found = pile_extremes(rules, k, piles[s] & SCORING_BITS, rest)
             if weight > 0:
                 low, high = low + weight * found[0], high + weight * found[1]
             else:
                 low, high = low + weight * found[1], high + weight * found[0]
-        return low + -low % UNIT, high - high % UNIT
+        return low, high
 
     def walked(self, pos: DealState) -> tuple[int, int]:
         """The exact value of ``pos`` (``last_tricks``) twice, as bounds; remembered in ``walks``."""
