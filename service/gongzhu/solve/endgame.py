@@ -343,8 +343,8 @@ class AtLeast(AndOr[Key, Play]):
         # every seat's scoring pile (one int) -> ``scored``
         self.scorings: dict[int, tuple[object, int]] = {}
         self.threshold = 0
-        # the exact values of the positions ``last_tricks`` walked, counted from their offset (``scored``)
-        self.walks: dict[Key, int] = {}
+        # bounds of the positions ``last_tricks`` walked (``walked``), counted from their offset (``scored``)
+        self.walks: dict[Key, tuple[int, int]] = {}
         self.lower: dict[Key, int] = {}
         self.upper: dict[Key, int] = {}
         # the move that decided a position for an earlier threshold: tried first
@@ -426,7 +426,7 @@ class AtLeast(AndOr[Key, Play]):
         holding one card, no play is left to choose: its value (``last_trick``)."""
         rules, k = pos.rules, pos.doublings
         if not pos.trick and pos.hands_bits[pos.leader].bit_count() <= LAST_TRICKS:
-            return self.walked(pos)
+            return self.walked(pos, self.threshold - UNIT, self.threshold)
         rest = scoring_in_play(pos)
         piles = pos.captured_bits
         dealt = (piles[0] & SCORING_BITS | (piles[1] & SCORING_BITS) << PILE_SHIFT
@@ -456,27 +456,45 @@ class AtLeast(AndOr[Key, Play]):
                 low, high = low + weight * found[1], high + weight * found[0]
         return low, high
 
-    def walked(self, pos: DealState) -> tuple[int, int]:
-        """The exact value of ``pos`` (``last_tricks``) twice, as bounds; remembered in ``walks``."""
+    def walked(self, pos: DealState, alpha: int, beta: int) -> tuple[int, int]:
+        """Bounds of ``pos``'s value (``last_tricks``) that decide it against ``alpha`` and ``beta``: the
+        lower one at ``beta`` or above, the upper one at ``alpha`` or below, or both equal (the value).
+        A walk between the two asks only what the question needs (a null window where a threshold is
+        asked), as an alpha-beta search on a value does; what it proves is remembered in ``walks`` for
+        the next question, counted from the position's offset."""
         key, offset = self.key(pos)
         found = self.walks.get(key)
-        if found is None:
-            found = self.last_tricks(pos) - offset
-            self.walks[key] = found
-        return found + offset, found + offset
+        low, high = (-NO_SCORE, NO_SCORE) if found is None else (found[0] + offset, found[1] + offset)
+        if low < high and pos.hands_bits[pos.leader].bit_count() <= 1:
+            # no choice left (the deal is over, or every seat holds one card): the value itself
+            low = high = self.last_tricks(pos)
+            self.walks[key] = (low - offset, high - offset)
+        elif low < high and low < beta and high > alpha:
+            floor, ceiling = max(alpha, low), min(beta, high)
+            value = self.last_tricks(pos, floor, ceiling)
+            if value <= floor:
+                high = value
+            elif value >= ceiling:
+                low = value
+            else:
+                low = high = value
+            self.walks[key] = (low - offset, high - offset)
+        return low, high
 
     def last_tricks(self, pos: DealState, alpha: int = -NO_SCORE, beta: int = NO_SCORE, top: bool = True) -> int:
-        """The exact value of ``pos`` with at most ``LAST_TRICKS`` cards a hand, by alpha-beta over every
-        line of distinct moves (between ``alpha`` and ``beta``: a value outside is one beyond them), the
-        positions between tricks below ``pos`` valued whole (``walked``), the last trick without search
-        (``last_trick``). So few lines are cheaper walked than through the tables."""
+        """The value of ``pos`` with at most ``LAST_TRICKS`` cards a hand, by a fail-soft alpha-beta between
+        ``alpha`` and ``beta`` over every line of distinct moves (a value at ``alpha`` or below bounds it from
+        above, at ``beta`` or above from below), the positions between tricks below ``pos`` valued as far as
+        the window needs (``walked``), the last trick without search (``last_trick``). So few lines are
+        cheaper walked than through the tables."""
         if not pos.trick:
             if pos.seat is None:
                 return self.units(pos)
             if pos.hands_bits[pos.leader].bit_count() == 1:
                 return self.last_trick(pos)
             if not top:
-                return self.walked(pos)[0]
+                low, high = self.walked(pos, alpha, beta)
+                return high if high <= alpha else low
         # counted as the tables' positions are: the node cap and the deadline bound the walks too
         self.nodes.visit()
         ours = self.mover(pos) == self.seat
