@@ -194,10 +194,14 @@ def _split_scoring(rng: random.Random, decks: int, most_rest: int) -> tuple[list
 
 
 def _weights(rng: random.Random, partnership: bool) -> tuple[int, ...]:
+    """A search's weights (``AtLeast.weights``): a side's difference, the review's own raw score, or the
+    bot's score units (3·own − the others)."""
     seat = rng.randrange(4)
     if partnership:
         return tuple(1 if s % 2 == seat % 2 else -1 for s in range(4))
-    return tuple(1 if s == seat else 0 for s in range(4))
+    if rng.random() < 0.5:
+        return tuple(1 if s == seat else 0 for s in range(4))
+    return tuple(3 if s == seat else -1 for s in range(4))
 
 
 def _weighted(rules, k, weights, piles, rest, owners) -> int:

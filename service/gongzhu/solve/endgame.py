@@ -256,35 +256,51 @@ def _shared_extremes(rules: Rules, k: Doublings, weights: Sequence[int], dealt: 
 Key = tuple[object, ...]
 
 
-def position_key(pos: DealState, taken: object) -> Key:
+def position_key(pos: DealState, taken: int) -> Key:
     """The position and ``taken``, what decides the rest of the score among the cards taken
     (``AtLeast.scored``)."""
+    hands = packed(pos.hands_bits)
     if pos.plain:
-        return (pos.seat, pos.leader, tuple(pos.hands_bits), tuple(pos.trick), taken)
-    return (pos.seat, pos.leader, tuple(pos.hands_bits), tuple(pos.trick), taken, tuple(pos.held_exposed),
+        return (pos.seat, pos.leader, hands, tuple(pos.trick), taken)
+    return (pos.seat, pos.leader, hands, tuple(pos.trick), taken, tuple(pos.held_exposed),
             pos.suits_led, pos.first_round, pos.opening_lead, pos.ban)
 
 
-def equivalent_key(pos: DealState, taken: object) -> Key:
+def packed(hands: Sequence[int]) -> int:
+    """The four hands (two-plane bits) as one int: a key hashes one number, not a tuple of four."""
+    return hands[0] | hands[1] << PILE_SHIFT | hands[2] << 2 * PILE_SHIFT | hands[3] << 3 * PILE_SHIFT
+
+
+def equivalent_key(pos: DealState, taken: int) -> Key:
     """``position_key`` of a plain position between tricks, its cards renumbered among the live cards
     (``vocabulary.renumbering``): positions that differ only in which cards of a suit are gone, where
     the live ones rank alike, are one. What scores stays itself: the live hearts (their values go by
     rank) and the number the pig, the sheep and the transformer have among the live cards."""
     live = one_plane(live_cards(pos))
     order = renumbering(live)
-    hands = tuple([renumber(order, hand) for hand in pos.hands_bits])
+    hands = packed([renumber(order, hand) for hand in pos.hands_bits])
     return (pos.seat, pos.leader, hands, live & HEART_MASK, order.get(PIG, -1), order.get(SHEEP, -1),
             order.get(TRANSFORMER, -1), taken)
 
 
-def taken_key(rules: Rules, k: Doublings, weights: Sequence[int], piles: Sequence[int]) -> tuple[object, int]:
+# a seat's part of ``taken_key``: its kind in the low ``TAKEN_TAG`` bits (its whole pile; its transformers,
+# whether it holds another scoring card, and its base; its transformers alone), the rest above
+TAKEN_TAG: Final = 2
+TAKEN_PILE, TAKEN_BASE, TAKEN_FACTOR = 0, 1, 2
+TAKEN_BITS: Final = PILE_SHIFT + TAKEN_TAG
+# more than any base's size (two decks, every doubling): bases are kept non-negative in the key
+BASE_BIAS: Final = 1 << 16
+
+
+def taken_key(rules: Rules, k: Doublings, weights: Sequence[int], piles: Sequence[int]) -> tuple[int, int]:
     """What of ``piles`` (each seat's cards taken) decides the rest of the weighted score, and the value the
     tables count from (``AtLeast.scored``)."""
     tens_out = 0
     for s in range(SEATS):
         tens_out += count_of(piles[s], TRANSFORMER)
     ten_in_play = tens_out < rules.decks
-    parts: list[object] = []
+    # each weighted seat's part in ``TAKEN_BITS`` bits, tagged by its kind (``TAKEN_*``): one int
+    taken = 0
     offset = 0
     for s in range(SEATS):
         weight = weights[s]
@@ -296,18 +312,19 @@ def taken_key(rules: Rules, k: Doublings, weights: Sequence[int], piles: Sequenc
             if other != s and piles[other] & HEART_BITS:
                 hearts_elsewhere = True
         if not hearts_elsewhere:
-            parts.append(pile)
-            continue
-        hearts, pig, sheep, factor, _, _, _ = score_parts(rules, pile, k)
-        tens = count_of(pile, TRANSFORMER)
-        # no scoring card but transformers: the pile may end with a transformer alone
-        bare = not pile & ~TEN_BITS
-        if ten_in_play:
-            parts.append((tens, bare, hearts + pig + sheep))
+            part = pile << TAKEN_TAG | TAKEN_PILE
         else:
-            parts.append((tens, bare and tens > 0))
-            offset += weight * factor * (hearts + pig + sheep)
-    return tuple(parts), offset
+            hearts, pig, sheep, factor, _, _, _ = score_parts(rules, pile, k)
+            tens = count_of(pile, TRANSFORMER)
+            # no scoring card but transformers: the pile may end with a transformer alone
+            bare = int(not pile & ~TEN_BITS)
+            if ten_in_play:
+                part = ((hearts + pig + sheep + BASE_BIAS) << 3 | tens << 1 | bare) << TAKEN_TAG | TAKEN_BASE
+            else:
+                part = (tens << 1 | (bare if tens else 0)) << TAKEN_TAG | TAKEN_FACTOR
+                offset += weight * factor * (hearts + pig + sheep)
+        taken |= part << s * TAKEN_BITS
+    return taken, offset
 
 
 class AtLeast(AndOr[Key, Play]):
@@ -341,7 +358,7 @@ class AtLeast(AndOr[Key, Play]):
         # serves one deal: its rules and doublings)
         self.extremes: dict[int, tuple[int, int]] = {}
         # every seat's scoring pile (one int) -> ``scored``
-        self.scorings: dict[int, tuple[object, int]] = {}
+        self.scorings: dict[int, tuple[int, int]] = {}
         self.threshold = 0
         # bounds of the positions ``last_tricks`` walked (``walked``), counted from their offset (``scored``)
         self.walks: dict[Key, tuple[int, int]] = {}
@@ -398,7 +415,7 @@ class AtLeast(AndOr[Key, Play]):
             return equivalent_key(pos, taken), offset
         return position_key(pos, taken), offset
 
-    def scored(self, pos: DealState) -> tuple[object, int]:
+    def scored(self, pos: DealState) -> tuple[int, int]:
         """What of the cards taken decides the rest of the score, and the value the tables count from.
 
         A seat's raw score is its base (hearts, pig and sheep points) times its transformer factor, but
