@@ -264,6 +264,23 @@ def test_typescript_sdk_plays_a_seeded_two_deal_match(built, live_server):
     assert result["problem"] == "schema_violation"
 
 
+def test_typescript_sdk_reviews_a_deal(built, python_sdk, live_server):
+    from gongzhu_client import Client
+
+    played = play_deal_python(python_sdk, Client(base_url=live_server, raise_on_unexpected_status=True), SEED, None)
+    deal = {"hands": played["hands"], "plays": played["plays"]}
+    done = subprocess.run(["node", "test-build/review.js", live_server], cwd=built / "typescript",
+                          input=json.dumps(deal), capture_output=True, text=True, timeout=TIMEOUT)
+    assert done.returncode == 0, done.stdout + done.stderr
+    result = json.loads(done.stdout)
+    by_hand = requests.post(f"{live_server}/review", timeout=30, json={**deal, "seed": 1, "budget_ms": 300})
+    assert result["review"] == by_hand.json()
+    assert [d["play"] for d in result["review"]["decisions"]] == list(range(52))
+    # each seat's total, summed in TypeScript from its decisions (to the answer's one decimal), is the
+    # one the answer gives it
+    assert [round(total, 1) for total in result["totals"]] == [seat["loss"] for seat in result["review"]["seats"]]
+
+
 def readme_code(path, language: str, block: int = 0) -> str:
     """A code block of a README in ``language``: the first (the deal played), or another."""
     text = path.read_text(encoding="utf-8")
