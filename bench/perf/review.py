@@ -5,6 +5,7 @@ position valued exactly, by tricks left; and whole deals reviewed within a budge
     python3 bench/perf/review.py --decks 1 --tricks 6 7 8 --states 20
     python3 bench/perf/review.py --deals 20                       # whole deals too (--deals-only: only them)
     python3 bench/perf/review.py --reviews 20 --deals-only        # /review's own function on whole deals
+    python3 bench/perf/review.py --decks 1 --tricks 8 --base DIR  # against another checkout, in turn
 
 Positions (``positions``): those of ``bench/perf/claims.py`` (seeded random deals played with random
 legal moves until that many tricks remain, stopping anywhere in a trick; from two tricks left, with two legal
@@ -12,7 +13,10 @@ moves or more), one deck individual and
 partnership, two decks individual, each solved by a fresh ``OpenValues`` (no table from an earlier
 position) for every legal move. Process CPU time; a position not solved within ``--bound`` seconds
 counts as cut (its time is the bound), and a row whose median is cut ends its kind's rows. Figures:
-median, p90 and max milliseconds, the legal moves and how many were cut.
+median, p90 and max milliseconds, the legal moves and how many were cut. With ``--base DIR`` (another
+checkout, its engine built in place: ``python setup.py build_ext --inplace`` there, or pure) each position
+is solved by both, each in a process of its own, in turn (this then base, then base then this): both
+medians, the cuts, and the median of the positions' time ratios.
 
 Whole deals (``deal_rows``, ``--deals N``): N seeded random deals per deck count played to the end with
 random legal moves, then every decision valued with one ``OpenValues`` from the last play back to the
@@ -33,6 +37,7 @@ import os
 import platform
 import random
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -52,22 +57,36 @@ def percentile(values: list[float], share: float) -> float:
     return values[int(share * (len(values) - 1))]
 
 
-def position_row(decks: int, partnership: bool, left: int, states: int, bound: float, seed: int) -> dict:
-    """``states`` positions with ``left`` tricks left and two legal moves or more (from two tricks left),
-    each solved for every legal move by a fresh ``OpenValues`` within ``bound`` seconds."""
+def position_states(decks: int, partnership: bool, left: int, states: int, seed: int) -> list[engine.DealState]:
+    """``states`` seeded positions with ``left`` tricks left and two legal moves or more (from two tricks left)."""
     rng = random.Random(seed * 1000 + decks * 100 + left + 50 * partnership)
     rules = engine.Rules(decks=decks, partnership=partnership)
-    times, moves, cut = [], [], 0
-    while len(times) < states:
+    found: list[engine.DealState] = []
+    while len(found) < states:
         state = late_state(rng, decks, left, rules)
         # (with one trick left every seat holds one card, or a pair with two decks: no choice is left)
         if state is None or left > 1 and len(engine.legal_moves(state)) < 2:
             continue
-        started = time.process_time()
-        values = solve.OpenValues().values(state, deadline=time.monotonic() + bound)
-        spent = time.process_time() - started
-        cut += values is None
-        times.append(bound * 1000 if values is None else spent * 1000)
+        found.append(state)
+    return found
+
+
+def solve_ms(state: engine.DealState, bound: float) -> tuple[float, bool]:
+    """The process CPU milliseconds a fresh ``OpenValues`` takes on every legal move of ``state``, and whether
+    it was cut at ``bound`` seconds (then the time is the bound)."""
+    started = time.process_time()
+    values = solve.OpenValues().values(state, deadline=time.monotonic() + bound)
+    spent = time.process_time() - started
+    return (bound * 1000, True) if values is None else (spent * 1000, False)
+
+
+def position_row(decks: int, partnership: bool, left: int, states: int, bound: float, seed: int) -> dict:
+    """``position_states``, each solved for every legal move by a fresh ``OpenValues`` within ``bound`` seconds."""
+    times, moves, cut = [], [], 0
+    for state in position_states(decks, partnership, left, states, seed):
+        spent, was_cut = solve_ms(state, bound)
+        cut += was_cut
+        times.append(spent)
         moves.append(len(engine.legal_moves(state)))
     return {"moves": statistics.mean(moves), "p50": statistics.median(times), "p90": percentile(times, 0.9),
             "max": max(times), "cut": cut}
@@ -86,6 +105,62 @@ def positions(args: argparse.Namespace) -> None:
                   f"{r['cut']} |", flush=True)
             if r["cut"] * 2 >= args.states:
                 break
+
+
+def solve_server() -> None:
+    """``--solver``: one position a line on stdin (decks, partnership 0/1, tricks left, states, seed, index,
+    bound), its ``solve_ms`` on stdout: a side of ``--base``'s comparison, in a process of its own."""
+    known: dict[tuple[int, ...], list[engine.DealState]] = {}
+    print("ready", flush=True)
+    for line in sys.stdin:
+        decks, partnership, left, states, seed, index, bound = line.split()
+        row = (int(decks), int(partnership), int(left), int(states), int(seed))
+        if row not in known:
+            known[row] = position_states(row[0], bool(row[1]), row[2], row[3], row[4])
+        spent, cut = solve_ms(known[row][int(index)], float(bound))
+        print(f"{spent:.3f} {int(cut)}", flush=True)
+
+
+def compared_positions(args: argparse.Namespace) -> None:
+    """``--base DIR``: every position solved by this checkout and by DIR's (its ``service/`` as built there:
+    compiled in place, or pure), each side in a process of its own, the two in turn (AB, then BA)."""
+    script = str(Path(__file__).resolve())
+    sides = {}
+    for name, path in (("this", None), ("base", args.base.resolve() / "service")):
+        env = dict(os.environ)
+        if path is not None:
+            env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(path), env.get("PYTHONPATH", "")]))
+        side = subprocess.Popen([sys.executable, script, "--solver"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                text=True, env=env)
+        assert side.stdin is not None and side.stdout is not None
+        side.stdout.readline()
+        sides[name] = side
+    print(f"\n## Positions, this checkout against {args.base}: {args.states} positions a row, bound {args.bound} s, "
+          f"in turn\n")
+    print("| kind | tricks left | median ms | base median ms | cut | base cut | this / base (median of positions) |")
+    print("|---|---|---|---|---|---|---|", flush=True)
+    for label, decks, partnership in KINDS:
+        if decks not in args.decks:
+            continue
+        for left in args.tricks:
+            times: dict[str, list[float]] = {"this": [], "base": []}
+            cut = {"this": 0, "base": 0}
+            for index in range(args.states):
+                for name in ("this", "base") if index % 2 == 0 else ("base", "this"):
+                    side = sides[name]
+                    side.stdin.write(f"{decks} {int(partnership)} {left} {args.states} {args.seed} {index} "
+                                     f"{args.bound}\n")
+                    side.stdin.flush()
+                    spent, was_cut = side.stdout.readline().split()
+                    times[name].append(float(spent))
+                    cut[name] += int(was_cut)
+            ratio = statistics.median([a / b for a, b in zip(times["this"], times["base"])])
+            print(f"| {label} | {left} | {statistics.median(times['this']):.1f} | "
+                  f"{statistics.median(times['base']):.1f} | {cut['this']} | {cut['base']} | ×{ratio:.2f} |",
+                  flush=True)
+    for side in sides.values():
+        side.stdin.close()
+        side.wait()
 
 
 def played_deal(rng: random.Random, decks: int, partnership: bool) -> list[engine.DealState]:
@@ -171,10 +246,17 @@ def main() -> None:
     ap.add_argument("--reviews", type=int, default=0, help="whole deals reviewed by gongzhu.bot.review (0: none)")
     ap.add_argument("--review-budget-ms", type=int, default=3000, help="the reviews' budget_ms")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--base", type=Path, help="another checkout's root: its positions' times beside these, in turn")
+    ap.add_argument("--solver", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.solver:
+        solve_server()
+        return
     print(f"# CPython {platform.python_version()}, {platform.machine()}, engine {engine.engine_build()}; "
           f"load {os.getloadavg()[0]:.1f}", flush=True)
-    if not args.deals_only:
+    if args.base:
+        compared_positions(args)
+    elif not args.deals_only:
         positions(args)
     if args.deals:
         deal_rows(args)
