@@ -109,32 +109,73 @@ def positions(args: argparse.Namespace) -> None:
 
 def solve_server() -> None:
     """``--solver``: one position a line on stdin (decks, partnership 0/1, tricks left, states, seed, index,
-    bound), its ``solve_ms`` on stdout: a side of ``--base``'s comparison, in a process of its own."""
+    bound), its ``solve_ms`` on stdout; or ``review`` and one seeded review (decks, deals, seed, index,
+    budget_ms), its CPU seconds and exact share: a side of ``--base``'s comparison, in a process of its own."""
     known: dict[tuple[int, ...], list[engine.DealState]] = {}
+    deals: dict[tuple[int, ...], list[tuple[engine.DealState, list]]] = {}
     print("ready", flush=True)
     for line in sys.stdin:
-        decks, partnership, left, states, seed, index, bound = line.split()
-        row = (int(decks), int(partnership), int(left), int(states), int(seed))
+        words = line.split()
+        if words[0] == "review":
+            decks, count, seed, index, budget_ms = map(int, words[1:])
+            if (decks, count, seed) not in deals:
+                deals[decks, count, seed] = review_deals(decks, count, seed)
+            cpu, share, _ = review_once(*deals[decks, count, seed][index], budget_ms=budget_ms, seed=index)
+            print(f"{cpu:.3f} {share:.4f}", flush=True)
+            continue
+        row = tuple(int(word) for word in words[:5])
         if row not in known:
             known[row] = position_states(row[0], bool(row[1]), row[2], row[3], row[4])
-        spent, cut = solve_ms(known[row][int(index)], float(bound))
+        spent, cut = solve_ms(known[row][int(words[5])], float(words[6]))
         print(f"{spent:.3f} {int(cut)}", flush=True)
 
 
-def compared_positions(args: argparse.Namespace) -> None:
-    """``--base DIR``: every position solved by this checkout and by DIR's (its ``service/`` as built there:
-    compiled in place, or pure), each side in a process of its own, the two in turn (AB, then BA)."""
-    script = str(Path(__file__).resolve())
-    sides = {}
-    for name, path in (("this", None), ("base", args.base.resolve() / "service")):
+def compared(args: argparse.Namespace) -> None:
+    """``--base DIR``: every position (unless ``--deals-only``) and every seeded review (``--reviews``) run by
+    this checkout and by DIR's (its ``service/`` as built there: compiled in place, or pure), each side in a
+    process of its own, the two in turn (this then base, then base then this)."""
+    sides = {"this": Side(None), "base": Side(args.base.resolve() / "service")}
+    try:
+        if not args.deals_only:
+            compared_positions(args, sides)
+        if args.reviews:
+            compared_reviews(args, sides)
+    finally:
+        for side in sides.values():
+            side.close()
+
+
+class Side:
+    """A ``--solver`` process of this script, importing ``gongzhu`` from ``service`` (None: as installed)."""
+
+    def __init__(self, service: Path | None) -> None:
         env = dict(os.environ)
-        if path is not None:
-            env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(path), env.get("PYTHONPATH", "")]))
-        side = subprocess.Popen([sys.executable, script, "--solver"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                text=True, env=env)
-        assert side.stdin is not None and side.stdout is not None
-        side.stdout.readline()
-        sides[name] = side
+        if service is not None:
+            env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(service), env.get("PYTHONPATH", "")]))
+        self.process = subprocess.Popen([sys.executable, str(Path(__file__).resolve()), "--solver"],
+                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env)
+        self.ask("")
+
+    def ask(self, line: str) -> list[str]:
+        """``line`` sent (none: only the answer read), the answer's words."""
+        stdin, stdout = self.process.stdin, self.process.stdout
+        assert stdin is not None and stdout is not None
+        if line:
+            stdin.write(line + "\n")
+            stdin.flush()
+        return stdout.readline().split()
+
+    def close(self) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.close()
+        self.process.wait()
+
+
+def in_turn(index: int) -> tuple[str, str]:
+    return ("this", "base") if index % 2 == 0 else ("base", "this")
+
+
+def compared_positions(args: argparse.Namespace, sides: dict[str, Side]) -> None:
     print(f"\n## Positions, this checkout against {args.base}: {args.states} positions a row, bound {args.bound} s, "
           f"in turn\n")
     print("| kind | tricks left | median ms | base median ms | cut | base cut | this / base (median of positions) |")
@@ -146,21 +187,35 @@ def compared_positions(args: argparse.Namespace) -> None:
             times: dict[str, list[float]] = {"this": [], "base": []}
             cut = {"this": 0, "base": 0}
             for index in range(args.states):
-                for name in ("this", "base") if index % 2 == 0 else ("base", "this"):
-                    side = sides[name]
-                    side.stdin.write(f"{decks} {int(partnership)} {left} {args.states} {args.seed} {index} "
-                                     f"{args.bound}\n")
-                    side.stdin.flush()
-                    spent, was_cut = side.stdout.readline().split()
+                for name in in_turn(index):
+                    spent, was_cut = sides[name].ask(f"{decks} {int(partnership)} {left} {args.states} {args.seed} "
+                                                     f"{index} {args.bound}")
                     times[name].append(float(spent))
                     cut[name] += int(was_cut)
             ratio = statistics.median([a / b for a, b in zip(times["this"], times["base"])])
             print(f"| {label} | {left} | {statistics.median(times['this']):.1f} | "
                   f"{statistics.median(times['base']):.1f} | {cut['this']} | {cut['base']} | ×{ratio:.2f} |",
                   flush=True)
-    for side in sides.values():
-        side.stdin.close()
-        side.wait()
+
+
+def compared_reviews(args: argparse.Namespace, sides: dict[str, Side]) -> None:
+    print(f"\n## Reviews, this checkout against {args.base}: {args.reviews} deals a row, budget_ms "
+          f"{args.review_budget_ms}, seeded, in turn\n")
+    print("| decks | CPU s median | base | exact share median | base | min | base | this / base CPU (median) |")
+    print("|---|---|---|---|---|---|---|---|", flush=True)
+    for decks in args.decks:
+        cpu: dict[str, list[float]] = {"this": [], "base": []}
+        shares: dict[str, list[float]] = {"this": [], "base": []}
+        for index in range(args.reviews):
+            for name in in_turn(index):
+                used, share = sides[name].ask(f"review {decks} {args.reviews} {args.seed} {index} "
+                                              f"{args.review_budget_ms}")
+                cpu[name].append(float(used))
+                shares[name].append(float(share))
+        ratio = statistics.median([a / b for a, b in zip(cpu["this"], cpu["base"])])
+        print(f"| {decks} | {statistics.median(cpu['this']):.2f} | {statistics.median(cpu['base']):.2f} | "
+              f"{statistics.median(shares['this']):.0%} | {statistics.median(shares['base']):.0%} | "
+              f"{min(shares['this']):.0%} | {min(shares['base']):.0%} | ×{ratio:.2f} |", flush=True)
 
 
 def played_deal(rng: random.Random, decks: int, partnership: bool) -> list[engine.DealState]:
@@ -209,6 +264,29 @@ def deal_rows(args: argparse.Namespace) -> None:
                   f"{max(times):.2f} | {statistics.median(shares):.0%} | {min(shares):.0%} |", flush=True)
 
 
+def review_deals(decks: int, count: int, seed: int) -> list[tuple[engine.DealState, list]]:
+    """``count`` seeded random deals (individual scoring) played to the end: each one's state before its first
+    play and its plays."""
+    rng = random.Random(seed * 10 + decks)
+    found = []
+    for _ in range(count):
+        states = played_deal(rng, decks, False)
+        last = states[-1].clone()
+        last.apply_unchecked(rng.choice(engine.legal_moves(last)))
+        start = engine.replay(last.rules, hands=states[0].hands, plays=(), leader=states[0].seat)
+        found.append((start, list(last.plays())))
+    return found
+
+
+def review_once(start: engine.DealState, plays: list, *, budget_ms: int, seed: int) -> tuple[float, float, float]:
+    """One ``gongzhu.bot.review`` of ``plays`` from ``start`` with ``seed``: its process CPU seconds, the share of
+    its decisions valued exactly, and its wall-clock seconds."""
+    started, used = time.monotonic(), time.process_time()
+    found = bot.review(start, plays, budget_ms=budget_ms, seed=seed)
+    cpu = time.process_time() - used
+    return cpu, sum(d.exact for d in found.decisions) / len(found.decisions), time.monotonic() - started
+
+
 def review_rows(args: argparse.Namespace) -> None:
     """Whole deals reviewed by ``gongzhu.bot.review`` (see the module): ``--reviews`` seeded deals a row."""
     print(f"\n## Reviews (gongzhu.bot.review): {args.reviews} deals a row, budget_ms {args.review_budget_ms}, "
@@ -216,22 +294,16 @@ def review_rows(args: argparse.Namespace) -> None:
     print("| decks | review s median | p90 | max | CPU s median | p90 | exact share median | min | budget cut |")
     print("|---|---|---|---|---|---|---|---|---|", flush=True)
     for decks in args.decks:
-        rng = random.Random(args.seed * 10 + decks)
-        times, cpu, shares, cut = [], [], [], 0
-        for number in range(args.reviews):
-            states = played_deal(rng, decks, False)
-            last = states[-1].clone()
-            last.apply_unchecked(rng.choice(engine.legal_moves(last)))
-            start = engine.replay(last.rules, hands=states[0].hands, plays=(), leader=states[0].seat)
-            started, used = time.monotonic(), time.process_time()
-            found = bot.review(start, last.plays(), budget_ms=args.review_budget_ms, seed=number)
-            times.append(time.monotonic() - started)
-            cpu.append(time.process_time() - used)
-            shares.append(sum(d.exact for d in found.decisions) / len(found.decisions))
-            cut += found.budget_cut
+        times, cpu, shares = [], [], []
+        for number, (start, plays) in enumerate(review_deals(decks, args.reviews, args.seed)):
+            used, share, spent = review_once(start, plays, budget_ms=args.review_budget_ms, seed=number)
+            times.append(spent)
+            cpu.append(used)
+            shares.append(share)
+        # (seeded: the clock cuts nothing, so no review is budget-cut)
         print(f"| {decks} | {statistics.median(times):.2f} | {percentile(times, 0.9):.2f} | {max(times):.2f} | "
               f"{statistics.median(cpu):.2f} | {percentile(cpu, 0.9):.2f} | {statistics.median(shares):.0%} | "
-              f"{min(shares):.0%} | {cut} |", flush=True)
+              f"{min(shares):.0%} | 0 |", flush=True)
 
 
 def main() -> None:
@@ -255,7 +327,8 @@ def main() -> None:
     print(f"# CPython {platform.python_version()}, {platform.machine()}, engine {engine.engine_build()}; "
           f"load {os.getloadavg()[0]:.1f}", flush=True)
     if args.base:
-        compared_positions(args)
+        compared(args)
+        return
     elif not args.deals_only:
         positions(args)
     if args.deals:
