@@ -40,6 +40,7 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
@@ -96,15 +97,23 @@ def positions(args: argparse.Namespace) -> None:
     print(f"\n## Positions: every legal move valued; {args.states} positions a row, bound {args.bound} s\n")
     print("| kind | tricks left | moves | median ms | p90 ms | max ms | cut |")
     print("|---|---|---|---|---|---|---|", flush=True)
-    for label, decks, partnership in KINDS:
-        if decks not in args.decks:
+    cut_kind = None
+    for label, decks, partnership, left in rows(args):
+        if label == cut_kind:
             continue
-        for left in args.tricks:
-            r = position_row(decks, partnership, left, args.states, args.bound, args.seed)
-            print(f"| {label} | {left} | {r['moves']:.1f} | {r['p50']:.1f} | {r['p90']:.1f} | {r['max']:.0f} | "
-                  f"{r['cut']} |", flush=True)
-            if r["cut"] * 2 >= args.states:
-                break
+        r = position_row(decks, partnership, left, args.states, args.bound, args.seed)
+        print(f"| {label} | {left} | {r['moves']:.1f} | {r['p50']:.1f} | {r['p90']:.1f} | {r['max']:.0f} | "
+              f"{r['cut']} |", flush=True)
+        if r["cut"] * 2 >= args.states:
+            cut_kind = label
+
+
+def rows(args: argparse.Namespace) -> Iterator[tuple[str, int, bool, int]]:
+    """The position rows asked: each kind of ``--decks`` (label, decks, partnership) at each of ``--tricks``."""
+    for label, decks, partnership in KINDS:
+        if decks in args.decks:
+            for left in args.tricks:
+                yield label, decks, partnership, left
 
 
 def solve_server() -> None:
@@ -180,22 +189,18 @@ def compared_positions(args: argparse.Namespace, sides: dict[str, Side]) -> None
           f"in turn\n")
     print("| kind | tricks left | median ms | base median ms | cut | base cut | this / base (median of positions) |")
     print("|---|---|---|---|---|---|---|", flush=True)
-    for label, decks, partnership in KINDS:
-        if decks not in args.decks:
-            continue
-        for left in args.tricks:
-            times: dict[str, list[float]] = {"this": [], "base": []}
-            cut = {"this": 0, "base": 0}
-            for index in range(args.states):
-                for name in in_turn(index):
-                    spent, was_cut = sides[name].ask(f"{decks} {int(partnership)} {left} {args.states} {args.seed} "
-                                                     f"{index} {args.bound}")
-                    times[name].append(float(spent))
-                    cut[name] += int(was_cut)
-            ratio = statistics.median([a / b for a, b in zip(times["this"], times["base"])])
-            print(f"| {label} | {left} | {statistics.median(times['this']):.1f} | "
-                  f"{statistics.median(times['base']):.1f} | {cut['this']} | {cut['base']} | ×{ratio:.2f} |",
-                  flush=True)
+    for label, decks, partnership, left in rows(args):
+        times: dict[str, list[float]] = {"this": [], "base": []}
+        cut = {"this": 0, "base": 0}
+        for index in range(args.states):
+            for name in in_turn(index):
+                spent, was_cut = sides[name].ask(f"{decks} {int(partnership)} {left} {args.states} {args.seed} "
+                                                 f"{index} {args.bound}")
+                times[name].append(float(spent))
+                cut[name] += int(was_cut)
+        ratio = statistics.median([a / b for a, b in zip(times["this"], times["base"])])
+        print(f"| {label} | {left} | {statistics.median(times['this']):.1f} | "
+              f"{statistics.median(times['base']):.1f} | {cut['this']} | {cut['base']} | ×{ratio:.2f} |", flush=True)
 
 
 def compared_reviews(args: argparse.Namespace, sides: dict[str, Side]) -> None:

@@ -204,6 +204,16 @@ def _weights(rng: random.Random, partnership: bool) -> tuple[int, ...]:
     return tuple(3 if s == seat else -1 for s in range(4))
 
 
+def _random_case(rng: random.Random, n: int, most_rest: int) -> tuple:
+    """The ``n``-th case: rules (two decks every third, partnership every other), exposed copies, a search's
+    weights, the four piles and the cards still in play (``_split_scoring``)."""
+    decks = 1 if n % 3 else 2
+    rules = engine.Rules(decks=decks, partnership=n % 2 == 1, pig_flips_with_all_hearts=rng.random() < 0.5)
+    k = tuple(rng.randrange(decks + 1) if rng.random() < 0.3 else 0 for _ in range(4))
+    piles, rest = _split_scoring(rng, decks, most_rest)
+    return rules, k, _weights(rng, rules.partnership), piles, rest
+
+
 def _weighted(rules, k, weights, piles, rest, owners) -> int:
     """The weighted raw scores once each card of ``rest`` went to its owner in ``owners``."""
     taken = list(piles)
@@ -217,11 +227,7 @@ def test_deal_extremes_hold_every_way_the_rest_can_go_and_are_within_the_piles_o
     # never wider than each pile bounded on its own, and reached where no heart is shared
     rng = random.Random(41)
     for n in range(300):
-        decks = 1 if n % 3 else 2
-        rules = engine.Rules(decks=decks, partnership=n % 2 == 1, pig_flips_with_all_hearts=rng.random() < 0.5)
-        k = tuple(rng.randrange(decks + 1) if rng.random() < 0.3 else 0 for _ in range(4))
-        piles, rest = _split_scoring(rng, decks, 6)
-        weights = _weights(rng, rules.partnership)
+        rules, k, weights, piles, rest = _random_case(rng, n, 6)
         rest_bits = 0
         for card in rest:
             rest_bits = engine.cards.add_card(rest_bits, card)
@@ -250,11 +256,7 @@ def test_the_key_of_the_cards_taken_leaves_what_the_rest_of_the_deal_adds_the_sa
     rng = random.Random(43)
     compared = 0
     for n in range(600):
-        decks = 1 if n % 3 else 2
-        rules = engine.Rules(decks=decks, partnership=n % 2 == 1, pig_flips_with_all_hearts=rng.random() < 0.5)
-        k = tuple(rng.randrange(decks + 1) if rng.random() < 0.3 else 0 for _ in range(4))
-        piles, rest = _split_scoring(rng, decks, 5)
-        weights = _weights(rng, rules.partnership)
+        rules, k, weights, piles, rest = _random_case(rng, n, 5)
         key, offset = taken_key(rules, k, weights, piles)
         moved = list(piles)
         source, target = rng.sample(range(4), 2)
