@@ -16,18 +16,25 @@ All traffic goes to 127.0.0.1; every wait is bounded.
 """
 from __future__ import annotations
 
-import json
-import os
-import platform
-import shutil
-import signal
-import socket
-import subprocess
 import sys
-import tempfile
-import time
-import urllib.request
 from pathlib import Path
+
+# bench/perf/http.py shadows the standard library's ``http``, and a script run from bench/perf has that folder
+# first on sys.path: it leaves before anything imports ``http`` (urllib.request does), for every script that
+# imports this module (with bench/ on sys.path: ``import _server``)
+_PERF = Path(__file__).resolve().parent / "perf"
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _PERF]
+
+import json  # noqa: E402
+import os  # noqa: E402
+import platform  # noqa: E402
+import shutil  # noqa: E402
+import signal  # noqa: E402
+import socket  # noqa: E402
+import subprocess  # noqa: E402
+import tempfile  # noqa: E402
+import time  # noqa: E402
+import urllib.request  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 VENV_PY = ROOT / ".venv" / "bin" / "python"

@@ -79,11 +79,9 @@ import importlib.util
 import sys
 from pathlib import Path
 
-_HERE = Path(__file__).resolve().parent
-_spec = importlib.util.spec_from_file_location("_server", _HERE.parent / "_server.py")
-_server = importlib.util.module_from_spec(_spec)
-sys.modules["_server"] = _server
-_spec.loader.exec_module(_server)
+# bench/: its _server (loaded once, by its name) keeps bench/perf, whose http.py shadows the stdlib, off sys.path
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import _server  # noqa: E402
 
 _server.bootstrap()
 
@@ -101,7 +99,7 @@ import time  # noqa: E402
 from collections import Counter  # noqa: E402
 
 WORK = Path(tempfile.mkdtemp(prefix="gongzhu-faults-"))
-_dspec = importlib.util.spec_from_file_location("_drills", _HERE / "_drills.py")
+_dspec = importlib.util.spec_from_file_location("_drills", Path(__file__).resolve().parent / "_drills.py")
 _drills = importlib.util.module_from_spec(_dspec)
 _dspec.loader.exec_module(_drills)
 

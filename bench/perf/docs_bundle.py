@@ -13,19 +13,12 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-# bench/perf/http.py shadows the stdlib's ``http`` package: keep bench/perf off sys.path and load the helper by
-# its path (as http.py does)
-_HERE = Path(__file__).resolve().parent
-sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
-import importlib.util  # noqa: E402
-
-_spec = importlib.util.spec_from_file_location("_server", _HERE.parent / "_server.py")
-_server = importlib.util.module_from_spec(_spec)
-sys.modules["_server"] = _server
-_spec.loader.exec_module(_server)
-
+# bench/: its _server (loaded once, by its name) keeps bench/perf, whose http.py shadows the stdlib, off sys.path
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import argparse  # noqa: E402
 import os  # noqa: E402
+
+import _server  # noqa: E402
 
 PATH = "/docs/swagger-ui-bundle.js"
 
