@@ -209,10 +209,11 @@ def deal_extremes(rules: Rules, k: Doublings, weights: Sequence[int], piles: Seq
     shared = hearts.bit_count() >= 2
     low, high = NO_SCORE, -NO_SCORE
     for way in range(1 << 2 * len(specials)):
-        dealt = list(piles)
+        # two bits a copy: the seat that takes it
+        dealt, owners = list(piles), way
         for bit in specials:
-            dealt[way & 3] = merge_bits(dealt[way & 3], bit)
-            way >>= 2
+            dealt[owners & 3] = merge_bits(dealt[owners & 3], bit)
+            owners >>= 2
         raws = [seat_raw(rules, pile, k) for pile in dealt]
         plain = 0
         for s in range(SEATS):
@@ -269,6 +270,12 @@ def position_key(pos: DealState, taken: int) -> Key:
 def packed(hands: Sequence[int]) -> int:
     """The four hands (two-plane bits) as one int: a key hashes one number, not a tuple of four."""
     return hands[0] | hands[1] << PILE_SHIFT | hands[2] << 2 * PILE_SHIFT | hands[3] << 3 * PILE_SHIFT
+
+
+def scoring_piles(piles: Sequence[int]) -> int:
+    """The scoring cards of the four piles (two-plane bits) as one int, as ``packed`` lays hands out."""
+    return (piles[0] & SCORING_BITS | (piles[1] & SCORING_BITS) << PILE_SHIFT
+            | (piles[2] & SCORING_BITS) << 2 * PILE_SHIFT | (piles[3] & SCORING_BITS) << 3 * PILE_SHIFT)
 
 
 def equivalent_key(pos: DealState, taken: int) -> Key:
@@ -346,15 +353,15 @@ class AtLeast(AndOr[Key, Play]):
         self.partnership = partnership
         # the review's scale (``settled_units``); individually only the seat's own pile counts then
         self.raw_points = raw_points
-        self.own: int | None = seat if raw_points and not partnership else None
-        # each seat's raw score's weight in the value (``score_units``; the own seat's alone, ``own``)
+        # each seat's raw score's weight in the value (``score_units``; the review's individual scale: the
+        # seat's own alone)
         if partnership:
             self.weights = tuple([1 if s % 2 == seat % 2 else -1 for s in range(SEATS)])
-        elif self.own is not None:
+        elif raw_points:
             self.weights = tuple([1 if s == seat else 0 for s in range(SEATS)])
         else:
             self.weights = tuple([SEATS - 1 if s == seat else -1 for s in range(SEATS)])
-        # a seat's scoring pile and the scoring cards in play (one int) -> ``pile_extremes`` (one search
+        # every seat's scoring pile and the scoring cards in play (one int) -> ``deal_extremes`` (one search
         # serves one deal: its rules and doublings)
         self.extremes: dict[int, tuple[int, int]] = {}
         # every seat's scoring pile (one int) -> ``scored``
@@ -428,8 +435,7 @@ class AtLeast(AndOr[Key, Play]):
         the key (its hearts are the ones no hand holds). Remembered by the piles (they change once a
         trick)."""
         piles = pos.captured_bits
-        all_piles = (piles[0] & SCORING_BITS | (piles[1] & SCORING_BITS) << PILE_SHIFT
-                     | (piles[2] & SCORING_BITS) << 2 * PILE_SHIFT | (piles[3] & SCORING_BITS) << 3 * PILE_SHIFT)
+        all_piles = scoring_piles(piles)
         found = self.scorings.get(all_piles)
         if found is None:
             found = taken_key(pos.rules, pos.doublings, self.weights, piles)
@@ -446,9 +452,7 @@ class AtLeast(AndOr[Key, Play]):
             return self.walked(pos, self.threshold - UNIT, self.threshold)
         rest = scoring_in_play(pos)
         piles = pos.captured_bits
-        dealt = (piles[0] & SCORING_BITS | (piles[1] & SCORING_BITS) << PILE_SHIFT
-                 | (piles[2] & SCORING_BITS) << 2 * PILE_SHIFT | (piles[3] & SCORING_BITS) << 3 * PILE_SHIFT)
-        both = dealt << 4 * PILE_SHIFT | rest
+        both = scoring_piles(piles) << 4 * PILE_SHIFT | rest
         found = self.extremes.get(both)
         if found is None:
             found = deal_extremes(rules, k, self.weights, [pile & SCORING_BITS for pile in piles], rest)
