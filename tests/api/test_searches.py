@@ -18,6 +18,10 @@ def client():
     return create_app().test_client()
 
 
+# a stuck bound no starved search process reaches
+UNHURRIED_S = 120.0
+
+
 def _answers(client) -> list[bytes]:
     state = _mid_deal()
     requests = [("/suggest", {**state, "seed": 11, "budget_ms": 200}),
@@ -27,7 +31,10 @@ def _answers(client) -> list[bytes]:
             for path, body in requests]
 
 
-def test_searches_in_child_processes_answer_as_in_the_request_thread(client):
+def test_searches_in_child_processes_answer_as_in_the_request_thread(client, monkeypatch):
+    # the answers are what is compared: a search process starved by the suite's other runners (the pure pass
+    # runs at niceness 19, its searches below it) waits rather than answering busy (its bound: the test below)
+    monkeypatch.setattr(searches, "STUCK_GRACE_S", UNHURRIED_S)
     inline = _answers(client)
     searches.start()
     try:
