@@ -124,19 +124,24 @@ TWO_SUITS: Final = (1 << 2 * SUIT_SIZE) - 1
 SPAN_BITS: Final[tuple[int, ...]] = tuple(n.bit_length() for n in range(2 * DECK_SIZE + 1))
 
 
-def lowest_of_runs(cards: int, boundaries: int, apart: int = 0) -> list[Card]:
+def lowest_of_runs(cards: int, boundaries: int, apart: int = 0, starts: int = 0) -> list[Card]:
     """The lowest card of each run of the one-plane ``cards``, ascending: a run is one suit's
     cards with no card of ``boundaries`` ranked from one to the next (inclusive).
 
-    A card of ``apart`` stands alone (kept, and never joined to a neighbour). The claims
-    search and the bot use it to play one card of each set of interchangeable cards.
+    A card of ``apart`` stands alone (kept, and never joined to a neighbour); ``starts`` cut runs too,
+    each below itself (a run may begin at one, none is ranked above its lowest card). The claims search and the bot
+    use it to play one card of each set of interchangeable cards.
     """
     kept: list[Card] = []
     previous = -1
-    for card in mask_cards(cards):
+    # (the bits scanned in place, as ``mask_cards`` scans them: the searches call this at every position)
+    while cards:
+        low = cards & -cards
+        cards ^= low
+        card = low.bit_length() - 1
         joins = not apart >> card & 1
         if (joins and previous >= 0 and previous // SUIT_SIZE == card // SUIT_SIZE
-                and not boundaries & ((1 << (card + 1)) - (1 << previous))):
+                and not (boundaries | starts & ~(1 << previous)) & (low << 1) - (1 << previous)):
             continue
         kept.append(card)
         previous = card if joins else -1

@@ -17,7 +17,6 @@ from __future__ import annotations
 from typing import Final
 
 from ..rules.cards import (
-    HEART_MASK,
     HEARTS,
     ONE_PLANE,
     PIG,
@@ -40,6 +39,8 @@ HEART_CLASSES: Final = tuple(
     sum(1 << HEARTS * SUIT_SIZE + r for r in range(SUIT_SIZE) if HEART_VALUES[r] == value)
     for value in sorted(set(HEART_VALUES)))
 ALONE: Final = 1 << PIG | 1 << SHEEP | 1 << TRANSFORMER
+# the lowest heart of each value (``HEART_CLASSES`` are ranks in a row: the values fall as ranks rise)
+HEART_STARTS: Final = sum([cls & -cls for cls in HEART_CLASSES])
 SUIT_BASES: Final = tuple(range(0, PLANE, SUIT_SIZE))
 
 
@@ -131,14 +132,7 @@ def kept_apart(pos: DealState, seat: int) -> int:
 
 def distinct_cards(singles: int, rivals: int, apart: int) -> list[int]:
     """The single cards of ``singles`` that win, lose and score differently, lowest first: the lowest of
-    each run with no card of ``rivals`` ranked between, runs never crossing a heart value, the cards of
-    ``apart`` and ``ALONE`` standing alone."""
-    apart |= ALONE
-    cards = lowest_of_runs(singles & ~HEART_MASK, rivals, apart)
-    hearts = singles & HEART_MASK
-    if hearts:
-        for cls in HEART_CLASSES:
-            if hearts & cls:
-                cards += lowest_of_runs(hearts & cls, rivals, apart)
-        cards.sort()
-    return cards
+    each run with no card of ``rivals`` ranked between, runs never crossing a heart value (each value's
+    hearts are ranks in a row: ``HEART_STARTS`` begin them), the cards of ``apart`` and ``ALONE`` standing
+    alone."""
+    return lowest_of_runs(singles, rivals, apart | ALONE, HEART_STARTS)
