@@ -60,12 +60,17 @@ def leading_index(cards: Sequence[Card]) -> int:
     if not cards:
         return -1
     best, at = cards[0], 0
-    end = best - best % SUIT_SIZE + SUIT_SIZE
     for i in range(1, len(cards)):
         card = cards[i]
-        if best < card < end:
+        if beats(card, best):
             best, at = card, i
     return at
+
+
+def beats(card: Card, best: Card) -> bool:
+    """Whether ``card`` takes a single-card trick from ``best``, the card winning it so far (of the led
+    suit): a higher card of the same suit."""
+    return best < card < best - best % SUIT_SIZE + SUIT_SIZE
 
 
 def leading_card(cards: Sequence[Card]) -> Card:

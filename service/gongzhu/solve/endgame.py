@@ -334,6 +334,16 @@ def taken_key(rules: Rules, k: Doublings, weights: Sequence[int], piles: Sequenc
     return taken, offset
 
 
+def value_weights(seat: int, partnership: bool, raw_points: bool) -> tuple[int, ...]:
+    """Each seat's raw score's weight in ``seat``'s value: ``score_units``, or in the review's scale
+    (``raw_points``, ``settled_units``) individually the seat's own alone."""
+    if partnership:
+        return tuple([1 if s % 2 == seat % 2 else -1 for s in range(SEATS)])
+    if raw_points:
+        return tuple([1 if s == seat else 0 for s in range(SEATS)])
+    return tuple([SEATS - 1 if s == seat else -1 for s in range(SEATS)])
+
+
 class AtLeast(AndOr[Key, Play]):
     """Can ``seat`` make sure its score units end at ``threshold`` or more? The claims' AND/OR search on
     one ``DealState`` walked down and up (``apply_unchecked``/``undo``).
@@ -353,14 +363,7 @@ class AtLeast(AndOr[Key, Play]):
         self.partnership = partnership
         # the review's scale (``settled_units``); individually only the seat's own pile counts then
         self.raw_points = raw_points
-        # each seat's raw score's weight in the value (``score_units``; the review's individual scale: the
-        # seat's own alone)
-        if partnership:
-            self.weights = tuple([1 if s % 2 == seat % 2 else -1 for s in range(SEATS)])
-        elif raw_points:
-            self.weights = tuple([1 if s == seat else 0 for s in range(SEATS)])
-        else:
-            self.weights = tuple([SEATS - 1 if s == seat else -1 for s in range(SEATS)])
+        self.weights = value_weights(seat, partnership, raw_points)
         # every seat's scoring pile and the scoring cards in play (one int) -> ``deal_extremes`` (one search
         # serves one deal: its rules and doublings)
         self.extremes: dict[int, tuple[int, int]] = {}

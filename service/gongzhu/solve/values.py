@@ -19,7 +19,8 @@ from ..rules.scoring import Doublings
 from ..rules.state import DealState
 from ..rules.variants import Rules
 from .andor import Budget, Nodes
-from .endgame import AtLeast, exact_units
+from .endgame import AtLeast, exact_units, value_weights
+from .plain_open import PlainOpen, plain_open
 from .vocabulary import distinct_cards, kept_apart, rivals_live
 
 # no node limit: the caller's deadline, if any, bounds the search
@@ -32,6 +33,8 @@ class OpenValues:
 
     def __init__(self) -> None:
         self._searches: dict[tuple[Rules, Doublings, int], AtLeast] = {}
+        # the same where no card is special any more (``plain_open``): its own tables
+        self._plains: dict[tuple[Rules, Doublings, int], PlainOpen] = {}
         # the positions the last ``values`` visited (a caller sizes the next search by it)
         self.searched = 0
         # each search's last value found (by the search's id), the next position's first guess
@@ -47,8 +50,10 @@ class OpenValues:
         assert seat is not None, "the deal is finished"
         if deadline is not None and time.monotonic() > deadline:
             return None
-        search = self._search(state, seat)
-        search.nodes = Nodes(UNLIMITED if max_nodes is None else max_nodes, deadline)
+        nodes = Nodes(UNLIMITED if max_nodes is None else max_nodes, deadline)
+        plain = plain_open(state)
+        search = self._plain(state, seat) if plain else self._search(state, seat)
+        search.nodes = nodes
         pos = state.clone()
         moves = pos.legal_moves()
         rivals, apart = rivals_live(pos, seat), kept_apart(pos, seat)
@@ -62,18 +67,26 @@ class OpenValues:
                     out[move] = out[same]
                     continue
                 pos.apply_unchecked(move)
-                guess = exact_units(search, pos, guess)
+                guess = self._exact(search, pos, guess)
                 pos.undo()
                 out[move] = guess
         except Budget:
             return None
         finally:
-            self.searched = search.nodes.count
+            self.searched = nodes.count
         self._last[id(search)] = guess
-        self._settle(pos, max(out.values()))
+        self._settle(pos, max(out.values()), plain)
         return out
 
-    def _settle(self, pos: DealState, best: int) -> None:
+    @staticmethod
+    def _exact(search: AtLeast | PlainOpen, pos: DealState, guess: int) -> int:
+        """``pos``'s exact value by ``search``, the first question asking ``guess``."""
+        if isinstance(search, PlainOpen):
+            search.load(pos)
+            return search.exact(guess)
+        return exact_units(search, pos, guess)
+
+    def _settle(self, pos: DealState, best: int, plain: bool) -> None:
         """``pos``'s exact value (``best``, its best move's, for the seat to act) into the tables of every
         search of the deal it is known in: the seat's own; with partnership the other side's too, where it
         is the opposite (a side difference). A review values a deal's positions last first: the position
@@ -83,10 +96,28 @@ class OpenValues:
         assert seat is not None
         owners = [(seat % 2, best), (1 - seat % 2, -best)] if rules.partnership else [(seat, best)]
         for owner, value in owners:
+            if plain:
+                plain_search = self._plains.get((rules, pos.doublings, owner))
+                if plain_search is not None:
+                    plain_search.load(pos)
+                    plain_search.settle(value)
+                continue
             search = self._searches.get((rules, pos.doublings, owner))
             if search is not None:
                 key, offset = search.key(pos)
                 search.lower[key] = search.upper[key] = value - offset
+
+    def _plain(self, state: DealState, seat: int) -> PlainOpen:
+        """The search of ``_search`` where no card is special any more (``plain_open``): one a side too."""
+        rules = state.rules
+        owner = seat % 2 if rules.partnership else seat
+        key = (rules, state.doublings, owner)
+        search = self._plains.get(key)
+        if search is None:
+            weights = value_weights(owner, rules.partnership, raw_points=True)
+            search = PlainOpen(rules, state.doublings, owner, weights, Nodes(UNLIMITED))
+            self._plains[key] = search
+        return search
 
     def _search(self, state: DealState, seat: int) -> AtLeast:
         """The search (and its tables) for ``seat``'s values in this deal: one a side with partnership."""

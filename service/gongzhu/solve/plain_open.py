@@ -1,0 +1,439 @@
+"""Exact open-card values where no card is special any more, one deck: the review's solver where it
+spends its time (docs/bot.md, "Exact endgames").
+
+Once no card is special (``plain_open``: one deck, no opening card due, no first-trick ban, and every
+exposed copy still held is of a suit already led, so it plays as any other card), the legal plays are
+the follow rule's alone (``moves.follow_single_mask``) and only which card beats which decides a trick
+(``tricks.beats``). A position is then four hands of one-plane bits, the scoring cards each seat has
+taken and the cards on the table, and ``PlainOpen`` walks it in those ints, as a double-dummy solver
+(DDS) does, rather than through the engine's deal state:
+
+- a fail-soft alpha-beta on the value (``OpenValues``' scale, raw points), asked in null windows as
+  MTD(f) asks (``exact``, the questions ``endgame.exact_units`` asks ``endgame.AtLeast``);
+- a transposition table at the start of each trick only, keyed by who holds each live card in rank order
+  (the hands renumbered among the live cards), which scoring cards are live, who leads and what of the
+  cards taken decides the rest (``endgame.taken_key``); each entry holds its bounds, counted from the
+  value the key's offset leaves out, and the lead that decided it;
+- between tricks, cut-offs from every way the scoring cards in play can still go
+  (``endgame.deal_extremes``), the value itself once none is left, and the last trick without search;
+- one card of each run of equivalent cards (``vocabulary.distinct_cards``), likeliest to decide first.
+"""
+from __future__ import annotations
+
+from typing import Final
+
+from ..rules.cards import (
+    HEART_MASK,
+    HEARTS,
+    PIG,
+    SCORING_MASK,
+    SEATS,
+    SHEEP,
+    SUIT_MASK,
+    SUIT_MASKS,
+    SUIT_SIZE,
+    TRANSFORMER,
+)
+from ..rules.moves import follow_single_mask
+from ..rules.scoring import Doublings, seat_raw
+from ..rules.state import DealState
+from ..rules.tricks import beats
+from ..rules.variants import Rules
+from .andor import Nodes
+from .endgame import MTD_STEPS, NO_SCORE, ORDER_POINTS, UNIT, deal_extremes, taken_key
+from .vocabulary import distinct_cards
+
+# a seat's cards in the keys of the tables below: one plane of one deck
+HAND_BITS: Final = 4 * SUIT_SIZE
+# the parts of a table key above the owners of the live cards (two bits a card, at most every card)
+COUNTS_AT: Final = 2 * HAND_BITS
+HEARTS_AT: Final = COUNTS_AT + 4 * 4
+SPECIALS_AT: Final = HEARTS_AT + SUIT_SIZE
+LEADER_AT: Final = SPECIALS_AT + 3 * 4
+TAKEN_AT: Final = LEADER_AT + 2
+# a move's sort key above its card (``ordered``)
+CARD_BITS: Final = 6
+CARD_MASK: Final = (1 << CARD_BITS) - 1
+# the number of cards of each set of one suit's ranks (the compiled build has no fast ``int.bit_count``)
+SUIT_COUNTS: Final[tuple[int, ...]] = tuple([bin(m).count("1") for m in range(SUIT_MASK + 1)])
+
+
+def plain_open(state: DealState) -> bool:
+    """Whether ``PlainOpen`` values ``state`` and every position after it: one deck, no opening card due,
+    no first-trick ban, and no exposed copy held of a suit not yet led (one whose first round is the trick
+    on the table counts as not led: its exposed copies are still held back)."""
+    if state.rules.decks != 1 or state.opening_lead is not None or state.ban:
+        return False
+    led = state.suits_led
+    if state.trick and state.first_round:
+        led &= ~(1 << state.trick[0][0] // SUIT_SIZE)
+    for held in state.held_exposed:
+        for suit in range(4):
+            if held & SUIT_MASKS[suit] and not led >> suit & 1:
+                return False
+    return True
+
+
+def _below(bits: int, card: int) -> int:
+    """How many of ``bits`` rank below ``card`` in its suit."""
+    base = card - card % SUIT_SIZE
+    return SUIT_COUNTS[bits >> base & (1 << card - base) - 1]
+
+
+def _renumbered(live: int, card: int) -> int:
+    """``card`` numbered among the ``live`` cards of its suit, from its suit's first card."""
+    return card - card % SUIT_SIZE + _below(live, card)
+
+
+class PlainOpen:
+    """The exact values of ``owner`` (a seat; with partnership its side) over the positions of one deal
+    that ``plain_open`` admits, with the tables kept from position to position: ``load`` one, then ask
+    ``exact``. Each seat's raw score at the end of the deal counts ``weights`` times in the value.
+
+    The position is kept in int fields (each seat's hand, the scoring cards each seat has taken, the trick
+    on the table), a native int each in the compiled build, played and taken back in place."""
+
+    def __init__(self, rules: Rules, k: Doublings, owner: int, weights: tuple[int, ...], nodes: Nodes) -> None:
+        self.rules = rules
+        self.k = k
+        self.owner = owner
+        self.weights = weights
+        self.nodes = nodes
+        self.partnership = rules.partnership
+        # whether each seat's plays raise the value (the owner's, and its partner's with partnership)
+        self.raises = [s == owner or rules.partnership and s % 2 == owner % 2 for s in range(SEATS)]
+        # each seat's hand, and the scoring cards it has taken
+        self.h0 = self.h1 = self.h2 = self.h3 = 0
+        self.p0 = self.p1 = self.p2 = self.p3 = 0
+        self.leader = 0
+        # the trick on the table, in play order, and how many cards it holds
+        self.t0 = self.t1 = self.t2 = self.t3 = 0
+        self.played = 0
+        # the lead that decided the trick's search (``step``), read by ``between``
+        self.decided = -1
+        # key -> bounds counted from the key's offset, and the deciding lead renumbered (or -1)
+        self.table: dict[int, tuple[int, int, int]] = {}
+        # what ``bounds`` found last
+        self.low = self.high = 0
+        # what of the cards taken decides the rest and the scoring cards in play -> ``deal_extremes`` on the
+        # grid, counted from the offset (``bounds``)
+        self.extremes: dict[int, tuple[int, int]] = {}
+        # piles -> ``taken_key``; piles -> the settled value
+        self.takens: dict[int, tuple[int, int]] = {}
+        self.settles: dict[int, int] = {}
+
+    # ---- the position ----------------------------------------------------------------------------
+
+    def load(self, state: DealState) -> None:
+        """Take ``state``'s position (``plain_open``), replacing the one loaded before."""
+        for s in range(SEATS):
+            self.set_hand(s, state.hands_bits[s])
+            self.set_pile(s, state.captured_bits[s] & SCORING_MASK)
+        self.leader = state.leader
+        self.played = len(state.trick)
+        for i in range(self.played):
+            self.set_card(i, state.trick[i][0])
+
+    def hand(self, seat: int) -> int:
+        return self.h0 if seat == 0 else self.h1 if seat == 1 else self.h2 if seat == 2 else self.h3
+
+    def set_hand(self, seat: int, bits: int) -> None:
+        if seat == 0:
+            self.h0 = bits
+        elif seat == 1:
+            self.h1 = bits
+        elif seat == 2:
+            self.h2 = bits
+        else:
+            self.h3 = bits
+
+    def pile(self, seat: int) -> int:
+        return self.p0 if seat == 0 else self.p1 if seat == 1 else self.p2 if seat == 2 else self.p3
+
+    def set_pile(self, seat: int, bits: int) -> None:
+        if seat == 0:
+            self.p0 = bits
+        elif seat == 1:
+            self.p1 = bits
+        elif seat == 2:
+            self.p2 = bits
+        else:
+            self.p3 = bits
+
+    def card(self, i: int) -> int:
+        """The ``i``-th card of the trick on the table."""
+        return self.t0 if i == 0 else self.t1 if i == 1 else self.t2 if i == 2 else self.t3
+
+    def set_card(self, i: int, card: int) -> None:
+        if i == 0:
+            self.t0 = card
+        elif i == 1:
+            self.t1 = card
+        elif i == 2:
+            self.t2 = card
+        else:
+            self.t3 = card
+
+    def piles(self) -> int:
+        """The four piles in one int."""
+        return self.p0 | self.p1 << HAND_BITS | self.p2 << 2 * HAND_BITS | self.p3 << 3 * HAND_BITS
+
+    # ---- values of whole positions -------------------------------------------------------------
+
+    def settled(self, piles: int) -> int:
+        """The value of the cards taken (``piles``: ``piles()``): the deal's once no scoring card is in play."""
+        found = self.settles.get(piles)
+        if found is None:
+            found = 0
+            for s in range(SEATS):
+                if self.weights[s]:
+                    found += self.weights[s] * seat_raw(self.rules, self.pile(s), self.k)
+            self.settles[piles] = found
+        return found
+
+    def taken(self, piles: int) -> tuple[int, int]:
+        """What of the cards taken (``piles``: ``piles()``) decides the rest, and the value the tables count
+        from (``taken_key``)."""
+        found = self.takens.get(piles)
+        if found is None:
+            found = taken_key(self.rules, self.k, self.weights, [self.p0, self.p1, self.p2, self.p3])
+            self.takens[piles] = found
+        return found
+
+    def bounds(self, taken: tuple[int, int], rest: int) -> None:
+        """Into ``low`` and ``high``: the lowest and highest value, on the grid, once every scoring card of
+        ``rest`` has gone to one seat or another (``deal_extremes``). Kept by what of the cards taken decides
+        the rest (``taken``), counted from its offset: piles alike there end alike."""
+        both = taken[0] << HAND_BITS | rest
+        found = self.extremes.get(both)
+        offset = taken[1]
+        if found is None:
+            dealt = [self.p0, self.p1, self.p2, self.p3]
+            ends = deal_extremes(self.rules, self.k, self.weights, dealt, rest)
+            assert ends is not None, "one deck has at most one pig, sheep and transformer"
+            low, high = ends
+            found = (low + -low % UNIT - offset, high - high % UNIT - offset)
+            self.extremes[both] = found
+        self.low, self.high = found[0] + offset, found[1] + offset
+
+    def key(self, taken: tuple[int, int], live: int) -> int:
+        """The table key of the position at the start of a trick (``live``: every card in a hand; ``taken``:
+        ``taken()``), its entries counted from ``taken``'s offset."""
+        h0, h1, h2 = self.h0, self.h1, self.h2
+        owners = 0
+        shift = 0
+        counts = 0
+        for suit in range(4):
+            bits = live & SUIT_MASKS[suit]
+            counts |= SUIT_COUNTS[bits >> suit * SUIT_SIZE] << 4 * suit
+            while bits:
+                low = bits & -bits
+                bits ^= low
+                owner = 0 if h0 & low else 1 if h1 & low else 2 if h2 & low else 3
+                owners |= owner << shift
+                shift += 2
+        specials = 0
+        if live >> PIG & 1:
+            specials |= _below(live, PIG) + 1
+        if live >> SHEEP & 1:
+            specials |= _below(live, SHEEP) + 1 << 4
+        if live >> TRANSFORMER & 1:
+            specials |= _below(live, TRANSFORMER) + 1 << 8
+        key = (owners | counts << COUNTS_AT | (live & HEART_MASK) >> HEARTS * SUIT_SIZE << HEARTS_AT
+               | specials << SPECIALS_AT | self.leader << LEADER_AT | taken[0] << TAKEN_AT)
+        return key
+
+    def exact(self, guess: int) -> int:
+        """The exact value of the loaded position, by null-window questions (MTD(f)) from ``guess`` within
+        what the rest can give: the first just beyond what the last one proved, from the ``MTD_STEPS``-th on
+        halfway through what is still open. Raises ``Budget`` past the node limit or deadline."""
+        rest = (self.h0 | self.h1 | self.h2 | self.h3) & SCORING_MASK
+        for i in range(self.played):
+            rest |= 1 << self.card(i) & SCORING_MASK
+        piles = self.piles()
+        if not rest:
+            return self.settled(piles)
+        self.bounds(self.taken(piles), rest)
+        low, high = self.low, self.high
+        threshold = min(max(guess - guess % UNIT, low + UNIT), high)
+        asked = 0
+        while low < high:
+            value = self.between(threshold - 1, threshold) if not self.played else \
+                self.step(self.played, threshold - 1, threshold, -1)
+            if value >= threshold:
+                low = max(low, value)
+                threshold = low + UNIT
+            else:
+                high = min(high, value)
+                threshold = high
+            asked += 1
+            if asked >= MTD_STEPS:
+                middle = (low + high) // 2
+                threshold = max(low + UNIT, middle - middle % UNIT)
+        return low
+
+    def settle(self, value: int) -> None:
+        """The loaded position's exact ``value`` into the table, when it starts a trick with a choice left."""
+        lead = self.hand(self.leader)
+        if self.played or lead & lead - 1 == 0:
+            return
+        taken = self.taken(self.piles())
+        key, offset = self.key(taken, self.h0 | self.h1 | self.h2 | self.h3), taken[1]
+        self.table[key] = (value - offset, value - offset, -1)
+
+    # ---- the search ---------------------------------------------------------------------------------
+
+    def between(self, alpha: int, beta: int) -> int:
+        """The value at the start of a trick, fail-soft between ``alpha`` and ``beta``: at ``alpha`` or
+        below it bounds the value from above, at ``beta`` or above from below."""
+        lead = self.hand(self.leader)
+        live = self.h0 | self.h1 | self.h2 | self.h3
+        rest = live & SCORING_MASK
+        piles = self.piles()
+        if not rest:
+            return self.settled(piles)
+        if lead & lead - 1 == 0:
+            return self.last_trick()
+        taken = self.taken(piles)
+        self.bounds(taken, rest)
+        low, high = self.low, self.high
+        if high <= alpha:
+            return high
+        if low >= beta:
+            return low
+        key, offset = self.key(taken, live), taken[1]
+        hint = -1
+        entry = self.table.get(key)
+        if entry is not None:
+            low, high = max(low, entry[0] + offset), min(high, entry[1] + offset)
+            if low >= beta or low == high:
+                return low
+            if high <= alpha:
+                return high
+            hint = entry[2]
+        floor, ceiling = max(alpha, low), min(beta, high)
+        value = self.step(0, floor, ceiling, hint)
+        if value <= floor:
+            high = value
+        elif value >= ceiling:
+            low = value
+        else:
+            low = high = value
+        decided = self.decided
+        self.table[key] = (low - offset, high - offset, -1 if decided < 0 else _renumbered(live, decided))
+        return value
+
+    def last_trick(self) -> int:
+        """The value before the last trick, each seat holding one card: its winner takes the four."""
+        leader = self.leader
+        best, at = self.hand(leader).bit_length() - 1, 0
+        cards = 1 << best
+        for i in range(1, SEATS):
+            card = self.hand((leader + i) % SEATS).bit_length() - 1
+            cards |= 1 << card
+            if beats(card, best):
+                best, at = card, i
+        winner = (leader + at) % SEATS
+        kept = self.pile(winner)
+        self.set_pile(winner, kept | cards & SCORING_MASK)
+        value = self.settled(self.piles())
+        self.set_pile(winner, kept)
+        return value
+
+    def step(self, played: int, alpha: int, beta: int, hint: int) -> int:
+        """The value with ``played`` cards on the table (fail-soft, as ``between``): each distinct play of
+        the seat to act, the likeliest to decide first (``ordered``; at the lead the ``hint``, a renumbered
+        card, before all). At the lead the deciding card goes to ``decided``."""
+        self.nodes.visit()
+        seat = (self.leader + played) % SEATS
+        hand = self.hand(seat)
+        rivals = (self.h0 | self.h1 | self.h2 | self.h3) & ~hand
+        # the card winning the trick so far, and its seat
+        winning, winner = -1, seat
+        for i in range(played):
+            card = self.card(i)
+            rivals |= 1 << card
+            if not i or beats(card, winning):
+                winning, winner = card, (self.leader + i) % SEATS
+        options = hand if not played else follow_single_mask(hand, 0, self.t0 // SUIT_SIZE, False)
+        moves = distinct_cards(options, rivals, 0) if options & options - 1 else [options.bit_length() - 1]
+        if len(moves) > 1:
+            moves = self.ordered(moves, seat, played, winning, winner)
+            if hint >= 0:
+                live = rivals | hand
+                for i in range(len(moves)):
+                    if _renumbered(live, moves[i]) == hint:
+                        moves.insert(0, moves.pop(i))
+                        break
+        raises = self.raises[seat]
+        best = -NO_SCORE if raises else NO_SCORE
+        decided = -1
+        last = played == SEATS - 1
+        for card in moves:
+            self.set_hand(seat, hand & ~(1 << card))
+            self.set_card(played, card)
+            value = self.complete(alpha, beta) if last else self.step(played + 1, alpha, beta, -1)
+            self.set_hand(seat, hand)
+            if raises:
+                if value > best:
+                    best, decided = value, card
+                    if value > alpha:
+                        alpha = value
+            elif value < best:
+                best, decided = value, card
+                if value < beta:
+                    beta = value
+            if alpha >= beta:
+                break
+        if not played:
+            self.decided = decided
+        return best
+
+    def complete(self, alpha: int, beta: int) -> int:
+        """The trick on the table complete: its winner takes it and leads the next (``between``)."""
+        leader = self.leader
+        first, second, third, fourth = self.t0, self.t1, self.t2, self.t3
+        best, at = first, 0
+        if beats(second, best):
+            best, at = second, 1
+        if beats(third, best):
+            best, at = third, 2
+        if beats(fourth, best):
+            at = 3
+        winner = (leader + at) % SEATS
+        kept = self.pile(winner)
+        self.set_pile(winner, kept | (1 << first | 1 << second | 1 << third | 1 << fourth) & SCORING_MASK)
+        self.leader = winner
+        value = self.between(alpha, beta)
+        # (the next tricks are played on the same table: this one goes back on it)
+        self.t0, self.t1, self.t2, self.t3 = first, second, third, fourth
+        self.leader = leader
+        self.set_pile(winner, kept)
+        return value
+
+    def ordered(self, moves: list[int], seat: int, played: int, winning: int, winner: int) -> list[int]:
+        """``moves`` (sorted in place) likeliest to decide first, as ``endgame.AtLeast.moves`` orders them: by
+        what the trick would bring if it ended with the move (weighted, the best for the seat's side first),
+        then among plays that would not take it the highest first, among those that would the lowest."""
+        points = 0
+        for i in range(played):
+            points += ORDER_POINTS[self.card(i)]
+        raises = self.raises[seat]
+        for i in range(len(moves)):
+            card = moves[i]
+            takes = not played or beats(card, winning)
+            rank = card % SUIT_SIZE
+            worth = -self.order_weight(seat if takes else winner) * (points + ORDER_POINTS[card]) * 32 \
+                + (rank if takes else SUIT_SIZE - rank)
+            moves[i] = (worth if raises else -worth) << CARD_BITS | card
+        moves.sort()
+        for i in range(len(moves)):
+            moves[i] &= CARD_MASK
+        return moves
+
+    def order_weight(self, taker: int) -> int:
+        """A taker's points' weight in the move order: with partnership its side's sign; else the owner's
+        own score alone (the review's individual scale)."""
+        if self.partnership:
+            return 1 if taker % 2 == self.owner % 2 else -1
+        return SEATS - 1 if taker == self.owner else 0
