@@ -45,15 +45,19 @@ from .vocabulary import distinct_cards
 
 # a seat's cards in the keys of the tables below: one plane of one deck
 HAND_BITS: Final = 4 * SUIT_SIZE
-# the parts of a table key above the owners of the live cards (two bits a card, at most every card)
-COUNTS_AT: Final = 2 * HAND_BITS
-HEARTS_AT: Final = COUNTS_AT + 4 * 4
+# a table key (``key``): who holds each live card of the first two suits and of the last two, two bits a card,
+# then the small parts (each suit's live cards, the live hearts, the pig's, sheep's and transformer's numbers
+# among the live cards, the leader), then what of the cards taken decides the rest (``Taken.part``)
+SECOND_HALF_AT: Final = 2 * 2 * SUIT_SIZE
+SMALL_AT: Final = 2 * SECOND_HALF_AT
+HEARTS_AT: Final = 4 * 4
 SPECIALS_AT: Final = HEARTS_AT + SUIT_SIZE
 LEADER_AT: Final = SPECIALS_AT + 3 * 4
-TAKEN_AT: Final = LEADER_AT + 2
-# a move's sort key above its card (``ordered``)
+TAKEN_AT: Final = SMALL_AT + LEADER_AT + 2
+# a move's sort key above its card (``ordered``), kept non-negative by ORDER_BIAS
 CARD_BITS: Final = 6
 CARD_MASK: Final = (1 << CARD_BITS) - 1
+ORDER_BIAS: Final = 1 << 24
 # the number of cards of each set of one suit's ranks (the compiled build has no fast ``int.bit_count``)
 SUIT_COUNTS: Final[tuple[int, ...]] = tuple([bin(m).count("1") for m in range(SUIT_MASK + 1)])
 
@@ -85,6 +89,17 @@ def _renumbered(live: int, card: int) -> int:
     return card - card % SUIT_SIZE + _below(live, card)
 
 
+class Taken:
+    """What of the cards taken decides the rest of the deal (``endgame.taken_key``), in a table key's place
+    (``part``); the value the tables count from (``offset``); and the bounds of the rest by the scoring
+    cards in play, counted from it (``bounds``: one dict for every set of piles alike)."""
+
+    def __init__(self, part: int, offset: int, bounds: dict[int, tuple[int, int]]) -> None:
+        self.part = part
+        self.offset = offset
+        self.bounds = bounds
+
+
 class PlainOpen:
     """The exact values of ``owner`` (a seat; with partnership its side) over the positions of one deal
     that ``plain_open`` admits, with the tables kept from position to position: ``load`` one, then ask
@@ -102,6 +117,10 @@ class PlainOpen:
         self.partnership = rules.partnership
         # whether each seat's plays raise the value (the owner's, and its partner's with partnership)
         self.raises = [s == owner or rules.partnership and s % 2 == owner % 2 for s in range(SEATS)]
+        # a taker's points' weight in the move order (``ordered``): with partnership its side's sign; else the
+        # owner's own score alone (the review's individual scale)
+        self.order_weights = [(1 if s % 2 == owner % 2 else -1) if rules.partnership else
+                              SEATS - 1 if s == owner else 0 for s in range(SEATS)]
         # each seat's hand, and the scoring cards it has taken
         self.h0 = self.h1 = self.h2 = self.h3 = 0
         self.p0 = self.p1 = self.p2 = self.p3 = 0
@@ -115,11 +134,11 @@ class PlainOpen:
         self.table: dict[int, tuple[int, int, int]] = {}
         # what ``bounds`` found last
         self.low = self.high = 0
-        # what of the cards taken decides the rest and the scoring cards in play -> ``deal_extremes`` on the
-        # grid, counted from the offset (``bounds``)
-        self.extremes: dict[int, tuple[int, int]] = {}
-        # piles -> ``taken_key``; piles -> the settled value
-        self.takens: dict[int, tuple[int, int]] = {}
+        # what of the cards taken decides the rest (``taken_key``) -> the bounds by the scoring cards in play,
+        # counted from the offset (``bounds``)
+        self.extremes: dict[int, dict[int, tuple[int, int]]] = {}
+        # piles -> ``Taken``; piles -> the settled value
+        self.takens: dict[int, Taken] = {}
         self.settles: dict[int, int] = {}
 
     # ---- the position ----------------------------------------------------------------------------
@@ -191,46 +210,50 @@ class PlainOpen:
             self.settles[piles] = found
         return found
 
-    def taken(self, piles: int) -> tuple[int, int]:
-        """What of the cards taken (``piles``: ``piles()``) decides the rest, and the value the tables count
-        from (``taken_key``)."""
+    def taken(self, piles: int) -> Taken:
+        """What of the cards taken (``piles``: ``piles()``) decides the rest (``Taken``)."""
         found = self.takens.get(piles)
         if found is None:
-            found = taken_key(self.rules, self.k, self.weights, [self.p0, self.p1, self.p2, self.p3])
-            self.takens[piles] = found
+            key, offset = taken_key(self.rules, self.k, self.weights, [self.p0, self.p1, self.p2, self.p3])
+            bounds = self.extremes.get(key)
+            if bounds is None:
+                bounds = self.extremes[key] = {}
+            found = self.takens[piles] = Taken(key << TAKEN_AT, offset, bounds)
         return found
 
-    def bounds(self, taken: tuple[int, int], rest: int) -> None:
+    def bounds(self, taken: Taken, rest: int) -> None:
         """Into ``low`` and ``high``: the lowest and highest value, on the grid, once every scoring card of
         ``rest`` has gone to one seat or another (``deal_extremes``). Kept by what of the cards taken decides
         the rest (``taken``), counted from its offset: piles alike there end alike."""
-        both = taken[0] << HAND_BITS | rest
-        found = self.extremes.get(both)
-        offset = taken[1]
+        found = taken.bounds.get(rest)
+        offset = taken.offset
         if found is None:
             dealt = [self.p0, self.p1, self.p2, self.p3]
             ends = deal_extremes(self.rules, self.k, self.weights, dealt, rest)
             assert ends is not None, "one deck has at most one pig, sheep and transformer"
             low, high = ends
-            found = (low + -low % UNIT - offset, high - high % UNIT - offset)
-            self.extremes[both] = found
+            found = taken.bounds[rest] = (low + -low % UNIT - offset, high - high % UNIT - offset)
         self.low, self.high = found[0] + offset, found[1] + offset
 
-    def key(self, taken: tuple[int, int], live: int) -> int:
+    def key(self, taken: Taken, live: int) -> int:
         """The table key of the position at the start of a trick (``live``: every card in a hand; ``taken``:
         ``taken()``), its entries counted from ``taken``'s offset."""
         h0, h1, h2 = self.h0, self.h1, self.h2
-        owners = 0
+        # the owners of the first two suits' live cards, then of the last two's (each half a native int in the
+        # compiled build)
+        first = half = 0
         shift = 0
         counts = 0
         for suit in range(4):
+            if suit == 2:
+                first, half, shift = half, 0, 0
             bits = live & SUIT_MASKS[suit]
             counts |= SUIT_COUNTS[bits >> suit * SUIT_SIZE] << 4 * suit
             while bits:
                 low = bits & -bits
                 bits ^= low
                 owner = 0 if h0 & low else 1 if h1 & low else 2 if h2 & low else 3
-                owners |= owner << shift
+                half |= owner << shift
                 shift += 2
         specials = 0
         if live >> PIG & 1:
@@ -239,9 +262,9 @@ class PlainOpen:
             specials |= _below(live, SHEEP) + 1 << 4
         if live >> TRANSFORMER & 1:
             specials |= _below(live, TRANSFORMER) + 1 << 8
-        key = (owners | counts << COUNTS_AT | (live & HEART_MASK) >> HEARTS * SUIT_SIZE << HEARTS_AT
-               | specials << SPECIALS_AT | self.leader << LEADER_AT | taken[0] << TAKEN_AT)
-        return key
+        small = (counts | (live & HEART_MASK) >> HEARTS * SUIT_SIZE << HEARTS_AT | specials << SPECIALS_AT
+                 | self.leader << LEADER_AT)
+        return first | half << SECOND_HALF_AT | small << SMALL_AT | taken.part
 
     def exact(self, guess: int) -> int:
         """The exact value of the loaded position, by null-window questions (MTD(f)) from ``guess`` within
@@ -278,7 +301,7 @@ class PlainOpen:
         if self.played or lead & lead - 1 == 0:
             return
         taken = self.taken(self.piles())
-        key, offset = self.key(taken, self.h0 | self.h1 | self.h2 | self.h3), taken[1]
+        key, offset = self.key(taken, self.h0 | self.h1 | self.h2 | self.h3), taken.offset
         self.table[key] = (value - offset, value - offset, -1)
 
     # ---- the search ---------------------------------------------------------------------------------
@@ -301,7 +324,7 @@ class PlainOpen:
             return high
         if low >= beta:
             return low
-        key, offset = self.key(taken, live), taken[1]
+        key, offset = self.key(taken, live), taken.offset
         hint = -1
         entry = self.table.get(key)
         if entry is not None:
@@ -418,22 +441,17 @@ class PlainOpen:
         points = 0
         for i in range(played):
             points += ORDER_POINTS[self.card(i)]
-        raises = self.raises[seat]
+        weights = self.order_weights
+        sign = 1 if self.raises[seat] else -1
         for i in range(len(moves)):
             card = moves[i]
-            takes = not played or beats(card, winning)
             rank = card % SUIT_SIZE
-            worth = -self.order_weight(seat if takes else winner) * (points + ORDER_POINTS[card]) * 32 \
-                + (rank if takes else SUIT_SIZE - rank)
-            moves[i] = (worth if raises else -worth) << CARD_BITS | card
+            if not played or beats(card, winning):
+                worth = rank - weights[seat] * (points + ORDER_POINTS[card]) * 32
+            else:
+                worth = SUIT_SIZE - rank - weights[winner] * (points + ORDER_POINTS[card]) * 32
+            moves[i] = (sign * worth + ORDER_BIAS) << CARD_BITS | card
         moves.sort()
         for i in range(len(moves)):
             moves[i] &= CARD_MASK
         return moves
-
-    def order_weight(self, taker: int) -> int:
-        """A taker's points' weight in the move order: with partnership its side's sign; else the owner's
-        own score alone (the review's individual scale)."""
-        if self.partnership:
-            return 1 if taker % 2 == self.owner % 2 else -1
-        return SEATS - 1 if taker == self.owner else 0
