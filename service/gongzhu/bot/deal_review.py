@@ -47,7 +47,7 @@ EXACT_TRICKS = 3
 # more; the rest then goes to the estimates rather than to a search that would fail). Without a seed the exact
 # part also stops at EXACT_SHARE of the budget of wall-clock time. bench/perf/review.py measures the split
 # (docs/performance.md).
-EXACT_NODES_PER_MS = {1: 130, 2: 37}
+EXACT_NODES_PER_MS = {1: 250, 2: 37}
 GROWTH = 1
 EXACT_SHARE = 0.5
 # Playouts an estimated decision gets per millisecond of budget, by the number of decks, spread over every
