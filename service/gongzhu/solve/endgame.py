@@ -334,6 +334,17 @@ def taken_key(rules: Rules, k: Doublings, weights: Sequence[int], piles: Sequenc
     return taken, offset
 
 
+def narrowed(low: int, high: int, floor: int, ceiling: int, value: int) -> tuple[int, int]:
+    """The bounds ``low``, ``high`` of a position's value once a fail-soft search between ``floor`` and
+    ``ceiling`` found ``value``: at ``floor`` or below it bounds the value from above, at ``ceiling`` or above
+    from below, between the two it is the value."""
+    if value <= floor:
+        return low, value
+    if value >= ceiling:
+        return value, high
+    return value, value
+
+
 def value_weights(seat: int, partnership: bool, raw_points: bool) -> tuple[int, ...]:
     """Each seat's raw score's weight in ``seat``'s value: ``score_units``, or in the review's scale
     (``raw_points``, ``settled_units``) individually the seat's own alone."""
@@ -495,13 +506,7 @@ class AtLeast(AndOr[Key, Play]):
             self.walks[key] = (low - offset, high - offset)
         elif low < high and low < beta and high > alpha:
             floor, ceiling = max(alpha, low), min(beta, high)
-            value = self.last_tricks(pos, floor, ceiling)
-            if value <= floor:
-                high = value
-            elif value >= ceiling:
-                low = value
-            else:
-                low = high = value
+            low, high = narrowed(low, high, floor, ceiling, self.last_tricks(pos, floor, ceiling))
             self.walks[key] = (low - offset, high - offset)
         return low, high
 
@@ -685,14 +690,24 @@ def exact_units(search: AtLeast, pos: DealState, guess: int) -> int:
         known = search.upper.get(key)
         if known is not None:
             high = min(high, known + offset)
+    return mtd(lambda threshold: search.lowest_kept if search.ask(pos, threshold) else search.highest_broken,
+               low, high, guess)
+
+
+def mtd(question: Callable[[int], int], low: int, high: int, guess: int) -> int:
+    """The exact value between ``low`` and ``high`` (score units on the grid) by null-window questions, as
+    MTD(f) asks them: ``question(t)`` bounds the value, at ``t`` or above from below, below ``t`` from above.
+    The first question asks ``guess`` (on the grid) and the next just beyond what the last one proved; from
+    the ``MTD_STEPS``-th on, the middle of what is still open (a bisection)."""
     threshold = min(max(guess - guess % UNIT, low + UNIT), high)
     asked = 0
     while low < high:
-        if search.ask(pos, threshold):
-            low = max(low, search.lowest_kept)
+        value = question(threshold)
+        if value >= threshold:
+            low = max(low, value)
             threshold = low + UNIT
         else:
-            high = min(high, search.highest_broken)
+            high = min(high, value)
             threshold = high
         asked += 1
         if asked >= MTD_STEPS:

@@ -40,7 +40,7 @@ from ..rules.state import DealState
 from ..rules.tricks import beats
 from ..rules.variants import Rules
 from .andor import Nodes
-from .endgame import MTD_STEPS, NO_SCORE, ORDER_POINTS, UNIT, deal_extremes, taken_key
+from .endgame import NO_SCORE, ORDER_POINTS, UNIT, deal_extremes, mtd, narrowed, taken_key
 from .vocabulary import distinct_cards
 
 # a seat's cards in the keys of the tables below: one plane of one deck
@@ -89,6 +89,36 @@ def _renumbered(live: int, card: int) -> int:
     return card - card % SUIT_SIZE + _below(live, card)
 
 
+class Four:
+    """Four ints, by seat or by place in a trick: native ints in the compiled build (a list's are boxed)."""
+
+    def __init__(self) -> None:
+        self.a = self.b = self.c = self.d = 0
+
+    def at(self, i: int) -> int:
+        return self.a if i == 0 else self.b if i == 1 else self.c if i == 2 else self.d
+
+    def put(self, i: int, value: int) -> None:
+        if i == 0:
+            self.a = value
+        elif i == 1:
+            self.b = value
+        elif i == 2:
+            self.c = value
+        else:
+            self.d = value
+
+    def union(self) -> int:
+        return self.a | self.b | self.c | self.d
+
+    def packed(self) -> int:
+        """The four one-deck masks in one int."""
+        return self.a | self.b << HAND_BITS | self.c << 2 * HAND_BITS | self.d << 3 * HAND_BITS
+
+    def listed(self) -> list[int]:
+        return [self.a, self.b, self.c, self.d]
+
+
 class Taken:
     """What of the cards taken decides the rest of the deal (``endgame.taken_key``), in a table key's place
     (``part``); the value the tables count from (``offset``); and the bounds of the rest by the scoring
@@ -105,8 +135,8 @@ class PlainOpen:
     that ``plain_open`` admits, with the tables kept from position to position: ``load`` one, then ask
     ``exact``. Each seat's raw score at the end of the deal counts ``weights`` times in the value.
 
-    The position is kept in int fields (each seat's hand, the scoring cards each seat has taken, the trick
-    on the table), a native int each in the compiled build, played and taken back in place."""
+    The position is kept in ``Four``s (each seat's hand, the scoring cards each seat has taken, the trick
+    on the table), played and taken back in place."""
 
     def __init__(self, rules: Rules, k: Doublings, owner: int, weights: tuple[int, ...], nodes: Nodes) -> None:
         self.rules = rules
@@ -122,11 +152,11 @@ class PlainOpen:
         self.order_weights = [(1 if s % 2 == owner % 2 else -1) if rules.partnership else
                               SEATS - 1 if s == owner else 0 for s in range(SEATS)]
         # each seat's hand, and the scoring cards it has taken
-        self.h0 = self.h1 = self.h2 = self.h3 = 0
-        self.p0 = self.p1 = self.p2 = self.p3 = 0
+        self.hands = Four()
+        self.piles = Four()
         self.leader = 0
         # the trick on the table, in play order, and how many cards it holds
-        self.t0 = self.t1 = self.t2 = self.t3 = 0
+        self.trick = Four()
         self.played = 0
         # the lead that decided the trick's search (``step``), read by ``between``
         self.decided = -1
@@ -146,75 +176,31 @@ class PlainOpen:
     def load(self, state: DealState) -> None:
         """Take ``state``'s position (``plain_open``), replacing the one loaded before."""
         for s in range(SEATS):
-            self.set_hand(s, state.hands_bits[s])
-            self.set_pile(s, state.captured_bits[s] & SCORING_MASK)
+            self.hands.put(s, state.hands_bits[s])
+            self.piles.put(s, state.captured_bits[s] & SCORING_MASK)
         self.leader = state.leader
         self.played = len(state.trick)
         for i in range(self.played):
-            self.set_card(i, state.trick[i][0])
-
-    def hand(self, seat: int) -> int:
-        return self.h0 if seat == 0 else self.h1 if seat == 1 else self.h2 if seat == 2 else self.h3
-
-    def set_hand(self, seat: int, bits: int) -> None:
-        if seat == 0:
-            self.h0 = bits
-        elif seat == 1:
-            self.h1 = bits
-        elif seat == 2:
-            self.h2 = bits
-        else:
-            self.h3 = bits
-
-    def pile(self, seat: int) -> int:
-        return self.p0 if seat == 0 else self.p1 if seat == 1 else self.p2 if seat == 2 else self.p3
-
-    def set_pile(self, seat: int, bits: int) -> None:
-        if seat == 0:
-            self.p0 = bits
-        elif seat == 1:
-            self.p1 = bits
-        elif seat == 2:
-            self.p2 = bits
-        else:
-            self.p3 = bits
-
-    def card(self, i: int) -> int:
-        """The ``i``-th card of the trick on the table."""
-        return self.t0 if i == 0 else self.t1 if i == 1 else self.t2 if i == 2 else self.t3
-
-    def set_card(self, i: int, card: int) -> None:
-        if i == 0:
-            self.t0 = card
-        elif i == 1:
-            self.t1 = card
-        elif i == 2:
-            self.t2 = card
-        else:
-            self.t3 = card
-
-    def piles(self) -> int:
-        """The four piles in one int."""
-        return self.p0 | self.p1 << HAND_BITS | self.p2 << 2 * HAND_BITS | self.p3 << 3 * HAND_BITS
+            self.trick.put(i, state.trick[i][0])
 
     # ---- values of whole positions -------------------------------------------------------------
 
     def settled(self, piles: int) -> int:
-        """The value of the cards taken (``piles``: ``piles()``): the deal's once no scoring card is in play."""
+        """The value of the cards taken (``piles``: ``piles.packed()``): the deal's once no scoring card is in play."""
         found = self.settles.get(piles)
         if found is None:
             found = 0
             for s in range(SEATS):
                 if self.weights[s]:
-                    found += self.weights[s] * seat_raw(self.rules, self.pile(s), self.k)
+                    found += self.weights[s] * seat_raw(self.rules, self.piles.at(s), self.k)
             self.settles[piles] = found
         return found
 
     def taken(self, piles: int) -> Taken:
-        """What of the cards taken (``piles``: ``piles()``) decides the rest (``Taken``)."""
+        """What of the cards taken (``piles``: ``piles.packed()``) decides the rest (``Taken``)."""
         found = self.takens.get(piles)
         if found is None:
-            key, offset = taken_key(self.rules, self.k, self.weights, [self.p0, self.p1, self.p2, self.p3])
+            key, offset = taken_key(self.rules, self.k, self.weights, self.piles.listed())
             bounds = self.extremes.get(key)
             if bounds is None:
                 bounds = self.extremes[key] = {}
@@ -228,7 +214,7 @@ class PlainOpen:
         found = taken.bounds.get(rest)
         offset = taken.offset
         if found is None:
-            dealt = [self.p0, self.p1, self.p2, self.p3]
+            dealt = self.piles.listed()
             ends = deal_extremes(self.rules, self.k, self.weights, dealt, rest)
             assert ends is not None, "one deck has at most one pig, sheep and transformer"
             low, high = ends
@@ -238,7 +224,7 @@ class PlainOpen:
     def key(self, taken: Taken, live: int) -> int:
         """The table key of the position at the start of a trick (``live``: every card in a hand; ``taken``:
         ``taken()``), its entries counted from ``taken``'s offset."""
-        h0, h1, h2 = self.h0, self.h1, self.h2
+        h0, h1, h2 = self.hands.a, self.hands.b, self.hands.c
         # the owners of the first two suits' live cards, then of the last two's (each half a native int in the
         # compiled build)
         first = half = 0
@@ -267,41 +253,31 @@ class PlainOpen:
         return first | half << SECOND_HALF_AT | small << SMALL_AT | taken.part
 
     def exact(self, guess: int) -> int:
-        """The exact value of the loaded position, by null-window questions (MTD(f)) from ``guess`` within
-        what the rest can give: the first just beyond what the last one proved, from the ``MTD_STEPS``-th on
-        halfway through what is still open. Raises ``Budget`` past the node limit or deadline."""
-        rest = (self.h0 | self.h1 | self.h2 | self.h3) & SCORING_MASK
+        """The exact value of the loaded position, by null-window questions (``endgame.mtd``) from ``guess``
+        within what the rest can give. Raises ``Budget`` past the node limit or deadline."""
+        rest = (self.hands.union()) & SCORING_MASK
         for i in range(self.played):
-            rest |= 1 << self.card(i) & SCORING_MASK
-        piles = self.piles()
+            rest |= 1 << self.trick.at(i) & SCORING_MASK
+        piles = self.piles.packed()
         if not rest:
             return self.settled(piles)
         self.bounds(self.taken(piles), rest)
-        low, high = self.low, self.high
-        threshold = min(max(guess - guess % UNIT, low + UNIT), high)
-        asked = 0
-        while low < high:
-            value = self.between(threshold - 1, threshold) if not self.played else \
-                self.step(self.played, threshold - 1, threshold, -1)
-            if value >= threshold:
-                low = max(low, value)
-                threshold = low + UNIT
-            else:
-                high = min(high, value)
-                threshold = high
-            asked += 1
-            if asked >= MTD_STEPS:
-                middle = (low + high) // 2
-                threshold = max(low + UNIT, middle - middle % UNIT)
-        return low
+        return mtd(self.question, self.low, self.high, guess)
+
+    def question(self, threshold: int) -> int:
+        """Whether the loaded position is worth ``threshold`` or more (``mtd``'s question): a bound of its
+        value, at ``threshold`` or above from below, else from above."""
+        if self.played:
+            return self.step(self.played, threshold - 1, threshold, -1)
+        return self.between(threshold - 1, threshold)
 
     def settle(self, value: int) -> None:
         """The loaded position's exact ``value`` into the table, when it starts a trick with a choice left."""
-        lead = self.hand(self.leader)
+        lead = self.hands.at(self.leader)
         if self.played or lead & lead - 1 == 0:
             return
-        taken = self.taken(self.piles())
-        key, offset = self.key(taken, self.h0 | self.h1 | self.h2 | self.h3), taken.offset
+        taken = self.taken(self.piles.packed())
+        key, offset = self.key(taken, self.hands.union()), taken.offset
         self.table[key] = (value - offset, value - offset, -1)
 
     # ---- the search ---------------------------------------------------------------------------------
@@ -309,10 +285,10 @@ class PlainOpen:
     def between(self, alpha: int, beta: int) -> int:
         """The value at the start of a trick, fail-soft between ``alpha`` and ``beta``: at ``alpha`` or
         below it bounds the value from above, at ``beta`` or above from below."""
-        lead = self.hand(self.leader)
-        live = self.h0 | self.h1 | self.h2 | self.h3
+        lead = self.hands.at(self.leader)
+        live = self.hands.union()
         rest = live & SCORING_MASK
-        piles = self.piles()
+        piles = self.piles.packed()
         if not rest:
             return self.settled(piles)
         if lead & lead - 1 == 0:
@@ -336,12 +312,7 @@ class PlainOpen:
             hint = entry[2]
         floor, ceiling = max(alpha, low), min(beta, high)
         value = self.step(0, floor, ceiling, hint)
-        if value <= floor:
-            high = value
-        elif value >= ceiling:
-            low = value
-        else:
-            low = high = value
+        low, high = narrowed(low, high, floor, ceiling, value)
         decided = self.decided
         self.table[key] = (low - offset, high - offset, -1 if decided < 0 else _renumbered(live, decided))
         return value
@@ -349,18 +320,18 @@ class PlainOpen:
     def last_trick(self) -> int:
         """The value before the last trick, each seat holding one card: its winner takes the four."""
         leader = self.leader
-        best, at = self.hand(leader).bit_length() - 1, 0
+        best, at = self.hands.at(leader).bit_length() - 1, 0
         cards = 1 << best
         for i in range(1, SEATS):
-            card = self.hand((leader + i) % SEATS).bit_length() - 1
+            card = self.hands.at((leader + i) % SEATS).bit_length() - 1
             cards |= 1 << card
             if beats(card, best):
                 best, at = card, i
         winner = (leader + at) % SEATS
-        kept = self.pile(winner)
-        self.set_pile(winner, kept | cards & SCORING_MASK)
-        value = self.settled(self.piles())
-        self.set_pile(winner, kept)
+        kept = self.piles.at(winner)
+        self.piles.put(winner, kept | cards & SCORING_MASK)
+        value = self.settled(self.piles.packed())
+        self.piles.put(winner, kept)
         return value
 
     def step(self, played: int, alpha: int, beta: int, hint: int) -> int:
@@ -369,16 +340,16 @@ class PlainOpen:
         card, before all). At the lead the deciding card goes to ``decided``."""
         self.nodes.visit()
         seat = (self.leader + played) % SEATS
-        hand = self.hand(seat)
-        rivals = (self.h0 | self.h1 | self.h2 | self.h3) & ~hand
+        hand = self.hands.at(seat)
+        rivals = (self.hands.union()) & ~hand
         # the card winning the trick so far, and its seat
         winning, winner = -1, seat
         for i in range(played):
-            card = self.card(i)
+            card = self.trick.at(i)
             rivals |= 1 << card
             if not i or beats(card, winning):
                 winning, winner = card, (self.leader + i) % SEATS
-        options = hand if not played else follow_single_mask(hand, 0, self.t0 // SUIT_SIZE, False)
+        options = hand if not played else follow_single_mask(hand, 0, self.trick.a // SUIT_SIZE, False)
         moves = distinct_cards(options, rivals, 0) if options & options - 1 else [options.bit_length() - 1]
         if len(moves) > 1:
             moves = self.ordered(moves, seat, played, winning, winner)
@@ -393,10 +364,10 @@ class PlainOpen:
         decided = -1
         last = played == SEATS - 1
         for card in moves:
-            self.set_hand(seat, hand & ~(1 << card))
-            self.set_card(played, card)
+            self.hands.put(seat, hand & ~(1 << card))
+            self.trick.put(played, card)
             value = self.complete(alpha, beta) if last else self.step(played + 1, alpha, beta, -1)
-            self.set_hand(seat, hand)
+            self.hands.put(seat, hand)
             if raises:
                 if value > best:
                     best, decided = value, card
@@ -415,7 +386,7 @@ class PlainOpen:
     def complete(self, alpha: int, beta: int) -> int:
         """The trick on the table complete: its winner takes it and leads the next (``between``)."""
         leader = self.leader
-        first, second, third, fourth = self.t0, self.t1, self.t2, self.t3
+        first, second, third, fourth = self.trick.a, self.trick.b, self.trick.c, self.trick.d
         best, at = first, 0
         if beats(second, best):
             best, at = second, 1
@@ -424,14 +395,14 @@ class PlainOpen:
         if beats(fourth, best):
             at = 3
         winner = (leader + at) % SEATS
-        kept = self.pile(winner)
-        self.set_pile(winner, kept | (1 << first | 1 << second | 1 << third | 1 << fourth) & SCORING_MASK)
+        kept = self.piles.at(winner)
+        self.piles.put(winner, kept | (1 << first | 1 << second | 1 << third | 1 << fourth) & SCORING_MASK)
         self.leader = winner
         value = self.between(alpha, beta)
         # (the next tricks are played on the same table: this one goes back on it)
-        self.t0, self.t1, self.t2, self.t3 = first, second, third, fourth
+        self.trick.a, self.trick.b, self.trick.c, self.trick.d = first, second, third, fourth
         self.leader = leader
-        self.set_pile(winner, kept)
+        self.piles.put(winner, kept)
         return value
 
     def ordered(self, moves: list[int], seat: int, played: int, winning: int, winner: int) -> list[int]:
@@ -440,7 +411,7 @@ class PlainOpen:
         then among plays that would not take it the highest first, among those that would the lowest."""
         points = 0
         for i in range(played):
-            points += ORDER_POINTS[self.card(i)]
+            points += ORDER_POINTS[self.trick.at(i)]
         weights = self.order_weights
         sign = 1 if self.raises[seat] else -1
         for i in range(len(moves)):

@@ -4,10 +4,12 @@
 The review asks, position after position of one deal, what each legal move of the seat to act is
 worth with every hand open and best play by everyone: individually the seat's own raw score at the
 end of the deal, the other three seats playing to lower it (as against a claim); with partnership its
-side's raw scores less the other side's, each side for itself. The search is the exact endgame's
+side's raw scores less the other side's, each side for itself. Where no card is special any more (one
+deck: ``plain_open``) the search is ``plain_open.PlainOpen``, in ints; else the exact endgame's
 (``endgame.exact_units`` on ``endgame.AtLeast``, the one AND/OR core) asked in that scale
-(``raw_points``). Its tables hold positions, not one root's lines: ``OpenValues`` keeps them, one a
-seat (a side with partnership), so that the positions of one deal share what earlier ones settled.
+(``raw_points``). Both ask their questions by ``endgame.mtd``. Their tables hold positions, not one
+root's lines: ``OpenValues`` keeps them, one a seat (a side with partnership), so that the positions of
+one deal share what earlier ones settled.
 """
 from __future__ import annotations
 
@@ -32,9 +34,8 @@ class OpenValues:
     one for the positions of one deal."""
 
     def __init__(self) -> None:
-        self._searches: dict[tuple[Rules, Doublings, int], AtLeast] = {}
-        # the same where no card is special any more (``plain_open``): its own tables
-        self._plains: dict[tuple[Rules, Doublings, int], PlainOpen] = {}
+        # by rules, doublings, owner and whether no card is special any more (``_search``)
+        self._searches: dict[tuple[Rules, Doublings, int, bool], AtLeast | PlainOpen] = {}
         # the positions the last ``values`` visited (a caller sizes the next search by it)
         self.searched = 0
         # each search's last value found (by the search's id), the next position's first guess
@@ -52,7 +53,7 @@ class OpenValues:
             return None
         nodes = Nodes(UNLIMITED if max_nodes is None else max_nodes, deadline)
         plain = plain_open(state)
-        search = self._plain(state, seat) if plain else self._search(state, seat)
+        search = self._search(state, seat, plain)
         search.nodes = nodes
         pos = state.clone()
         moves = pos.legal_moves()
@@ -96,37 +97,27 @@ class OpenValues:
         assert seat is not None
         owners = [(seat % 2, best), (1 - seat % 2, -best)] if rules.partnership else [(seat, best)]
         for owner, value in owners:
-            if plain:
-                plain_search = self._plains.get((rules, pos.doublings, owner))
-                if plain_search is not None:
-                    plain_search.load(pos)
-                    plain_search.settle(value)
-                continue
-            search = self._searches.get((rules, pos.doublings, owner))
-            if search is not None:
+            search = self._searches.get((rules, pos.doublings, owner, plain))
+            if isinstance(search, PlainOpen):
+                search.load(pos)
+                search.settle(value)
+            elif search is not None:
                 key, offset = search.key(pos)
                 search.lower[key] = search.upper[key] = value - offset
 
-    def _plain(self, state: DealState, seat: int) -> PlainOpen:
-        """The search of ``_search`` where no card is special any more (``plain_open``): one a side too."""
+    def _search(self, state: DealState, seat: int, plain: bool) -> AtLeast | PlainOpen:
+        """The search (and its tables) for ``seat``'s values in this deal: one a side with partnership;
+        ``PlainOpen`` where no card is special any more (``plain``: ``plain_open``), else ``AtLeast``."""
         rules = state.rules
         owner = seat % 2 if rules.partnership else seat
-        key = (rules, state.doublings, owner)
-        search = self._plains.get(key)
-        if search is None:
-            weights = value_weights(owner, rules.partnership, raw_points=True)
-            search = PlainOpen(rules, state.doublings, owner, weights, Nodes(UNLIMITED))
-            self._plains[key] = search
-        return search
-
-    def _search(self, state: DealState, seat: int) -> AtLeast:
-        """The search (and its tables) for ``seat``'s values in this deal: one a side with partnership."""
-        rules = state.rules
-        owner = seat % 2 if rules.partnership else seat
-        key = (rules, state.doublings, owner)
+        key = (rules, state.doublings, owner, plain)
         search = self._searches.get(key)
         if search is None:
-            search = AtLeast(owner, Nodes(UNLIMITED), rules.partnership, raw_points=True)
+            if plain:
+                weights = value_weights(owner, rules.partnership, raw_points=True)
+                search = PlainOpen(rules, state.doublings, owner, weights, Nodes(UNLIMITED))
+            else:
+                search = AtLeast(owner, Nodes(UNLIMITED), rules.partnership, raw_points=True)
             self._searches[key] = search
         return search
 
