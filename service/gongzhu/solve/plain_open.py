@@ -341,7 +341,7 @@ class PlainOpen:
         self.nodes.visit()
         seat = (self.leader + played) % SEATS
         hand = self.hands.at(seat)
-        rivals = (self.hands.union()) & ~hand
+        rivals = self.hands.union() & ~hand
         # the card winning the trick so far, and its seat
         winning, winner = -1, seat
         for i in range(played):
