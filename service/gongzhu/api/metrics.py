@@ -11,11 +11,12 @@ telemetry; a flush looks each series up once (``labels()`` locks and builds a ke
 from __future__ import annotations
 
 import fcntl
+import glob
 import json
 import os
 from bisect import bisect_left
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -199,13 +200,39 @@ class ServerProcessCollector:
         yield from families.values()
 
 
+def written(files: Iterable[str]) -> list[str]:
+    """The metrics files a process has begun to write: prometheus_client creates a process's file, then sizes
+    it, and reading one in between (or one a process killed then left behind) fails the whole scrape."""
+    found = []
+    for name in files:
+        try:
+            if os.path.getsize(name):
+                found.append(name)
+        except OSError:
+            # (gone since it was listed: a dead worker's, merged)
+            continue
+    return found
+
+
+class WrittenFilesCollector(multiprocess.MultiProcessCollector):
+    """prometheus_client's multiprocess collector over the files of ``path`` processes have begun to write
+    (``written``)."""
+
+    def __init__(self, path: str) -> None:
+        super().__init__(None, path)
+        self.folder = path
+
+    def collect(self) -> Iterable[Metric]:
+        return self.merge(written(glob.glob(os.path.join(self.folder, "*.db"))), accumulate=True)
+
+
 def render() -> tuple[bytes, str]:
     """The exposition text of every worker (multiprocess mode) or of this process."""
     flush()
     path = os.environ.get(MULTIPROC_ENV)
     if path:
         registry = CollectorRegistry()
-        multiprocess.MultiProcessCollector(registry)
+        registry.register(WrittenFilesCollector(path))
         registry.register(ServerProcessCollector())
         with _files_locked(path, fcntl.LOCK_SH):
             return generate_latest(registry), TEXT_FORMAT
@@ -226,10 +253,10 @@ def merge_dead(pid: int, path: str) -> None:
     with _files_locked(path, fcntl.LOCK_EX):
         for kind in ADDED_KINDS:
             dead, merged = folder / f"{kind}_{pid}.db", folder / f"{kind}_{MERGED}.db"
-            if dead.exists():
-                _write_sum([str(f) for f in (merged, dead) if f.exists()], folder / f"{kind}_{MERGED}.tmp")
+            if written([str(dead)]):
+                _write_sum(written([str(merged), str(dead)]), folder / f"{kind}_{MERGED}.tmp")
                 os.replace(folder / f"{kind}_{MERGED}.tmp", merged)
-                dead.unlink()
+            dead.unlink(missing_ok=True)
         for gauge in folder.glob(f"gauge_*_{pid}.db"):
             gauge.unlink()
 
