@@ -58,6 +58,8 @@ TAKEN_AT: Final = SMALL_AT + LEADER_AT + 2
 CARD_BITS: Final = 6
 CARD_MASK: Final = (1 << CARD_BITS) - 1
 ORDER_BIAS: Final = 1 << 24
+# what a card is worth to its taker in the move order (``endgame.ORDER_POINTS``), times 32: above the rank
+ORDER_WORTHS: Final[tuple[int, ...]] = tuple([32 * points for points in ORDER_POINTS])
 # the number of cards of each set of one suit's ranks (the compiled build has no fast ``int.bit_count``)
 SUIT_COUNTS: Final[tuple[int, ...]] = tuple([bin(m).count("1") for m in range(SUIT_MASK + 1)])
 
@@ -409,19 +411,27 @@ class PlainOpen:
         """``moves`` (sorted in place) likeliest to decide first, as ``endgame.AtLeast.moves`` orders them: by
         what the trick would bring if it ended with the move (weighted, the best for the seat's side first),
         then among plays that would not take it the highest first, among those that would the lowest."""
+        # (sums and signs only: the compiled build multiplies a negative int the slow way, boxed)
         points = 0
         for i in range(played):
-            points += ORDER_POINTS[self.trick.at(i)]
+            points += ORDER_WORTHS[self.trick.at(i)]
         weights = self.order_weights
-        sign = 1 if self.raises[seat] else -1
+        raises = self.raises[seat]
         for i in range(len(moves)):
             card = moves[i]
             rank = card % SUIT_SIZE
+            gain = points + ORDER_WORTHS[card]
             if not played or beats(card, winning):
-                worth = rank - weights[seat] * (points + ORDER_POINTS[card]) * 32
+                weight, worth = weights[seat], rank
             else:
-                worth = SUIT_SIZE - rank - weights[winner] * (points + ORDER_POINTS[card]) * 32
-            moves[i] = (sign * worth + ORDER_BIAS) << CARD_BITS | card
+                weight, worth = weights[winner], SUIT_SIZE - rank
+            if weight == 1:
+                worth -= gain
+            elif weight == -1:
+                worth += gain
+            elif weight:
+                worth -= gain + gain + gain
+            moves[i] = (ORDER_BIAS + worth if raises else ORDER_BIAS - worth) << CARD_BITS | card
         moves.sort()
         for i in range(len(moves)):
             moves[i] &= CARD_MASK
