@@ -133,26 +133,19 @@ class Taken:
 
 
 class PlainOpen:
-    """The exact values of ``owner`` (a seat; with partnership its side) over the positions of one deal
-    that ``plain_open`` admits, with the tables kept from position to position: ``load`` one, then ask
-    ``exact``. Each seat's raw score at the end of the deal counts ``weights`` times in the value.
+    """Exact values over the positions of one deal that ``plain_open`` admits, with the tables kept from
+    position to position: ``load`` one, then ask ``exact``. Each seat's raw score at the end of the deal
+    counts ``weights`` times in the value; the seats weighted above zero (a seat, or a side with
+    partnership) raise it, the others lower it.
 
     The position is kept in ``Four``s (each seat's hand, the scoring cards each seat has taken, the trick
     on the table), played and taken back in place."""
 
-    def __init__(self, rules: Rules, k: Doublings, owner: int, weights: tuple[int, ...], nodes: Nodes) -> None:
+    def __init__(self, rules: Rules, k: Doublings, weights: tuple[int, ...], nodes: Nodes) -> None:
         self.rules = rules
         self.k = k
-        self.owner = owner
         self.weights = weights
         self.nodes = nodes
-        self.partnership = rules.partnership
-        # whether each seat's plays raise the value (the owner's, and its partner's with partnership)
-        self.raises = [s == owner or rules.partnership and s % 2 == owner % 2 for s in range(SEATS)]
-        # a taker's points' weight in the move order (``ordered``): with partnership its side's sign; else the
-        # owner's own score alone (the review's individual scale)
-        self.order_weights = [(1 if s % 2 == owner % 2 else -1) if rules.partnership else
-                              SEATS - 1 if s == owner else 0 for s in range(SEATS)]
         # each seat's hand, and the scoring cards it has taken
         self.hands = Four()
         self.piles = Four()
@@ -320,21 +313,31 @@ class PlainOpen:
         return value
 
     def last_trick(self) -> int:
-        """The value before the last trick, each seat holding one card: its winner takes the four."""
+        """The value before the last trick, each seat holding one card: played on the table, its winner takes
+        the four (``complete`` puts back the trick its own ``between`` came from)."""
         leader = self.leader
-        best, at = self.hands.at(leader).bit_length() - 1, 0
-        cards = 1 << best
-        for i in range(1, SEATS):
-            card = self.hands.at((leader + i) % SEATS).bit_length() - 1
-            cards |= 1 << card
-            if beats(card, best):
-                best, at = card, i
-        winner = (leader + at) % SEATS
-        kept = self.piles.at(winner)
-        self.piles.put(winner, kept | cards & SCORING_MASK)
+        for i in range(SEATS):
+            self.trick.put(i, self.hands.at((leader + i) % SEATS).bit_length() - 1)
+        winner, kept = self.taken_by()
         value = self.settled(self.piles.packed())
         self.piles.put(winner, kept)
         return value
+
+    def taken_by(self) -> tuple[int, int]:
+        """The four cards on the table to their winner's pile (a higher card of the led suit beats the one
+        winning so far: ``tricks.beats``): the winner, and its pile before."""
+        trick = self.trick
+        best, at = trick.a, 0
+        if beats(trick.b, best):
+            best, at = trick.b, 1
+        if beats(trick.c, best):
+            best, at = trick.c, 2
+        if beats(trick.d, best):
+            at = 3
+        winner = (self.leader + at) % SEATS
+        kept = self.piles.at(winner)
+        self.piles.put(winner, kept | (1 << trick.a | 1 << trick.b | 1 << trick.c | 1 << trick.d) & SCORING_MASK)
+        return winner, kept
 
     def step(self, played: int, alpha: int, beta: int, hint: int) -> int:
         """The value with ``played`` cards on the table (fail-soft, as ``between``): each distinct play of
@@ -361,7 +364,7 @@ class PlainOpen:
                     if _renumbered(live, moves[i]) == hint:
                         moves.insert(0, moves.pop(i))
                         break
-        raises = self.raises[seat]
+        raises = self.weights[seat] > 0
         best = -NO_SCORE if raises else NO_SCORE
         decided = -1
         last = played == SEATS - 1
@@ -389,16 +392,7 @@ class PlainOpen:
         """The trick on the table complete: its winner takes it and leads the next (``between``)."""
         leader = self.leader
         first, second, third, fourth = self.trick.a, self.trick.b, self.trick.c, self.trick.d
-        best, at = first, 0
-        if beats(second, best):
-            best, at = second, 1
-        if beats(third, best):
-            best, at = third, 2
-        if beats(fourth, best):
-            at = 3
-        winner = (leader + at) % SEATS
-        kept = self.piles.at(winner)
-        self.piles.put(winner, kept | (1 << first | 1 << second | 1 << third | 1 << fourth) & SCORING_MASK)
+        winner, kept = self.taken_by()
         self.leader = winner
         value = self.between(alpha, beta)
         # (the next tricks are played on the same table: this one goes back on it)
@@ -410,13 +404,14 @@ class PlainOpen:
     def ordered(self, moves: list[int], seat: int, played: int, winning: int, winner: int) -> list[int]:
         """``moves`` (sorted in place) likeliest to decide first, as ``endgame.AtLeast.moves`` orders them: by
         what the trick would bring if it ended with the move (weighted, the best for the seat's side first),
-        then among plays that would not take it the highest first, among those that would the lowest."""
+        then among plays that would not take it the highest first, among those that would the lowest. The
+        taker's points count by the sign of its weight alone."""
         # (sums and signs only: the compiled build multiplies a negative int the slow way, boxed)
         points = 0
         for i in range(played):
             points += ORDER_WORTHS[self.trick.at(i)]
-        weights = self.order_weights
-        raises = self.raises[seat]
+        weights = self.weights
+        raises = weights[seat] > 0
         for i in range(len(moves)):
             card = moves[i]
             rank = card % SUIT_SIZE
@@ -425,12 +420,10 @@ class PlainOpen:
                 weight, worth = weights[seat], rank
             else:
                 weight, worth = weights[winner], SUIT_SIZE - rank
-            if weight == 1:
+            if weight > 0:
                 worth -= gain
-            elif weight == -1:
+            elif weight < 0:
                 worth += gain
-            elif weight:
-                worth -= gain + gain + gain
             moves[i] = (ORDER_BIAS + worth if raises else ORDER_BIAS - worth) << CARD_BITS | card
         moves.sort()
         for i in range(len(moves)):

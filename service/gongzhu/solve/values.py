@@ -115,7 +115,7 @@ class OpenValues:
         if search is None:
             if plain:
                 weights = value_weights(owner, rules.partnership, raw_points=True)
-                search = PlainOpen(rules, state.doublings, owner, weights, Nodes(UNLIMITED))
+                search = PlainOpen(rules, state.doublings, weights, Nodes(UNLIMITED))
             else:
                 search = AtLeast(owner, Nodes(UNLIMITED), rules.partnership, raw_points=True)
             self._searches[key] = search
