@@ -128,9 +128,9 @@ def lowest_of_runs(cards: int, boundaries: int, apart: int = 0, starts: int = 0)
     """The lowest card of each run of the one-plane ``cards``, ascending: a run is one suit's
     cards with no card of ``boundaries`` ranked from one to the next (inclusive).
 
-    A card of ``apart`` stands alone (kept, and never joined to a neighbour); ``starts`` cut runs too,
-    each below itself (a run may begin at one, none is ranked above its lowest card). The claims search and the bot
-    use it to play one card of each set of interchangeable cards.
+    A card of ``apart`` stands alone (kept, and never joined to a neighbour). A card of ``starts``, held
+    or not, cuts a run just below itself: a run may begin at it, never cross it. The claims search and the
+    bot use it to play one card of each set of interchangeable cards.
     """
     kept: list[Card] = []
     previous = -1
