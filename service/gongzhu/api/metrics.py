@@ -14,6 +14,7 @@ import fcntl
 import glob
 import json
 import os
+import threading
 from bisect import bisect_left
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
@@ -69,6 +70,10 @@ BUILD_INFO = Gauge("gongzhu_build_info", "What runs: service and contract versio
 # (operation, status, seconds) of each request, or (None, 0, seconds) of a replay, not yet counted
 _pending: deque[tuple[str | None, int, float]] = deque()
 FLUSH_AT = 512
+# Held for a whole flush: a worker's last flush (at its exit) must wait for the flusher thread's, which may
+# hold observations it has taken off the queue and not yet counted; the process ends, and that thread with it,
+# as soon as the last one returns.
+_flushing = threading.Lock()
 
 
 def observe_request(operation: str, status: int, seconds: float) -> None:
@@ -102,7 +107,13 @@ class _Batch:
 
 
 def flush() -> None:
-    """Count the observations waiting (``_pending``) into prometheus_client's values."""
+    """Count the observations waiting (``_pending``) into prometheus_client's values; when it returns, every
+    observation made before the call is counted, whichever thread flushes beside it."""
+    with _flushing:
+        _count_pending()
+
+
+def _count_pending() -> None:
     requests: dict[tuple[str, int], _Batch] = {}
     replays = _Batch(len(REPLAY_BUCKETS) + 1)
     latency_size = len(LATENCY_BUCKETS) + 1
