@@ -196,7 +196,10 @@ def deal_extremes(rules: Rules, k: Doublings, weights: Sequence[int], piles: Seq
     go is scored; then the hearts go all to one seat (scored: 满红 and the transformer alone are not
     linear), or to two seats or more, where every pile adds its hearts times its transformer factor and
     none is all hearts or alone: each heart at the factor the bound favours among them (the bound
-    covers every split with those seats). None past ``MOST_DEALT_SPECIALS`` copies (two decks)."""
+    covers every split with those seats). None past ``MOST_DEALT_SPECIALS`` copies (two decks).
+
+    A seat's pile is scored once for each set of the copies it may take (``_SeatEnds``), not once a way:
+    the ways only add those up."""
     specials = []
     for card in SPECIALS:
         for plane in (0, PLANE):
@@ -207,49 +210,73 @@ def deal_extremes(rules: Rules, k: Doublings, weights: Sequence[int], piles: Seq
     hearts = rest & HEART_BITS
     points = _heart_points(hearts, k)
     shared = hearts.bit_count() >= 2
+    ends = _SeatEnds(rules, k, weights, piles, specials, hearts, shared)
+    size = 1 << len(specials)
     low, high = NO_SCORE, -NO_SCORE
+    places = [0, 0, 0, 0]
     for way in range(1 << 2 * len(specials)):
-        # two bits a copy: the seat that takes it
-        dealt, owners = list(piles), way
-        for bit in specials:
-            dealt[owners & 3] = merge_bits(dealt[owners & 3], bit)
+        # two bits a copy: the seat that takes it; each seat's place in ``ends``' lists
+        owners = way
+        for s in range(SEATS):
+            places[s] = s * size
+        for i in range(len(specials)):
+            places[owners & 3] += 1 << i
             owners >>= 2
-        raws = [seat_raw(rules, pile, k) for pile in dealt]
         plain = 0
         for s in range(SEATS):
-            plain += weights[s] * raws[s]
+            plain += ends.plain[places[s]]
         if not hearts:
             low, high = min(low, plain), max(high, plain)
             continue
+        # all the hearts to one seat (to a seat weighted zero: the value with none taken)
         for s in range(SEATS):
-            if weights[s]:
-                value = plain + weights[s] * (seat_raw(rules, merge_bits(dealt[s], hearts), k) - raws[s])
-                low, high = min(low, value), max(high, value)
-            else:
-                low, high = min(low, plain), max(high, plain)
+            value = plain + ends.all_hearts[places[s]]
+            low, high = min(low, value), max(high, value)
         if shared:
-            low, high = _shared_extremes(rules, k, weights, dealt, raws, points, low, high)
+            low, high = _shared_extremes(ends, places, plain, points, low, high)
     return low, high
 
 
-def _shared_extremes(rules: Rules, k: Doublings, weights: Sequence[int], dealt: list[int], raws: list[int],
-                     points: int, low: int, high: int) -> tuple[int, int]:
-    """``low`` and ``high`` widened by the hearts in play (``points``) shared by two seats or more
-    (``deal_extremes``)."""
-    factors, bases = [], []
-    for pile in dealt:
-        hearts, pig, sheep, factor, _, _, _ = score_parts(rules, pile, k)
-        factors.append(factor)
-        bases.append(hearts + pig + sheep)
+class _SeatEnds:
+    """Each seat's pile with each set of the ``specials`` copies (a list's place: the seat times the number of
+    sets, plus the set's bits), weighted: its raw score (``plain``); what taking all the ``hearts`` too adds
+    (``all_hearts``); and, when the hearts may be shared, its hearts, pig and sheep times its transformer
+    factor (``based``) and that factor (``factor``)."""
+
+    def __init__(self, rules: Rules, k: Doublings, weights: Sequence[int], piles: Sequence[int],
+                 specials: list[int], hearts: int, shared: bool) -> None:
+        self.plain: list[int] = []
+        self.all_hearts: list[int] = []
+        self.based: list[int] = []
+        self.factor: list[int] = []
+        for s in range(SEATS):
+            weight = weights[s]
+            for taken in range(1 << len(specials)):
+                pile = piles[s]
+                for i in range(len(specials)):
+                    if taken >> i & 1:
+                        pile = merge_bits(pile, specials[i])
+                heart, pig, sheep, factor, _, _, raw = score_parts(rules, pile, k)
+                self.plain.append(weight * raw)
+                self.all_hearts.append(weight * (seat_raw(rules, merge_bits(pile, hearts), k) - raw)
+                                       if hearts and weight else 0)
+                if shared:
+                    self.based.append(weight * factor * (heart + pig + sheep))
+                    self.factor.append(weight * factor)
+
+
+def _shared_extremes(ends: _SeatEnds, places: list[int], plain: int, points: int, low: int,
+                     high: int) -> tuple[int, int]:
+    """``low`` and ``high`` widened by the hearts in play (``points``) shared by two seats or more, each seat
+    at its place in ``ends`` (``deal_extremes``; ``plain``: the value with no heart taken)."""
     for sharing in SHARINGS:
-        value = 0
+        value = plain
         least, most = NO_SCORE, -NO_SCORE
         for s in range(SEATS):
             if sharing >> s & 1:
-                value += weights[s] * factors[s] * bases[s]
-                least, most = min(least, weights[s] * factors[s]), max(most, weights[s] * factors[s])
-            else:
-                value += weights[s] * raws[s]
+                at = places[s]
+                value += ends.based[at] - ends.plain[at]
+                least, most = min(least, ends.factor[at]), max(most, ends.factor[at])
         low, high = min(low, value + points * most), max(high, value + points * least)
     return low, high
 
