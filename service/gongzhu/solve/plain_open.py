@@ -165,6 +165,8 @@ class PlainOpen:
         # piles -> ``Taken``; piles -> the settled value
         self.takens: dict[int, Taken] = {}
         self.settles: dict[int, int] = {}
+        # the loaded piles' ``Taken``, once looked up (None: not yet): a trick without a scoring card keeps it
+        self.current: Taken | None = None
 
     # ---- the position ----------------------------------------------------------------------------
 
@@ -174,6 +176,7 @@ class PlainOpen:
             self.hands.put(s, state.hands_bits[s])
             self.piles.put(s, state.captured_bits[s] & SCORING_MASK)
         self.leader = state.leader
+        self.current = None
         self.played = len(state.trick)
         for i in range(self.played):
             self.trick.put(i, state.trick[i][0])
@@ -283,12 +286,13 @@ class PlainOpen:
         lead = self.hands.at(self.leader)
         live = self.hands.union()
         rest = live & SCORING_MASK
-        piles = self.piles.packed()
         if not rest:
-            return self.settled(piles)
+            return self.settled(self.piles.packed())
         if lead & lead - 1 == 0:
             return self.last_trick()
-        taken = self.taken(piles)
+        taken = self.current
+        if taken is None:
+            taken = self.current = self.taken(self.piles.packed())
         self.bounds(taken, rest)
         low, high = self.low, self.high
         if high <= alpha:
@@ -392,13 +396,17 @@ class PlainOpen:
         """The trick on the table complete: its winner takes it and leads the next (``between``)."""
         leader = self.leader
         first, second, third, fourth = self.trick.a, self.trick.b, self.trick.c, self.trick.d
+        current = self.current
         winner, kept = self.taken_by()
+        if self.piles.at(winner) != kept:
+            self.current = None
         self.leader = winner
         value = self.between(alpha, beta)
         # (the next tricks are played on the same table: this one goes back on it)
         self.trick.a, self.trick.b, self.trick.c, self.trick.d = first, second, third, fourth
         self.leader = leader
         self.piles.put(winner, kept)
+        self.current = current
         return value
 
     def ordered(self, moves: list[int], seat: int, played: int, winning: int, winner: int) -> list[int]:
@@ -410,22 +418,32 @@ class PlainOpen:
         points = 0
         for i in range(played):
             points += ORDER_WORTHS[self.trick.at(i)]
-        weights = self.weights
-        raises = weights[seat] > 0
+        if len(moves) == 2:
+            # (two moves, the most frequent choice: compared as they are, no sort keys to box)
+            first, second = moves[0], moves[1]
+            if (self.order_key(second, seat, played, winning, winner, points)
+                    < self.order_key(first, seat, played, winning, winner, points)):
+                moves[0], moves[1] = second, first
+            return moves
         for i in range(len(moves)):
-            card = moves[i]
-            rank = card % SUIT_SIZE
-            gain = points + ORDER_WORTHS[card]
-            if not played or beats(card, winning):
-                weight, worth = weights[seat], rank
-            else:
-                weight, worth = weights[winner], SUIT_SIZE - rank
-            if weight > 0:
-                worth -= gain
-            elif weight < 0:
-                worth += gain
-            moves[i] = (ORDER_BIAS + worth if raises else ORDER_BIAS - worth) << CARD_BITS | card
+            moves[i] = self.order_key(moves[i], seat, played, winning, winner, points)
         moves.sort()
         for i in range(len(moves)):
             moves[i] &= CARD_MASK
         return moves
+
+    def order_key(self, card: int, seat: int, played: int, winning: int, winner: int, points: int) -> int:
+        """``card``'s sort key in ``ordered`` (``points``: the order worths of the cards on the table), the
+        card in its low ``CARD_BITS``."""
+        weights = self.weights
+        rank = card % SUIT_SIZE
+        gain = points + ORDER_WORTHS[card]
+        if not played or beats(card, winning):
+            weight, worth = weights[seat], rank
+        else:
+            weight, worth = weights[winner], SUIT_SIZE - rank
+        if weight > 0:
+            worth -= gain
+        elif weight < 0:
+            worth += gain
+        return (ORDER_BIAS + worth if weights[seat] > 0 else ORDER_BIAS - worth) << CARD_BITS | card
