@@ -77,7 +77,6 @@ def test_a_deal_valued_last_position_first_keeps_the_plain_tables_exact():
             assert solver.values(state) == deal_state_values(state)
 
 
-
 def test_plain_open_takes_positions_where_no_card_is_special_any_more():
     rules = engine.Rules()
     hands = engine.deal_hands(rules, seed=5)
