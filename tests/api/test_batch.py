@@ -14,9 +14,10 @@ from hypothesis import strategies as st
 
 from gongzhu.api import DEFAULT_MAX_BODY as MAX_BODY
 from gongzhu.api import batch as batch_module
-from gongzhu.api import create_app, metrics, pipeline
+from gongzhu.api import create_app, metrics, pipeline, searches
 from gongzhu.api.telemetry import LOG_HEADER
 from tests.api.deals import SEED1
+from tests.api.test_review import _finished as _review_deal
 from tests.api.wire_corpus import JSON_TYPE, requests
 from tests.conftest import load_contract
 
@@ -163,14 +164,48 @@ def test_a_batch_over_its_body_limit_is_413_and_other_operations_keep_theirs():
     assert single.status_code == 413
 
 
-def test_a_call_larger_than_a_single_requests_limit_is_answered_within_the_batchs():
+def test_a_call_larger_than_a_single_requests_limit_answers_413_as_alone_and_the_others_are_served():
     client = create_app({"MAX_CONTENT_LENGTH": 256}).test_client()
     large = {"hands": SEED1, "first_deal": False, "leader": 0, "plays": [], "exposed": [[], [], [], []]}
-    assert 256 < len(json.dumps(large)) and alone(client, "POST", "/legal-moves", json.dumps(large).encode(),
-                                                   None).status_code == 413
-    [found] = send(client, {"requests": [call(0, "POST", "/legal-moves", json.dumps(large).encode())]}).get_json()[
-        "responses"]
-    assert (found["status"], found["body"]["seat"]) == (200, 0)
+    sent = json.dumps(large).encode()
+    by_itself = alone(client, "POST", "/legal-moves", sent, None)
+    assert 256 < len(sent) and by_itself.status_code == 413
+    small = json.dumps(INGOTS).encode()
+    answers = send(client, {"requests": [call(0, "POST", "/legal-moves", sent),
+                                         call(1, "POST", "/ingots", small)]}).get_json()["responses"]
+    assert [(a["status"], a["body"].get("code")) for a in answers] == [(413, "payload_too_large"), (200, None)]
+    assert answers[0]["body"] == {**by_itself.get_json(), "request_id": REQUEST_ID}
+
+
+def test_a_calls_size_is_the_bytes_it_was_sent_in_whitespace_and_escapes_included():
+    client = create_app({"MAX_CONTENT_LENGTH": 64}).test_client()
+    # 64 bytes as sent: the largest body the limit admits, spaces counted
+    body = '{"scores": [100, 0, -200, -200]' + " " * (64 - 32) + "}"
+    over = body[:-1] + " }"
+    escaped = '{"scores": [100, 0, -200, -200], "x": "\\u00e9\\u00e9\\u00e9\\u00e9\\u00e9"}'
+    envelope = ('{"requests": [' + ", ".join(f'{{"id": "{i}", "method": "POST", "url": "/ingots", "body": {b}}}'
+                                             for i, b in enumerate([body, over, escaped])) + "]}").encode()
+    assert [len(b.encode()) for b in (body, over)] == [64, 65] and len(escaped.encode()) > 64
+    answers = client.post("/batch", data=envelope, content_type=JSON_TYPE).get_json()["responses"]
+    assert [a["status"] for a in answers] == [200, 413, 413]
+    assert [alone(client, "POST", "/ingots", b.encode(), None).status_code for b in (body, over, escaped)] == \
+        [200, 413, 413]
+
+
+def test_a_calls_body_is_read_as_strictly_as_alone_each_fault_its_own_answer(client):
+    bodies = ['{"scores": [100, 0, -200, -200], "scores": [0, 0, 0, 0]}',  # a key written twice
+              '{"scores": [NaN, 0, -200, -200]}',
+              '{"scores": [100, 0, -200, -200], "x": "\\ud800"}',  # a lone surrogate
+              "[" * 40 + "]" * 40,  # deeper than any request may nest
+              '{"scores": [100, 0, -200, -200]}']
+    envelope = ('{"requests": [' + ", ".join(f'{{"id": "{i}", "method": "POST", "url": "/ingots", "body": {b}}}'
+                                             for i, b in enumerate(bodies)) + "]}").encode()
+    answers = client.post("/batch", data=envelope, content_type=JSON_TYPE,
+                          headers={"X-Request-ID": REQUEST_ID}).get_json()["responses"]
+    assert [(a["status"], a["body"].get("code")) for a in answers] == [(400, "malformed_json")] * 4 + [(200, None)]
+    for item, body in zip(answers[:4], bodies[:4], strict=True):
+        single = alone(client, "POST", "/ingots", body.encode(), None)
+        assert item["body"] == single.get_json()
 
 
 def test_the_envelope_is_read_as_any_body(client):
@@ -225,7 +260,7 @@ def test_a_body_that_is_not_an_object_is_the_calls_schema_violation(client):
 
 def test_calls_not_started_by_the_deadline_answer_503_with_retry_after(client, monkeypatch):
     # the batch starts at 1000 s; its calls find the clock at 1001, 1009, 1011 and 1012 s (deadline 1010 s)
-    monkeypatch.setattr(batch_module, "clock", iter([1000.0, 1000.0, 1001.0, 1009.0, 1011.0, 1012.0]).__next__)
+    monkeypatch.setattr(batch_module, "clock", iter([1000.0, 1001.0, 1009.0, 1011.0, 1012.0]).__next__)
     envelope = {"requests": [{"id": str(i), "method": "POST", "url": "/ingots", "body": INGOTS} for i in range(4)]}
     answers = send(client, envelope).get_json()["responses"]
     assert [a["status"] for a in answers] == [200, 200, 503, 503]
@@ -245,36 +280,57 @@ def test_a_search_starts_only_with_its_longest_time_left(client, monkeypatch):
     assert other["status"] == 200
 
 
-def test_a_batch_that_cannot_start_by_its_deadline_is_503_busy(client, monkeypatch):
-    running = client.application.extensions["gongzhu.pipeline"].whole["batch"].running
-    monkeypatch.setattr(batch_module, "clock", iter([1000.0, 1010.0]).__next__)
-    with running:  # another batch runs in this worker
-        response = send(client, {"requests": [{"id": "a", "method": "POST", "url": "/ingots", "body": INGOTS}]})
-    assert problem(response, 503, "busy") == [] and response.headers["Retry-After"] == "1"
-
-
-def test_a_batch_past_the_workers_admitted_batches_is_503_busy_at_once(client, monkeypatch):
+def test_a_batch_that_finds_another_running_in_its_worker_is_503_busy_at_once(client):
     work = client.application.extensions["gongzhu.pipeline"].whole["batch"]
-    assert work.most == 4  # one a request thread
     sent = {"requests": [{"id": "a", "method": "POST", "url": "/ingots", "body": INGOTS}]}
-    monkeypatch.setattr(work, "admitted", work.most)
-    response = send(client, sent)
+    with work.running:  # another batch runs in this worker: this one does not wait for it, holding a thread
+        response = send(client, sent)
     assert problem(response, 503, "busy") == [] and response.headers["Retry-After"] == "1"
     documented = load_contract()["paths"]["/batch"]["post"]["responses"]["503"]["content"][
         "application/problem+json"]["examples"]["batches_busy"]["value"]
     assert {k: v for k, v in response.get_json().items() if k != "request_id"} == documented
-    # past the first, batches are admitted only while their bodies fit QUEUE_BYTES
-    monkeypatch.setattr(work, "admitted", 1)
-    monkeypatch.setattr(work, "admitted_bytes", batch_module.QUEUE_BYTES)
-    assert send(client, sent).status_code == 503
-    monkeypatch.setattr(work, "admitted_bytes", batch_module.QUEUE_BYTES - 1000)
     assert send(client, sent).status_code == 200
-    assert (work.admitted, work.admitted_bytes) == (1, batch_module.QUEUE_BYTES - 1000)
-    # a batch alone is admitted whatever its size
-    monkeypatch.setattr(work, "admitted", 0)
-    monkeypatch.setattr(work, "admitted_bytes", 0)
-    monkeypatch.setattr(batch_module, "QUEUE_BYTES", 10)
-    assert send(client, sent).status_code == 200
+
+
+class LeavingClient:
+    """nginx's connection to the worker, as ``clients.gone`` peeks at it: open for ``open_for`` looks, then
+    closed (its client gone)."""
+
+    def __init__(self, open_for: int) -> None:
+        self.looks = 0
+        self.open_for = open_for
+
+    def recv(self, _size: int, _flags: int) -> bytes:
+        self.looks += 1
+        if self.looks > self.open_for:
+            return b""
+        raise BlockingIOError
+
+
+def test_a_batch_whose_client_left_starts_no_more_calls_and_answers_499_with_the_rest_counted(client):
+    def counted(operation: str, status: str) -> float:
+        return metrics.BATCH_ITEMS.labels(operation, status)._value.get()
+
+    before = counted("settle_ingots", "200"), counted("none", "499")
+    envelope = {"requests": [{"id": str(i), "method": "POST", "url": "/ingots", "body": INGOTS} for i in range(5)]}
+    # open when the envelope is read and before the first two calls; gone before the third
+    leaving = LeavingClient(open_for=3)
+    response = client.post("/batch", data=orjson.dumps(envelope), content_type=JSON_TYPE,
+                           environ_overrides={"gunicorn.socket": leaving})
+    assert (response.status_code, response.data, leaving.looks) == (499, b"", 4)
+    assert (counted("settle_ingots", "200") - before[0], counted("none", "499") - before[1]) == (2, 3)
+
+
+def test_a_review_stopped_because_its_client_left_stops_the_batch_and_counts_no_500(client, monkeypatch):
+    monkeypatch.setattr(searches, "gone", lambda _environ: True)  # asked between the review's decisions
+    review = {**_review_deal(), "seed": 1, "budget_ms": 300}
+    envelope = {"requests": [{"id": "i", "method": "POST", "url": "/ingots", "body": INGOTS},
+                             {"id": "r", "method": "POST", "url": "/review", "body": review},
+                             {"id": "j", "method": "POST", "url": "/ingots", "body": INGOTS}]}
+    before = [metrics.BATCH_ITEMS.labels(*key)._value.get() for key in [("review", "500"), ("none", "499")]]
+    assert send(client, envelope).status_code == 499
+    after = [metrics.BATCH_ITEMS.labels(*key)._value.get() for key in [("review", "500"), ("none", "499")]]
+    assert [a - b for a, b in zip(after, before, strict=True)] == [0, 2]
 
 
 # ---- what is counted and logged ---------------------------------------------------------------------

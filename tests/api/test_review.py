@@ -4,10 +4,12 @@ the same answer from a search process, and a client gone stops the search."""
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 
 from gongzhu.api import create_app, searches, slots
+from gongzhu.api.slots import Busy
 from gongzhu.api.clients import ClientGone
 from tests.api.test_searches import UNHURRIED_S
 from tests.faults.test_serving import _mid_deal
@@ -110,3 +112,30 @@ def test_a_client_gone_stops_a_review_in_the_request_thread(monkeypatch):
     monkeypatch.setattr(searches, "gone", lambda environ: True)
     with pytest.raises(ClientGone):
         searches.review(searches.s.Call(searches.s.REVIEW.convert(_finished()), _finished(), {}))
+
+
+def _slow_review(body: dict, _budget_ms: int, stop) -> dict:
+    """A review whose fixed work outlasts its bound (a seeded review on a starved machine), asking ``stop``
+    between decisions as the real one does unless the body says it is stuck."""
+    for _ in range(15):
+        time.sleep(0.1)
+        if not body.get("stuck"):
+            stop()
+    return {"reviewed": True}
+
+
+@pytest.mark.parametrize("stuck", [False, True])
+def test_a_review_that_goes_on_past_its_bound_is_not_taken_for_stuck_one_silent_is(monkeypatch, stuck):
+    # silent past 2 × 50 ms + 0.3 s is stuck; the review takes 1.5 s, saying it goes on every 0.1 s unless stuck
+    monkeypatch.setattr(searches, "_review", _slow_review)
+    monkeypatch.setattr(searches, "STUCK_GRACE_S", 0.3)
+    monkeypatch.setattr(searches, "ALIVE_S", 0.1)
+    processes = searches.Processes(1)
+    try:
+        if stuck:
+            with pytest.raises(Busy):
+                processes.run("review", {"stuck": True}, 50, 0.05, searches.REVIEW_STUCK_FACTOR)
+        else:
+            assert processes.run("review", {}, 50, 0.05, searches.REVIEW_STUCK_FACTOR) == {"reviewed": True}
+    finally:
+        processes.stop()

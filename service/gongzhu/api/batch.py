@@ -1,23 +1,26 @@
 """``POST /batch``: many calls of the contract in one request, each answered exactly as it is alone
 (docs/operations.md, "Batch").
 
-The envelope is read as any body is (``Pipeline.read``, with the batch's own size limit), its calls counted
-(``MAX_CALLS``) and validated against ``BatchRequest``, compiled from the contract like every request schema;
-then its ids must be unique. Each call then goes through the pipeline's own steps: the path matched by the
-one router (404 and 405 as alone), the body validated, converted and answered by ``pipeline.run``, any fault
-made a problem by ``problems.answer`` in the call's language and with the batch's request id. A call a single
-request would be served but a batch does not carry (a page, a probe, ``/batch`` itself: anything but a JSON
-POST) is refused on its own, 422 ``not_batchable``. The calls run one after the other in the request's
-thread, the searches too, each taking a bot slot as its single call does. A worker runs one batch at a time
-and admits, past the first, one a request thread while their bodies fit ``QUEUE_BYTES`` (503 ``busy``
-beyond); a call not started by the request's
-deadline answers 503 ``busy`` with ``Retry-After``, and so does a batch that could not start by then. The
-answer is encoded once: operations' answers as values, problems as the bytes ``problems.render`` wrote.
+The envelope is read as any body is (``Pipeline.read_text``, with the batch's own size limit), each call's
+body left as the text it was sent in (``envelope.read``); its calls are counted (``MAX_CALLS``) and validated
+against ``BatchRequest``, compiled from the contract like every request schema; then its ids must be unique.
+Each call then goes through the pipeline's own steps: the path matched by the one router (404 and 405 as
+alone), the body read with the single request's size limit (413 as alone) and as strictly, validated,
+converted and answered by ``pipeline.run``, any fault made a problem by ``problems.answer`` in the call's
+language and with the batch's request id. A call a single request would be served but a batch does not carry
+(a page, a probe, ``/batch`` itself: anything but a JSON POST) is refused on its own, 422 ``not_batchable``.
+
+The calls run one after the other in the request's thread, the searches too, each taking a bot slot as its
+single call does. A worker runs one batch at a time; a batch that finds one running is 503 ``busy`` with
+``Retry-After`` at once, so that batches never hold request threads waiting, and a probe or a single request
+always finds one. A call not started by the request's deadline answers 503 ``busy``. A client that leaves
+stops its batch: no call starts after it is gone, a running search is stopped, and the calls left are counted
+as 499 (``gongzhu_batch_items_total``), as the request is. The answer is encoded once: operations' answers as
+values, problems as the bytes ``problems.render`` wrote.
 """
 from __future__ import annotations
 
 import math
-import os
 import threading
 import time
 from collections import Counter
@@ -27,20 +30,28 @@ from urllib.parse import unquote
 
 import orjson
 
-from . import keys, metrics
+from . import envelope, keys, metrics
 from . import messages as text
+from .clients import ClientGone, gone
 from .pipeline import (
+    CLIENT_GONE,
+    ESCAPE,
+    MAX_DEPTH,
     REQUEST_TIMEOUT_S,
     Pipeline,
     Route,
     arguments,
-    content_length,
+    check_depth,
     encode,
     handed_over,
     parse_json,
+    parse_text,
+    reject_lone_surrogates,
     route_for,
     run,
     takes_body,
+    too_deep,
+    too_large,
     validate,
 )
 from .problems import ApiProblem, answer
@@ -51,11 +62,6 @@ BATCH = "batch"
 # The calls of one batch at most: a server limit, like the body's size (the contract states it), checked
 # before the envelope is validated, so a body of many thousands of calls costs its reading only.
 MAX_CALLS = 1000
-# The bodies of the batches a worker admits beside the one it runs, at most: about 850 one-deck mid-deal
-# calls, some 40 ms of a core (docs/performance.md, "Batch"). A batch alone is admitted at any size.
-QUEUE_BYTES = 512 * 1024
-# gunicorn's request threads a worker (gunicorn_conf.py reads the same setting).
-REQUEST_THREADS = int(os.environ.get("GUNICORN_THREADS", 4))
 LANGUAGE = "Accept-Language"
 UNKNOWN_OPERATION = "none"
 # The headers of a call's problem a batch passes on (``BatchAnswerHeaders``); ``Vary`` is the batch's own.
@@ -67,83 +73,105 @@ clock = time.time
 
 
 class Batch:
-    """The batch operation of ``pipeline``: envelopes up to ``limit()`` bytes."""
+    """The batch operation of ``pipeline``: envelopes up to ``limit()`` bytes, each call's body up to the
+    pipeline's own limit."""
 
     def __init__(self, pipeline: Pipeline, limit: Callable[[], int | None]) -> None:
         self.pipeline = pipeline
         self.limit = limit
         # One batch at a time in a worker: its calls hold the GIL, so batches side by side take as long in
-        # all and each holds a request thread the longer; one after the other, one envelope at a time is
-        # in memory.
+        # all, and a batch waiting for another would hold a request thread that a probe or a single request
+        # needs. A batch that finds this taken is refused at once.
         self.running = threading.Lock()
-        # Batches admitted (running or waiting for ``running``): at most one a request thread, and, past the
-        # first, only while their bodies add up to ``QUEUE_BYTES``; one more is 503 ``busy`` at once, never
-        # queued. A thread that waits here waits for work bounded in bytes, so a probe or a single request
-        # that finds every thread taken waits for a few milliseconds of calls, not for several full batches.
-        self.most = max(1, REQUEST_THREADS)
-        self.admitted = 0
-        self.admitted_bytes = 0
-        self.counting = threading.Lock()
 
     def __call__(self, route: Route, environ: dict) -> bytes:
-        # a length that is no number counts 0 here: the body's reading refuses it (400)
-        length = content_length(environ) or 0
-        with self.counting:
-            if self.admitted >= self.most or (self.admitted and self.admitted_bytes + length > QUEUE_BYTES):
-                raise ApiProblem(503, "busy", text.BATCHES_BUSY(), headers=(("Retry-After", "1"),))
-            self.admitted += 1
-            self.admitted_bytes += length
+        if not self.running.acquire(blocking=False):
+            raise ApiProblem(503, "busy", text.BATCHES_BUSY(), headers=(("Retry-After", "1"),))
         try:
-            deadline = started(environ) + REQUEST_TIMEOUT_S
-            if not self.running.acquire(timeout=max(0.0, deadline - clock())):
-                raise ApiProblem(503, "busy", text.LATE(), headers=(("Retry-After", "1"),))
-            try:
-                return self.serve(route, environ, deadline)
-            finally:
-                self.running.release()
+            return self.serve(route, environ, started(environ) + REQUEST_TIMEOUT_S)
         finally:
-            with self.counting:
-                self.admitted -= 1
-                self.admitted_bytes -= length
+            self.running.release()
 
     def serve(self, route: Route, environ: dict, deadline: float) -> bytes:
         """The batch's answer: its envelope read and checked, then each call answered by ``deadline``."""
-        envelope = self.pipeline.read(environ, self.limit())
-        check_count(envelope)
-        validate(route, envelope)
-        calls = envelope["requests"]
+        sent = self.pipeline.read_text(environ, self.limit())
+        found, bodies = read_envelope(sent)
+        check_count(found)
+        validate(route, found)
+        calls = found["requests"]
         check_ids(calls)
         answers, counts = [], Counter[tuple[str, int]]()
-        for call in calls:
-            operation, status, found = self.answer(call, environ, deadline)
-            counts[operation, status] += 1
-            answers.append(found)
+        try:
+            for call, body in zip(calls, bodies, strict=True):
+                if gone(environ):
+                    raise ClientGone
+                operation, status, item = self.answer(call, body, sent, environ, deadline)
+                counts[operation, status] += 1
+                answers.append(item)
+        except ClientGone:
+            # the calls not answered, the one stopped among them: nobody reads them
+            counts[UNKNOWN_OPERATION, CLIENT_GONE] += len(calls) - len(answers)
+            raise
+        finally:
+            metrics.count_batch_items(counts)
         refused = sum(count for (_, status), count in counts.items() if status >= 400)
         environ[keys.BATCH] = (len(calls), refused)
-        metrics.count_batch_items(counts)
         return encode({"responses": answers})
 
-    def answer(self, call: dict, environ: dict, deadline: float) -> tuple[str, int, dict]:
-        """A call's operation, status and answer item (``BatchAnswer``)."""
+    def answer(self, call: dict, body: envelope.Body | None, sent: str, environ: dict,
+               deadline: float) -> tuple[str, int, dict]:
+        """A call's operation, status and answer item (``BatchAnswer``); ``ClientGone`` stops the batch."""
         operation = UNKNOWN_OPERATION
         try:
             # the path matched as a request's method and path are (404, 405)
             route, params = route_for(self.pipeline.match_path(path_of(call["url"])), call["method"])
             operation = route.operation.operation_id
             check_batchable(call, route)
+            value = self.body_of(body, sent)
             # a search is started only with the longest it may hold its slot left before the deadline
-            if clock() + search_bound_s(operation, call.get("body")) > deadline:
+            if clock() + search_bound_s(operation, value) > deadline:
                 raise ApiProblem(503, "busy", text.LATE(), headers=(("Retry-After", "1"),))
-            # as a request with an empty body when the call has none
-            body = call["body"] if "body" in call else parse_json(NO_BODY)
-            answered = run(route, body, arguments(route, params), environ)
+            answered = run(route, value, arguments(route, params), environ)
             return operation, 200, {"id": call["id"], "status": 200, "body": answered}
+        except ClientGone:
+            raise
         except Exception as error:  # noqa: BLE001 — every fault of a call is that call's problem answer
             problem = answer(error, call_environ(call, environ))
             headers = {name: value for name, value in problem.headers if name in ANSWER_HEADERS}
             # the problem's bytes as written, less the line end: not parsed and encoded again
             return operation, problem.status, {"id": call["id"], "status": problem.status, "headers": headers,
                                                "body": orjson.Fragment(problem.body[:-1])}
+
+    def body_of(self, body: envelope.Body | None, sent: str) -> Any:
+        """A call's body read as the same body alone is: within the single request's limit (413), strictly
+        (400); an empty body when the call has none."""
+        if body is None:
+            return parse_json(NO_BODY)
+        found = sent[body.start:body.end]
+        limit = self.pipeline.limit()
+        if limit is not None and len(found) > limit // 4 and utf8_size(found) > limit:
+            raise too_large()
+        return parse_text(found)
+
+
+def utf8_size(found: str) -> int:
+    """The bytes ``found`` was sent in (UTF-8)."""
+    return len(found) if found.isascii() else len(found.encode())
+
+
+def read_envelope(sent: str) -> tuple[Any, list[envelope.Body | None]]:
+    """The envelope and its calls' bodies (``envelope.read``), 400 ``malformed_json`` as a body's JSON is."""
+    try:
+        found, bodies = envelope.read(sent)
+    except ValueError as error:
+        raise ApiProblem(400, "malformed_json", text.NOT_JSON(error=error)) from None
+    except RecursionError:
+        raise too_deep() from None
+    if sent.count("[") + sent.count("{") > MAX_DEPTH:
+        check_depth(found)
+    if ESCAPE in sent:
+        reject_lone_surrogates(found)
+    return found, bodies
 
 
 def path_of(url: str) -> str:
@@ -157,9 +185,9 @@ def check_batchable(call: dict, route: Route) -> None:
         raise ApiProblem(422, "not_batchable", text.NOT_BATCHABLE(method=call["method"], url=call["url"][:100]))
 
 
-def check_count(envelope: Any) -> None:
+def check_count(found: Any) -> None:
     """422 ``too_many_calls`` past ``MAX_CALLS``, before the envelope is validated call by call."""
-    calls = envelope.get("requests") if isinstance(envelope, dict) else None
+    calls = found.get("requests") if isinstance(found, dict) else None
     if isinstance(calls, list) and len(calls) > MAX_CALLS:
         detail = text.TOO_MANY_CALLS(count=len(calls), limit=MAX_CALLS)
         raise ApiProblem(422, "too_many_calls", detail,

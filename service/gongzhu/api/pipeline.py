@@ -150,29 +150,45 @@ def check_depth(value: Any) -> None:
                  if isinstance(member, (dict, list))]
         if not level:
             return
-    raise _too_deep()
+    raise too_deep()
 
 
-def _too_deep() -> ApiProblem:
+def too_deep() -> ApiProblem:
     return ApiProblem(400, "malformed_json", text.TOO_DEEP(limit=MAX_DEPTH))
 
 
 def parse_json(data: bytes) -> Any:
     """A strict JSON text: UTF-8 (a byte order mark ignored; UTF-16/32 is 415), no
     duplicate keys, no NaN, finite numbers, no lone surrogate."""
+    return parse_text(json_text(data))
+
+
+def json_text(data: bytes) -> str:
+    """A body's text: UTF-8, a byte order mark ignored (UTF-16/32 is 415, bytes that are not UTF-8 400)."""
     if data[:1] != b"{" or data[1:2] == b"\x00":  # an object not in UTF-16/32: UTF-8 (check_encoding)
         check_encoding(data)
     try:
         # as ``data.decode("utf-8-sig")`` (an error's offset after the mark), in C alone
-        body = (data[3:] if data[:3] == BOM else data).decode()
-        value = decode(body)
+        return (data[3:] if data[:3] == BOM else data).decode()
     except UnicodeDecodeError as error:
         raise ApiProblem(400, "malformed_json", text.NOT_UTF8(at=error.start)) from None
+
+
+def parse_text(body: str) -> Any:
+    """The JSON value of a body's text, read as ``parse_json`` reads a body (400 ``malformed_json``)."""
+    try:
+        value = decode(body)
     except ValueError as error:
         raise ApiProblem(400, "malformed_json", text.NOT_JSON(error=error)) from None
     except RecursionError:  # deeper than the parser's stack: far past MAX_DEPTH
-        raise _too_deep() from None
-    if data.count(b"[") + data.count(b"{") > MAX_DEPTH:  # fewer brackets cannot nest deeper
+        raise too_deep() from None
+    checked(body, value)
+    return value
+
+
+def checked(body: str, value: Any) -> Any:
+    """``value``, read from ``body``, once no deeper than ``MAX_DEPTH`` and free of lone surrogates (400)."""
+    if body.count("[") + body.count("{") > MAX_DEPTH:  # fewer brackets cannot nest deeper
         check_depth(value)
     # UTF-8 cannot carry a surrogate, so only a \u escape (\ud800 with no low half) makes one
     if ESCAPE in body:
@@ -245,11 +261,11 @@ def read_body(environ: dict, limit: int | None) -> bytes:
     if length is None:
         raise ApiProblem(400, "bad_request", text.REFUSED["bad_request"])
     if limit is not None and length > limit:
-        raise _too_large()
+        raise too_large()
     return environ["wsgi.input"].read(length)
 
 
-def _too_large() -> ApiProblem:
+def too_large() -> ApiProblem:
     return ApiProblem(413, "payload_too_large", text.TOO_LARGE())
 
 
@@ -479,11 +495,15 @@ class Pipeline:
 
     def read(self, environ: dict, limit: int | None) -> Any:
         """The request's body as JSON: started only if worth it, in the media type and size accepted."""
+        return parse_text(self.read_text(environ, limit))
+
+    def read_text(self, environ: dict, limit: int | None) -> str:
+        """The request's body as text, not yet read as JSON (``read``'s first steps; the batch's envelope)."""
         check_worth_starting(environ)
         content_type = environ.get("CONTENT_TYPE", "")
         if content_type != JSON:
             check_media_type(content_type)
-        return parse_json(read_body(environ, limit))
+        return json_text(read_body(environ, limit))
 
 
 def takes_body(route: Route) -> bool:

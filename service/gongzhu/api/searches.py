@@ -2,8 +2,10 @@
 their searches run: the one module of the API that calls the engine's searches. Under gunicorn each worker runs
 them in child processes of its own (``start``: one per bot slot, forked before the worker has threads), else in
 the calling thread, the same function either way (docs/deployment.md, "Searches run beside serving, not in it").
-A review's worker asks between polls of its child whether the client still waits (``clients.gone``), and stops it
-when not. ``/suggest-exposures`` is a rule of thumb over one hand, not a search: it runs in the request thread.
+A worker asks between polls of its child whether the client still waits (``clients.gone``), and stops the search
+when not, in a batch too. A child is stuck when it is silent past its bound: a review tells its worker it goes on
+between its decisions, so that a seeded review's fixed work on a busy machine is never taken for a stuck search.
+``/suggest-exposures`` is a rule of thumb over one hand, not a search: it runs in the request thread.
 """
 from __future__ import annotations
 
@@ -36,9 +38,14 @@ CLAIM_SLOT_MS = 1000
 # STUCK_GRACE_S is stuck: it is killed and replaced, and the request gets 503 ``busy`` (a matter of load).
 STUCK_FACTOR = 4
 STUCK_GRACE_S = 5.0
-# A review ends by its budget (bot/review.py); one silent past REVIEW_STUCK_FACTOR times it plus STUCK_GRACE_S is
-# stuck: at the cap (10 s) that is 25 s, inside nginx's wait for an answer (the request timeout + 20 s: 30 s).
+# A review ends by its budget (bot/review.py), unless seeded: then its work is fixed, and a busy machine makes it
+# longer. It says it goes on between decisions (at most every ALIVE_S); one silent past REVIEW_STUCK_FACTOR times
+# its budget plus STUCK_GRACE_S since it last did is stuck: at the cap (10 s) that is 25 s, inside nginx's wait
+# for an answer (the request timeout + 20 s: 30 s).
 REVIEW_STUCK_FACTOR = 2
+ALIVE_S = 0.5
+# What a search process sends while it goes on, before its answer.
+ALIVE = "alive"
 # How often a worker waiting on a review asks whether its client still waits.
 CLIENT_POLL_S = 0.1
 # Serving (event loop, probes, short requests) comes first when the cores are busy.
@@ -103,13 +110,18 @@ class Child:
         """The search's answer; ``TimeoutError`` past ``factor`` × ``bound_s`` + the grace, ``ClientGone`` as
         soon as ``gone`` (asked every ``CLIENT_POLL_S``) says nobody waits for it."""
         self.pipe.send((kind, body, budget_ms))
-        until = time.monotonic() + bound_s * factor + STUCK_GRACE_S
-        while not self.pipe.poll(CLIENT_POLL_S if gone is not None else until - time.monotonic()):
-            if time.monotonic() >= until:
-                raise TimeoutError(f"a {kind} search did not end within its bound")
-            if gone is not None and gone():
-                raise ClientGone
-        outcome, value = self.pipe.recv()
+        silent_s = bound_s * factor + STUCK_GRACE_S
+        until = time.monotonic() + silent_s
+        while True:
+            while not self.pipe.poll(CLIENT_POLL_S if gone is not None else max(0.0, until - time.monotonic())):
+                if time.monotonic() >= until:
+                    raise TimeoutError(f"a {kind} search did not end within its bound")
+                if gone is not None and gone():
+                    raise ClientGone
+            outcome, value = self.pipe.recv()
+            if outcome != ALIVE:
+                break
+            until = time.monotonic() + silent_s
         if outcome != "ok":
             raise RuntimeError(f"the {kind} search failed: {value}")
         return value
@@ -134,10 +146,27 @@ def _serve(pipe: Connection, parents: Connection) -> None:
         except (EOFError, OSError):
             return
         try:
-            reply: tuple = ("ok", SEARCHES[kind](body, budget_ms))
+            reply: tuple = ("ok", _review(body, budget_ms, _Alive(pipe)) if kind == "review"
+                            else SEARCHES[kind](body, budget_ms))
         except Exception as error:  # noqa: BLE001 — the worker logs it and answers a 500
             reply = ("error", f"{type(error).__name__}: {error}")
         pipe.send(reply)
+
+
+class _Alive:
+    """A review's ``stop`` in a search process: never stops it (its worker does, by killing the process), and tells
+    the worker the review goes on, at most every ``ALIVE_S``."""
+
+    def __init__(self, pipe: Connection) -> None:
+        self.pipe = pipe
+        self.told = time.monotonic()
+
+    def __call__(self) -> bool:
+        now = time.monotonic()
+        if now - self.told >= ALIVE_S:
+            self.pipe.send((ALIVE, None))
+            self.told = now
+        return False
 
 
 class Processes:
@@ -190,10 +219,11 @@ def stop() -> None:
         _processes.pop().stop()
 
 
-def _search(kind: str, body: dict, budget_ms: int) -> tuple:
+def _search(kind: str, call: s.Call, budget_ms: int) -> tuple:
+    """A search's answer, from the worker's search process (stopped if the call's client goes) or this thread."""
     if _processes:
-        return _processes[0].run(kind, body, budget_ms, budget_ms / 1000)
-    return SEARCHES[kind](body, budget_ms)
+        return _processes[0].run(kind, call.body, budget_ms, budget_ms / 1000, gone=lambda: gone(call.environ))
+    return SEARCHES[kind](call.body, budget_ms)
 
 
 def suggest(call: s.Call) -> dict:
@@ -204,7 +234,7 @@ def suggest(call: s.Call) -> dict:
     budget_ms = BOT.budget(data["budget_ms"])
     with BOT.slot(budget_ms, on_busy=metrics.count_bot_shed, kind="suggest"):
         started = time.perf_counter()
-        move, reason, samples, budget_cut = _search("suggest", call.body, budget_ms)
+        move, reason, samples, budget_cut = _search("suggest", call, budget_ms)
     metrics.observe_bot(reason, samples, time.perf_counter() - started, budget_ms)
     return {"seat": state.seat, "move": cards(move), "reason": reason,
             "samples": samples, "budget_cut": budget_cut}
@@ -217,7 +247,7 @@ def claim(call: s.Call) -> dict:
     # the engine's checks of the claim with no position to search: a claim it refuses is a rule error here
     solve.decide_claim(state, seat, kind, 0)
     with BOT.slot(CLAIM_SLOT_MS, on_busy=metrics.count_bot_shed, kind="claim"):
-        holds, refutation, positions = _search("claim", call.body, CLAIM_SLOT_MS)
+        holds, refutation, positions = _search("claim", call, CLAIM_SLOT_MS)
     rules, score = state.rules, None
     if holds and kind == "all_tricks":
         score = score_out(rules, engine.score_cards(rules, solve.claimed_captures(state, seat), state.exposed))
