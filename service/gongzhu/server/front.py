@@ -91,7 +91,29 @@ def settings(run_dir: Path, socket_path: Path) -> dict[str, str]:
             "max_batch_body": env("GONGZHU_MAX_BATCH_BODY", str(2 * 1024 * 1024)),
             "timeout": f"{timeout:g}", "read_timeout": f"{timeout + 20:g}",
             "keepalive": env("GUNICORN_KEEPALIVE", "10"), "access_log": access_log(),
-            "shutdown": str(StopBudget.from_env().front_s)}
+            "shutdown": str(StopBudget.from_env().front_s), **client_limits()}
+
+
+# The requests one client may have in progress at once (0: no limit), and the proxies trusted to name the client.
+CLIENT_REQUESTS_ENV = "GONGZHU_CLIENT_REQUESTS"
+CLIENT_REQUESTS = 64
+TRUSTED_PROXIES_ENV = "GONGZHU_TRUSTED_PROXIES"
+# nginx's shared memory for the per-client counts: about 8,000 addresses at once in 1 MiB
+CLIENT_ZONE = "1m"
+
+
+def client_limits() -> dict[str, str]:
+    """nginx.conf's per-client settings: ``limit_conn`` for one address's requests in progress, and the proxies
+    whose ``X-Forwarded-For`` names the client (``ValueError`` for one that is no address or network)."""
+    env = os.environ.get
+    most = int(env(CLIENT_REQUESTS_ENV, str(CLIENT_REQUESTS)))
+    proxies = [ipaddress.ip_network(item, strict=False)
+               for item in env(TRUSTED_PROXIES_ENV, "").replace(",", " ").split()]
+    trusted = "".join(f"    set_real_ip_from {network};\n" for network in proxies)
+    if trusted:
+        trusted += "    real_ip_header X-Forwarded-For;\n    real_ip_recursive on;"
+    return {"client_zone": CLIENT_ZONE, "client_limit": f"    limit_conn per_client {most};" if most > 0 else "",
+            "trusted_proxies": trusted}
 
 
 def access_log() -> str:
@@ -153,7 +175,15 @@ def run(gunicorn_argv: Sequence[str]) -> int:
     socket_path = run_dir / "gunicorn.sock"
     socket_path.unlink(missing_ok=True)
     docs_bundle.lay_out(run_dir)
-    (run_dir / "nginx.conf").write_text(TEMPLATE.read_text() % settings(run_dir, socket_path))
+    try:
+        filled = settings(run_dir, socket_path)
+    except ValueError as error:  # a setting that is no number, or no address or network
+        print(f"gongzhu-service: {error} ({CLIENT_REQUESTS_ENV}, {TRUSTED_PROXIES_ENV}: docs/deployment.md, "
+              f"\"Per-client limits\")", file=sys.stderr)
+        if not chosen:
+            shutil.rmtree(run_dir, ignore_errors=True)
+        return 1
+    (run_dir / "nginx.conf").write_text(TEMPLATE.read_text() % filled)
     stopping: list[int] = []
     signal.signal(signal.SIGTERM, lambda signum, _frame: stopping.append(signum))
     signal.signal(signal.SIGINT, lambda signum, _frame: stopping.append(signum))
