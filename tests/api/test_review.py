@@ -9,8 +9,8 @@ import time
 import pytest
 
 from gongzhu.api import create_app, searches, slots
-from gongzhu.api.slots import Busy
 from gongzhu.api.clients import ClientGone
+from gongzhu.api.slots import Busy
 from tests.api.test_searches import UNHURRIED_S
 from tests.faults.test_serving import _mid_deal
 
