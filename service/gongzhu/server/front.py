@@ -14,6 +14,7 @@ found, or ``GONGZHU_NGINX=off``), gunicorn serves alone, on loopback only, after
 from __future__ import annotations
 
 import ipaddress
+import multiprocessing
 import os
 import shutil
 import signal
@@ -32,6 +33,11 @@ from gongzhu.server.logs import switched_off, text_lines
 
 TEMPLATE = Path(__file__).with_name("nginx.conf")
 SOCKET_ENV = "GONGZHU_SOCKET"
+# gunicorn's second socket, for /batch alone: a worker takes a batch from it only when it runs none (gthread.py)
+BATCH_SOCKET_ENV = "GONGZHU_BATCH_SOCKET"
+# Batches nginx lets wait for a worker, a worker (in the batch socket's backlog, holding no thread): enough that a
+# pool of 16 connections to a 2-worker pod keeps both busy without a refusal (docs/performance.md, "Batch").
+BATCHES_WAITING = 8
 NGINX_ENV = "GONGZHU_NGINX"
 NGINX_PACKAGE = "nginx-light"
 START_S = 30.0
@@ -83,7 +89,11 @@ def settings(run_dir: Path, socket_path: Path) -> dict[str, str]:
     env = os.environ.get
     host, port = env("HOST", "127.0.0.1"), env("PORT", "8080")
     timeout = float(env("GUNICORN_REQUEST_TIMEOUT", "10"))
-    return {"run_dir": str(run_dir), "socket": str(socket_path),
+    workers = int(env("WEB_CONCURRENCY", str(multiprocessing.cpu_count() * 2 + 1)))
+    return {"run_dir": str(run_dir), "socket": str(socket_path), "batch_socket": str(batch_socket(socket_path)),
+            # the batches nginx lets through at once: one running a worker, and some waiting for it
+            "batches": str(workers * (1 + BATCHES_WAITING)),
+            "client_batches": str(max(1, workers * (1 + BATCHES_WAITING) // 2)),
             "listen": f"[{host}]:{port}" if ":" in host else f"{host}:{port}",
             "connections": env("GONGZHU_FRONT_CONNECTIONS", "1536"),
             "backlog": env("GUNICORN_BACKLOG", "256"),
@@ -100,6 +110,10 @@ CLIENT_REQUESTS = 64
 TRUSTED_PROXIES_ENV = "GONGZHU_TRUSTED_PROXIES"
 # nginx's shared memory for the per-client counts: about 8,000 addresses at once in 1 MiB
 CLIENT_ZONE = "1m"
+
+
+def batch_socket(socket_path: Path) -> Path:
+    return socket_path.with_name("batch.sock")
 
 
 def client_limits() -> dict[str, str]:
@@ -151,6 +165,7 @@ def alone(gunicorn_argv: Sequence[str]) -> int:
           f"refusals are gunicorn's own and no access lines are written; for this machine only",
           file=sys.stderr, flush=True)
     os.environ.pop(SOCKET_ENV, None)
+    os.environ.pop(BATCH_SOCKET_ENV, None)
     os.execv(gunicorn_argv[0], list(gunicorn_argv))
 
 
@@ -174,6 +189,7 @@ def run(gunicorn_argv: Sequence[str]) -> int:
         run_dir.chmod(0o711)
     socket_path = run_dir / "gunicorn.sock"
     socket_path.unlink(missing_ok=True)
+    batch_socket(socket_path).unlink(missing_ok=True)
     docs_bundle.lay_out(run_dir)
     try:
         filled = settings(run_dir, socket_path)
@@ -193,7 +209,8 @@ def run(gunicorn_argv: Sequence[str]) -> int:
     lines, copier, (app_out, front_out) = _log_pipe()
     try:
         app = subprocess.Popen(list(gunicorn_argv), stdout=app_out,
-                               env={**os.environ, SOCKET_ENV: str(socket_path), **budget.app_env()})
+                               env={**os.environ, SOCKET_ENV: str(socket_path),
+                                    BATCH_SOCKET_ENV: str(batch_socket(socket_path)), **budget.app_env()})
     finally:
         os.close(app_out)
     front = None

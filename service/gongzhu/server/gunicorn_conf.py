@@ -17,7 +17,9 @@ def _env_int(name: str, default: int) -> int:
 # Loopback unless HOST says otherwise: the answers include all four hands, so a server started
 # on a laptop is not offered to the whole network (the image sets HOST=0.0.0.0).
 _socket = os.environ.get("GONGZHU_SOCKET")
-bind = (f"unix:{_socket}" if _socket
+# Behind nginx, a second socket for /batch alone (gthread.py): its backlog is where batches wait for a worker.
+_batch_socket = os.environ.get("GONGZHU_BATCH_SOCKET")
+bind = ([f"unix:{_socket}", *([f"unix:{_batch_socket}"] if _batch_socket else [])] if _socket
         else f"{os.environ.get('HOST', '127.0.0.1')}:{_env_int('PORT', 8080)}")
 workers = _env_int("WEB_CONCURRENCY", multiprocessing.cpu_count() * 2 + 1)
 worker_class = os.environ.get("GUNICORN_WORKER_CLASS", "gongzhu.server.gthread.ThreadWorker")
