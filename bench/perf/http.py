@@ -344,7 +344,7 @@ def batch_profile(n: int) -> dict:
     path, raw = _server.batch_body()
     route = served.routes()[path]["POST"]
     text = pipeline.json_text(raw)
-    envelope, bodies = batch.read_envelope(text)
+    envelope, bodies = batch.read_envelope(text, served.limit())
     work = route.whole
     environ: dict = {}
     deadline = time.time() + 3600
@@ -355,7 +355,7 @@ def batch_profile(n: int) -> dict:
 
     answers = {"responses": [found for _, _, found in calls()]}
     count = len(envelope["requests"])
-    row = {"json_parse": _cpu_us(lambda: batch.read_envelope(pipeline.json_text(raw)), n),
+    row = {"json_parse": _cpu_us(lambda: batch.read_envelope(pipeline.json_text(raw), served.limit()), n),
            "validate": _cpu_us(lambda: route.body.is_valid(envelope), n),
            "calls": _cpu_us(calls, n),
            "serialize": _cpu_us(lambda: pipeline.encode(answers), n),

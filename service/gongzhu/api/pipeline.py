@@ -143,7 +143,12 @@ MAX_DEPTH = 32
 def check_depth(value: Any) -> None:
     """400 ``malformed_json`` for a JSON value that nests arrays and objects deeper than ``MAX_DEPTH``,
     found level by level (no recursion)."""
-    level = [value] if isinstance(value, (dict, list)) else []
+    check_depths([value])
+
+
+def check_depths(values: list[Any]) -> None:
+    """``check_depth`` for each of ``values``, in one walk (a batch's bodies): 400 if any is too deep."""
+    level = [value for value in values if isinstance(value, (dict, list))]
     for _ in range(MAX_DEPTH):
         level = [member for container in level
                  for member in (container.values() if isinstance(container, dict) else container)

@@ -35,9 +35,10 @@ TEMPLATE = Path(__file__).with_name("nginx.conf")
 SOCKET_ENV = "GONGZHU_SOCKET"
 # gunicorn's second socket, for /batch alone: a worker takes a batch from it only when it runs none (gthread.py)
 BATCH_SOCKET_ENV = "GONGZHU_BATCH_SOCKET"
-# Batches nginx lets wait for a worker, a worker (in the batch socket's backlog, holding no thread): enough that a
-# pool of 16 connections to a 2-worker pod keeps both busy without a refusal (docs/performance.md, "Batch").
-BATCHES_WAITING = 8
+# Batches nginx lets wait for a worker, a worker (in the batch socket's backlog, holding no thread), and one client
+# half of all: a pool of 16 connections from one client to a 2-worker pod keeps both busy without a refusal
+# (docs/performance.md, "Batch"). A waiting batch costs nginx a connection and its body in a file.
+BATCHES_WAITING = 15
 NGINX_ENV = "GONGZHU_NGINX"
 NGINX_PACKAGE = "nginx-light"
 START_S = 30.0

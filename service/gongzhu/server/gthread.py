@@ -93,7 +93,12 @@ class ThreadWorker(gthread.ThreadWorker):
         for listener in self.sockets:
             if self.is_batch(listener):
                 self._listen(listener, self._accepting)
-        self.finish_request(conn, found)
+        if found.cancelled() or found.exception() is not None or found.result() is gthread._DEFER:
+            self.finish_request(conn, found)
+            return
+        # a batch's connection carries one batch (nginx keeps none alive): closed now, not kept to be read again
+        self.nr_conns -= 1
+        conn.close()
 
     def handle_error(self, req, client, addr, exc):
         if not isinstance(exc, ParseException):  # a fault of the server: gunicorn's 500 and traceback
