@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from gongzhu.server import front
 from gongzhu.server.front import StopBudget
 from tests.servers import APT_LOCK
 
@@ -234,7 +235,8 @@ def test_deployment_probes_resources_and_writable_paths(tools: Tools) -> None:
     assert env == {"PORT": "8080", "WEB_CONCURRENCY": "2", "PROMETHEUS_MULTIPROC_DIR": "/tmp/metrics",
                    "GONGZHU_RUN_DIR": "/run/gongzhu", "GUNICORN_THREADS": "4", "GONGZHU_BOT_SLOTS": "1",
                    "GONGZHU_MAX_BUDGET_MS": "1000", "GONGZHU_STOP_SECONDS": "23",
-                   "GONGZHU_MAX_REVIEW_BUDGET_MS": "10000"}
+                   "GONGZHU_MAX_REVIEW_BUDGET_MS": "10000", "GONGZHU_CLIENT_REQUESTS": "64",
+                   "GONGZHU_TRUSTED_PROXIES": ""}
     assert container["livenessProbe"]["timeoutSeconds"] == 2
     assert container["readinessProbe"]["timeoutSeconds"] == 1
     assert container["resources"]["limits"]["memory"] == container["resources"]["requests"]["memory"]
@@ -420,3 +422,21 @@ def test_smoke_fails_when_the_daemon_runs_but_the_image_does_not(tmp_path: Path)
     result = smoke_with_fakes(tmp_path, FAKE_DOCKER_INFO_STATUS="0", BASE_IMAGE="fake/base")
     assert result.returncode != 0
     assert "SKIPPED" not in result.stdout
+
+
+def test_trusted_proxies_reach_nginx_as_real_ip_sources_and_a_bad_one_does_not_render(tools: Tools) -> None:
+    kinds = by_kind(manifests(tools, "--set-json", 'server.trustedProxies=["10.0.0.0/8","fd00::/8"]',
+                              "--set", "server.clientRequests=16"))
+    (container,) = kinds["Deployment"]["spec"]["template"]["spec"]["containers"]
+    env = {item["name"]: item["value"] for item in container["env"]}
+    assert (env["GONGZHU_TRUSTED_PROXIES"], env["GONGZHU_CLIENT_REQUESTS"]) == ("10.0.0.0/8 fd00::/8", "16")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("GONGZHU_TRUSTED_PROXIES", env["GONGZHU_TRUSTED_PROXIES"])
+        patch.setenv("GONGZHU_CLIENT_REQUESTS", env["GONGZHU_CLIENT_REQUESTS"])
+        limits = front.client_limits()
+    assert limits["trusted_proxies"].split("\n") == [
+        "    set_real_ip_from 10.0.0.0/8;", "    set_real_ip_from fd00::/8;",
+        "    real_ip_header X-Forwarded-For;", "    real_ip_recursive on;"]
+    assert limits["client_limit"] == "    limit_conn per_client 16;"
+    refused = run(tools.helm, "template", "gongzhu", CHART, "--set-json", 'server.trustedProxies=["ingress"]')
+    assert refused.returncode != 0 and "trustedProxies" in refused.stderr

@@ -342,3 +342,43 @@ def _get(port: int, path: str) -> tuple[int, dict, bytes]:
         return answer.status, dict(answer.getheaders()), answer.read()
     finally:
         conn.close()
+
+
+# ---- behind a trusted proxy: the client is the one X-Forwarded-For names ---------------------------------------
+
+def _held_request(port: int, source: str, forwarded: str) -> socket.socket:
+    """A request from ``source`` naming ``forwarded`` as its client, its body still arriving."""
+    sock = socket.socket()
+    sock.settimeout(5)
+    sock.bind((source, 0))
+    sock.connect((HOST, port))
+    sock.sendall(b"POST /legal-moves HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                 b"X-Forwarded-For: %s\r\nContent-Length: 1000\r\n\r\n{" % forwarded.encode())
+    return sock
+
+
+def _status_of(sock: socket.socket) -> int:
+    sock.settimeout(1)
+    try:
+        head = sock.recv(64)
+    except TimeoutError:
+        return 0  # still held: no answer yet
+    return int(head.split()[1]) if head else -1
+
+
+def test_behind_a_trusted_proxy_each_forwarded_client_has_its_own_share_and_an_untrusted_one_is_not_believed(
+        tmp_path_factory):
+    started = _start(tmp_path_factory, 1, {"GONGZHU_TRUSTED_PROXIES": ATTACKER, "GONGZHU_CLIENT_REQUESTS": "2"})
+    sockets: list[socket.socket] = []
+    try:
+        # through the trusted proxy: two requests of one client held, its third refused, another client's served
+        sockets += [_held_request(started.port, ATTACKER, "203.0.113.9") for _ in range(3)]
+        sockets.append(_held_request(started.port, ATTACKER, "203.0.113.10"))
+        # from an untrusted peer, X-Forwarded-For is not believed: all count as 127.0.0.1
+        sockets += [_held_request(started.port, HOST, f"198.51.100.{i}") for i in range(3)]
+        time.sleep(0.5)
+        assert [_status_of(sock) for sock in sockets] == [0, 0, 429, 0, 0, 0, 429]
+    finally:
+        for sock in sockets:
+            sock.close()
+        started.stop()
