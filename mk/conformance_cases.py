@@ -2674,6 +2674,9 @@ TRANSPORT = (
     ("http-invalid-host", "A Host field that is no host name with an optional port (RFC 9110 §7.2).",
      "openapi.yaml info.description Errors", {"method": "GET", "path": "/ranks/0", "headers": {"Host": "a b"}},
      400, "invalid_host"),
+    ("http-invalid-path", "A path that encodes a NUL byte (%00), which the server cannot read into a path: "
+     "refused before any header is read, and not blamed on the Host.", "openapi.yaml info.description Errors",
+     {"method": "GET", "path": "/ranks/1%00"}, 400, "invalid_path"),
     ("http-header-fields-too-large", "A header line over 8 KiB, past the server's limit.",
      "openapi.yaml info.description Errors",
      {"method": "GET", "path": "/ranks/0", "headers": {"X-Filler": "x" * 9000}},

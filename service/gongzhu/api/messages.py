@@ -35,6 +35,7 @@ LATE: Text = Text("the request waited past its deadline; retry", "请求等待�
 REFUSED: dict[str, str] = {
     "bad_request": "the request is not valid HTTP/1.1",
     "invalid_host": "the Host header is not a host name with an optional port",
+    "invalid_path": "the request's path encodes a NUL byte (%00), has a malformed %-escape or climbs above the root",
     "upgrade_not_supported": "this server speaks HTTP/1.1 only and upgrades no connection",
     "payload_too_large": TOO_LARGE.en,
     "uri_too_long": "the request target is too long",
