@@ -3,7 +3,8 @@ started as ``make run`` does (nginx in front of gunicorn, ``front``) or gunicorn
 a client header that moves the request's path, nesting past the validator's recursion limit, a malformed
 ``X-Request-Start``, the help's own example, a per-request gzip of the documentation's bundle, a machine
 without nginx and a user who is not root, a script that kills processes by name; and small edges: a path nginx
-cannot read (a %00), an HTML answer without a Content-Security-Policy."""
+cannot read (a %00), a body in a content coding, a path integer not in digits, an HTML answer without a
+Content-Security-Policy."""
 from __future__ import annotations
 
 import gzip
@@ -271,6 +272,27 @@ def test_a_query_with_a_nul_reaches_the_operation(front):
     head = b"GET /ranks/1?x=%00 HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
     status, _, body = _exchange(front[0], head)
     assert (status, json.loads(body)["points"]) == (200, 1)
+
+
+INGOTS = b'{"scores": [100, 0, -200, -200]}'
+
+
+@pytest.mark.parametrize("body", [gzip.compress(INGOTS), INGOTS], ids=["gzip'd", "plain"])
+def test_a_body_in_a_content_coding_is_415(base, body):
+    answer = requests.post(f"{base}/ingots", data=body, timeout=10,
+                           headers={"Content-Type": "application/json", "Content-Encoding": "gzip"})
+    assert _problem(answer)[:2] == (415, "unsupported_content_encoding")
+    assert answer.headers["Accept-Encoding"] == "identity"
+    plain = requests.post(f"{base}/ingots", data=INGOTS, headers={"Content-Type": "application/json"}, timeout=10)
+    assert plain.json()["net"] == [700, -100, -300, -300]
+
+
+@pytest.mark.parametrize("points", ["1e5", "1E5", "5.0", "100000.0", "1e400"])
+def test_a_path_integer_is_digits_only(base, points):
+    answer = requests.get(f"{base}/ranks/{points}", timeout=10)
+    assert _problem(answer)[:2] == (422, "schema_violation")
+    assert [(e["pointer"], e["keyword"], e["in"]) for e in answer.json()["errors"]] == [("/points", "type", "path")]
+    assert requests.get(f"{base}/ranks/100000", timeout=10).json()["points"] == 100000
 
 
 def test_every_html_answer_has_a_csp(base):
