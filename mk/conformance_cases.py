@@ -1728,7 +1728,7 @@ def results_cases() -> None:
         hand={"status": 200, "equal": {"/titles": list(json.loads(answer.body)["titles"])}},
     )
     assert [(t["name"], t["points"]) for t in json.loads(answer.body)["titles"]] == TITLES
-    for bad in ("abc", "1.5"):
+    for bad in ("abc", "1.5", "1e5"):
         request, answer = call("GET", f"/ranks/{bad}")
         add(
             f,
@@ -2646,6 +2646,12 @@ def http_cases() -> None:
             answer,
             problem_errors=not name.startswith("malformed"),
         )
+    request = {"method": "POST", "path": "/ingots", "headers": {"Content-Type": "application/json",
+                                                                "Content-Encoding": "gzip"},
+               "body": {"scores": [100, 0, -200, -200]}}
+    add(f, "http-unsupported-content-encoding", "A body labelled gzip: the server decodes no content coding, "
+        "and says it takes none (RFC 9110 §15.5.16).", section, ["http", "problems"], request, SEND(request),
+        headers={"Accept-Encoding": "identity"})
     add_transport(f, hands)
 
 
@@ -2674,6 +2680,9 @@ TRANSPORT = (
     ("http-invalid-host", "A Host field that is no host name with an optional port (RFC 9110 §7.2).",
      "openapi.yaml info.description Errors", {"method": "GET", "path": "/ranks/0", "headers": {"Host": "a b"}},
      400, "invalid_host"),
+    ("http-invalid-path", "A path that encodes a NUL byte (%00), which the server cannot read into a path: "
+     "refused before any header is read, and not blamed on the Host.", "openapi.yaml info.description Errors",
+     {"method": "GET", "path": "/ranks/1%00"}, 400, "invalid_path"),
     ("http-header-fields-too-large", "A header line over 8 KiB, past the server's limit.",
      "openapi.yaml info.description Errors",
      {"method": "GET", "path": "/ranks/0", "headers": {"X-Filler": "x" * 9000}},

@@ -9,7 +9,8 @@ import pytest
 import requests
 
 from gongzhu.api.contract import load_contract
-from gongzhu.api.pages import CONTRACT_KEY, SWAGGER_DIST, SWAGGER_VERSION
+from gongzhu.api.pages import ASSET_CSP, CONTRACT_KEY, SWAGGER_ASSETS, SWAGGER_DIST, SWAGGER_VERSION
+from gongzhu.server import front
 
 # werkzeug's ETag for a file: its mtime, size and a checksum of its path
 FILE_ETAG = r'"[0-9.]+-[0-9]+-[0-9]+"'
@@ -23,6 +24,17 @@ def test_docs_has_a_csp_that_allows_its_own_inline_script_only(client):
     assert re.search(r"script-src 'self' 'sha256-[A-Za-z0-9+/=]{44}';", csp)
     assert "unsafe-inline" not in csp.split("script-src")[1].split(";")[0]
     assert page.headers["Cache-Control"] == "no-store"
+
+
+def test_the_bundles_html_file_has_a_csp_that_allows_its_own_scripts_only(client):
+    [name] = [name for name, kind in SWAGGER_ASSETS.items() if kind == "text/html"]
+    page = client.get(f"/docs/{name}")
+    assert page.status_code == 200 and page.mimetype == "text/html"
+    assert page.headers["Content-Security-Policy"] == ASSET_CSP == (
+        "default-src 'none'; script-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+    # nginx, which sends the bundle itself, sends the same policy
+    assert f'"~\\.html$" "{ASSET_CSP}";' in front.TEMPLATE.read_text()
+    assert "Content-Security-Policy" not in client.get("/docs/swagger-ui.css").headers
 
 
 def test_docs_assets_are_versioned_and_cached_for_a_year(client):

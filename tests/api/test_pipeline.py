@@ -4,8 +4,10 @@ whatever the input, and rule checks the contract cannot express stay in the
 engine."""
 from __future__ import annotations
 
+import gzip
 import json
 import re
+import zlib
 
 import pytest
 
@@ -66,8 +68,11 @@ def test_an_empty_hand_is_valid_by_the_contract_and_answered_by_the_rules(client
 # ---- path parameters: a problem with a pointer, never a 404 ------------------------------------
 
 @pytest.mark.parametrize("text, keyword", [
-    ("99999999999999999999999", "maximum"), ("-9007199254740992", "minimum"),
-    ("abc", "type"), ("1.5", "type"), ("1e400", "maximum"), ("0x10", "type"),
+    ("99999999999999999999999", "maximum"), ("-9007199254740992", "minimum"), ("9" * 101, "maximum"),
+    ("abc", "type"), ("1.5", "type"), ("0x10", "type"),
+    # a path integer is written in digits only: no fraction, no exponent, no leading zero nor plus
+    ("5.0", "type"), ("1e3", "type"), ("1e5", "type"), ("1e400", "type"), ("1E5", "type"), ("007", "type"),
+    ("+5", "type"),
 ])
 def test_spec_path_parameter_out_of_contract_is_422(client, text, keyword):
     body = assert_problem(client.get(f"/ranks/{text}"), 422, "schema_violation",
@@ -76,8 +81,8 @@ def test_spec_path_parameter_out_of_contract_is_422(client, text, keyword):
     assert body["errors"][0]["in"] == "path"
 
 
-@pytest.mark.parametrize("text, points", [("9007199254740991", 2**53 - 1), ("-50", -50), ("5.0", 5),
-                                          ("1e3", 1000)])
+@pytest.mark.parametrize("text, points", [("9007199254740991", 2**53 - 1), ("-50", -50), ("0", 0), ("-0", 0),
+                                          ("100000", 100000)])
 def test_path_parameter_within_the_contract(client, text, points):
     response = client.get(f"/ranks/{text}")
     assert response.status_code == 200
@@ -176,6 +181,42 @@ def test_utf16_is_415_and_a_utf8_byte_order_mark_is_ignored(client):
 def test_utf8_json_media_types_are_accepted(client, content_type):
     response = client.post("/ingots", data=b'{"scores": [0, 0, 0, 0]}', content_type=content_type)
     assert response.status_code == 200
+
+
+# ---- the body is sent as it is: no content coding is decoded -------------------------------------
+
+INGOTS = b'{"scores": [100, 0, -200, -200]}'
+
+
+@pytest.mark.parametrize("coding, body", [
+    ("gzip", gzip.compress(INGOTS)), ("gzip", INGOTS), ("deflate", zlib.compress(INGOTS)), ("br", INGOTS),
+    ("GZIP", INGOTS), ("identity, gzip", INGOTS), ("x" * 100, INGOTS),
+    # a zip bomb: 256 KiB of zeros, far past the body limit once decoded, refused before it is read
+    ("gzip", gzip.compress(b"[" + b"0," * 10_000_000 + b"0]")),
+])
+def test_a_content_coding_is_415_with_accept_encoding_identity(client, coding, body):
+    response = client.post("/ingots", data=body, content_type="application/json", headers={"Content-Encoding": coding})
+    problem = assert_problem(response, 415, "unsupported_content_encoding")
+    assert problem["detail"] == f"send the body as it is, with no Content-Encoding (this server decodes none), " \
+                                f"not {coding[:40]}"
+    assert response.headers["Accept-Encoding"] == "identity"
+
+
+def test_a_content_coding_is_415_in_chinese_and_for_a_batch(client):
+    zh = client.post("/ingots", data=gzip.compress(INGOTS), content_type="application/json",
+                     headers={"Content-Encoding": "gzip", "Accept-Language": "zh-CN"})
+    assert assert_problem(zh, 415, "unsupported_content_encoding")["detail"].endswith("而不是 gzip")
+    envelope = json.dumps({"requests": [{"id": "a", "method": "POST", "url": "/ingots", "body": {"scores": [0] * 4}}]})
+    batch = client.post("/batch", data=gzip.compress(envelope.encode()), content_type="application/json",
+                        headers={"Content-Encoding": "gzip"})
+    assert_problem(batch, 415, "unsupported_content_encoding")
+
+
+@pytest.mark.parametrize("coding", ["identity", "Identity", " identity ", ""])
+def test_no_content_coding_is_read_as_sent(client, coding):
+    response = client.post("/ingots", data=INGOTS, content_type="application/json",
+                           headers={"Content-Encoding": coding})
+    assert response.status_code == 200 and response.get_json()["net"] == [700, -100, -300, -300]
 
 
 def test_huge_numbers_are_400_not_500(client):

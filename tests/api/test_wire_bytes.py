@@ -28,9 +28,9 @@ def test_the_corpus_reaches_every_answer_kind(app):
         problem = json.loads(body).get("code") if body.startswith(b'{"type"') else None
         codes[problem or f"200 {request[2].split('/')[1]}"] += 1
     wanted = {"200 legal-moves", "200 play", "200 score", "200 view", "200 trick", "200 match", "200 claim",
-              "malformed_json", "unsupported_media_type", "unsupported_charset", "payload_too_large", "too_many_fields",
-              "schema_violation", "method_not_allowed", "not_found", "invalid_deal", "wrong_card_count",
-              "duplicate_card", "wrong_leader", "missing_leader", "illegal_exposure", "card_not_in_hand",
-              "must_follow_suit", "must_follow_pair", "must_lead_opening_card", "first_trick_ban",
-              "exposed_card_first_round", "not_your_turn", "deal_finished", "invalid_move"}
+              "malformed_json", "unsupported_media_type", "unsupported_charset", "unsupported_content_encoding",
+              "payload_too_large", "too_many_fields", "schema_violation", "method_not_allowed", "not_found",
+              "invalid_deal", "wrong_card_count", "duplicate_card", "wrong_leader", "missing_leader",
+              "illegal_exposure", "card_not_in_hand", "must_follow_suit", "must_follow_pair", "must_lead_opening_card",
+              "first_trick_ban", "exposed_card_first_round", "not_your_turn", "deal_finished", "invalid_move"}
     assert wanted <= set(codes), sorted(wanted - set(codes))

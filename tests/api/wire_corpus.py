@@ -15,6 +15,7 @@ written from the code before a change that must not change them:
 """
 from __future__ import annotations
 
+import gzip
 import hashlib
 import io
 import json
@@ -300,7 +301,8 @@ def other_requests(rng: random.Random) -> Iterator[Request]:
     yield _post("match two", "/match", {"deals": [record, dict(record, first_deal=False, leader=0, plays=[])],
                                         "leader_rule": "rotation", "target": 200})
     yield _post("match unfinished", "/match", {"deals": [dict(record, plays=FULL_PLAYS[:7])]})
-    for path in ("/ranks", "/ranks/-300000", "/ranks/0", "/ranks/12.0", "/ranks/abc", "/ranks/99999999999"):
+    for path in ("/ranks", "/ranks/-300000", "/ranks/0", "/ranks/12.0", "/ranks/1e5", "/ranks/abc",
+                 "/ranks/99999999999"):
         yield path, "GET", path, {}, None
 
 
@@ -326,6 +328,9 @@ def wire_requests() -> Iterator[Request]:
         ("upper media type", {"Content-Type": "Application/JSON"}, state),
         ("zh not json", {"Accept-Language": "zh-CN"}, b"{"),
         ("client request id", {"X-Request-ID": "game-42/move-7"}, state),
+        ("gzip", {"Content-Encoding": "gzip"}, gzip.compress(state, mtime=0)),
+        ("labelled gzip", {"Content-Encoding": "gzip"}, state),
+        ("identity", {"Content-Encoding": "identity"}, state),
     ]:
         yield (f"wire {name}", "POST", "/legal-moves",
                {"Content-Type": JSON_TYPE, **headers}, body)

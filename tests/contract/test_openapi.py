@@ -12,6 +12,7 @@
 """
 from __future__ import annotations
 
+import gzip
 import json
 from pathlib import Path
 
@@ -255,6 +256,18 @@ def test_http_layer_errors_validate(openapi, client, method, path, kwargs, statu
         problem_validator().validate(response.get_json())
     else:
         validate_exchange(openapi, response, request_valid=False)
+
+
+def test_a_content_coding_is_the_contracts_415(openapi, client):
+    data = gzip.compress(b'{"scores": [100, 0, -200, -200]}')
+    response = client.open("/ingots", method="POST", base_url=BASE_URL, data=data, content_type="application/json",
+                           headers={"X-Request-ID": REQUEST_ID, "Content-Encoding": "gzip"})
+    response.sent = MockRequest(BASE_URL, "post", "/ingots", data=data, content_type="application/json")
+    assert (response.status_code, response.get_json()["code"]) == (415, "unsupported_content_encoding")
+    validate_exchange(openapi, response, request_valid=False)
+    documented = CONTRACT["components"]["responses"]["UnsupportedMediaType"]
+    assert response.headers["Accept-Encoding"] == documented["headers"]["Accept-Encoding"]["schema"]["const"]
+    assert "`unsupported_content_encoding`" in CONTRACT["info"]["description"]
 
 
 @pytest.mark.parametrize("method, path, allowed", [("GET", "/play", "POST"), ("OPTIONS", "/healthz", "GET, HEAD"),

@@ -2,14 +2,18 @@
 started as ``make run`` does (nginx in front of gunicorn, ``front``) or gunicorn served alone (``alone``):
 a client header that moves the request's path, nesting past the validator's recursion limit, a malformed
 ``X-Request-Start``, the help's own example, a per-request gzip of the documentation's bundle, a machine
-without nginx and a user who is not root, and a script that kills processes by name."""
+without nginx and a user who is not root, a script that kills processes by name; and small edges: a path nginx
+cannot read (a %00), a body in a content coding, a path integer not in digits, an HTML answer without a
+Content-Security-Policy."""
 from __future__ import annotations
 
 import gzip
+import json
 import os
 import re
 import shlex
 import shutil
+import socket
 import subprocess
 import sys
 import tempfile
@@ -19,7 +23,7 @@ import pytest
 import requests
 
 from gongzhu import cli
-from gongzhu.api import DEFAULT_MAX_BATCH_BODY, DEFAULT_MAX_BODY, messages, pipeline
+from gongzhu.api import DEFAULT_MAX_BATCH_BODY, DEFAULT_MAX_BODY, messages, pages, pipeline
 from tests.conftest import load_contract
 from tests.servers import SERVE, free_port, start, stop
 
@@ -231,3 +235,74 @@ def test_no_script_of_the_repository_kills_processes_by_name():
     found = [str(p.relative_to(ROOT)) for p in scripts
              if p.resolve() != this and p.is_file() and BY_NAME.search(p.read_text(errors="replace"))]
     assert len(scripts) > 100 and found == []
+
+
+# ---- small edges: each answer names what is wrong with the request -------------------------------------------
+
+def _exchange(base: str, head: bytes) -> tuple[int, bytes, bytes]:
+    """The status, head and body of the answer to ``head`` (a whole request, Connection: close), sent as it is:
+    no client library normalizes its target."""
+    host, port = base.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=10) as sock:
+        sock.sendall(head)
+        received = b""
+        while chunk := sock.recv(65536):
+            received += chunk
+    answer_head, _, body = received.partition(b"\r\n\r\n")
+    return int(answer_head.split(b" ", 2)[1]), answer_head, body
+
+
+@pytest.mark.parametrize("target", [b"/ranks/1%00", b"/ranks/1%00?x=1", b"/docs/a%00.html", b"/%zz", b"/%",
+                                    b"/../x", b"/ranks/%2e%2e/%2e%2e/x"])
+def test_a_path_nginx_cannot_read_is_400_invalid_path_not_a_host_problem(front, target):
+    base, _ = front
+    status, _, body = _exchange(base, b"GET " + target + b" HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+    problem = json.loads(body)
+    assert (status, problem["code"], problem["detail"]) == (400, "invalid_path", messages.REFUSED["invalid_path"])
+
+
+@pytest.mark.parametrize("head", [b"GET /ranks/1 HTTP/1.1\r\nConnection: close\r\n\r\n",
+                                  b"GET /ranks/1 HTTP/1.1\r\nHost: a b\r\nConnection: close\r\n\r\n"])
+def test_a_host_problem_is_still_invalid_host(front, head):
+    status, _, body = _exchange(front[0], head)
+    assert (status, json.loads(body)["code"]) == (400, "invalid_host")
+
+
+def test_a_query_with_a_nul_reaches_the_operation(front):
+    head = b"GET /ranks/1?x=%00 HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
+    status, _, body = _exchange(front[0], head)
+    assert (status, json.loads(body)["points"]) == (200, 1)
+
+
+INGOTS = b'{"scores": [100, 0, -200, -200]}'
+
+
+@pytest.mark.parametrize("body", [gzip.compress(INGOTS), INGOTS], ids=["gzip'd", "plain"])
+def test_a_body_in_a_content_coding_is_415(base, body):
+    answer = requests.post(f"{base}/ingots", data=body, timeout=10,
+                           headers={"Content-Type": "application/json", "Content-Encoding": "gzip"})
+    assert _problem(answer)[:2] == (415, "unsupported_content_encoding")
+    assert answer.headers["Accept-Encoding"] == "identity"
+    plain = requests.post(f"{base}/ingots", data=INGOTS, headers={"Content-Type": "application/json"}, timeout=10)
+    assert plain.json()["net"] == [700, -100, -300, -300]
+
+
+@pytest.mark.parametrize("points", ["1e5", "1E5", "5.0", "100000.0", "1e400"])
+def test_a_path_integer_is_digits_only(base, points):
+    answer = requests.get(f"{base}/ranks/{points}", timeout=10)
+    assert _problem(answer)[:2] == (422, "schema_violation")
+    assert [(e["pointer"], e["keyword"], e["in"]) for e in answer.json()["errors"]] == [("/points", "type", "path")]
+    assert requests.get(f"{base}/ranks/100000", timeout=10).json()["points"] == 100000
+
+
+def test_every_html_answer_has_a_csp(base):
+    # nginx sends the bundle's page itself (front), the application alone
+    redirect = requests.get(f"{base}/docs/oauth2-redirect.html", timeout=10)
+    assert redirect.status_code == 200 and redirect.headers["Content-Type"].startswith("text/html")
+    assert redirect.headers["Content-Security-Policy"] == pages.ASSET_CSP
+    for path in ("/", "/docs", "/table"):
+        page = requests.get(base + path, headers={"Accept": "text/html"}, timeout=10)
+        assert page.headers["Content-Type"].startswith("text/html"), path
+        assert page.headers["Content-Security-Policy"].startswith("default-src 'none'"), path
+    # the bundle's other files are no HTML: no policy to carry
+    assert "Content-Security-Policy" not in requests.get(f"{base}/docs/swagger-ui.css", timeout=10).headers

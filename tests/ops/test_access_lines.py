@@ -140,3 +140,59 @@ def test_a_socket_on_stdout_gets_the_access_lines(tmp_path):
     lines = [json.loads(text) for text in received.decode().splitlines() if text.startswith("{")]
     assert [(line["path"], line["status"]) for line in lines if line["logger"] == "gongzhu.access"
             and line["path"] == "/ranks"] == [("/ranks", 200)]
+
+
+def _raw(port: int, head: bytes) -> int:
+    """The status of the answer to a request sent as ``head`` (Connection: close) on a socket of its own."""
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        sock.sendall(head)
+        received = b""
+        while chunk := sock.recv(65536):
+            received += chunk
+    return int(received.split(b" ", 2)[1])
+
+
+def _get(path: bytes, *headers: bytes, method: bytes = b"GET") -> bytes:
+    return b"\r\n".join([method + b" " + path + b" HTTP/1.1", b"Host: x", *headers, b"Connection: close", b"", b""])
+
+
+# what docs/operations.md, "Logs", promises of each value a client sent: the method and the path cut after 32 and
+# 512 bytes ("..." marks the cut), a traceparent as sent only in the W3C format, a request id as the application
+# kept it (1–128 printable characters, else its own), and no line of the log longer than 4 KiB
+CUT_METHOD, CUT_PATH, LINE_BYTES = 32, 512, 4096
+QUOTES = b'"' * 128
+
+
+def test_every_value_a_client_sent_is_logged_bounded(tmp_path_factory):
+    base, log, proc = serve(tmp_path_factory, GONGZHU_LOG_FORMAT="json")
+    port = int(base.rsplit(":", 1)[1])
+    sent = [
+        (_get(b"/healthz", b"traceparent: " + TRACEPARENT.encode()), 200),
+        (_get(b"/healthz", b"traceparent: " + TRACEPARENT.upper().encode()), 200),
+        (_get(b"/healthz", b"traceparent: " + TRACEPARENT.encode() + b"-00"), 200),
+        (_get(b"/healthz", b"traceparent: " + b"\x01" * 8000, b"X-Request-ID: " + QUOTES), 400),
+        (_get(b"/healthz", b"X-Request-ID: " + QUOTES), 200),
+        (_get(b"/healthz", b"X-Request-ID: " + QUOTES + b'"'), 200),
+        (_get(b"/healthz", method=b"A" * 4000), 400),
+        (_get(b"/" + b'"' * 6000), 404),
+        (_get(b"/" + b"\xff" * 6000), 400),
+    ]
+    try:
+        statuses = [_raw(port, head) for head, _ in sent]
+        time.sleep(FLUSHED_S)
+    finally:
+        stop(proc)
+    assert statuses == [status for _, status in sent]
+    text = log.read_bytes().splitlines()
+    assert max(map(len, text)) <= LINE_BYTES
+    lines = [json.loads(line) for line in text]
+    access = [line for line in lines if line["logger"] == "gongzhu.access" and line["path"] != "/readyz"]
+    assert [line["traceparent"] for line in access] == [TRACEPARENT, *["invalid"] * 3, *[""] * 5]
+    assert [line["request_id"] for line in access[3:6]] == ["", '"' * 128, access[5]["request_id"]]
+    assert re.fullmatch("[0-9a-f]{32}", access[5]["request_id"])
+    assert access[6]["method"] == "A" * CUT_METHOD + "..."
+    assert [line["path"] for line in access[7:]] == ["/" + '"' * (CUT_PATH - 1) + "...",
+                                                     "/" + "\ufffd" * (CUT_PATH - 1) + "..."]
+    # gunicorn's refusals of what nginx passed quote the request, cut (logs.QUOTED_CHARS)
+    refusals = [line["message"] for line in lines if line["message"].startswith("Invalid request")]
+    assert refusals and max(map(len, refusals)) <= len("Invalid request: ") + 256 + 3

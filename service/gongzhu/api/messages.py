@@ -16,6 +16,8 @@ LONE_SURROGATE: Text = Text(
 MEDIA_TYPE: Text = Text("send the body as {wanted}, not {sent}", "请以 {wanted} 发送请求体，而不是 {sent}")
 CHARSET: Text = Text("send the body as UTF-8 (charset=utf-8), not charset={sent}",
                "请以 UTF-8 编码发送请求体（charset=utf-8），而不是 charset={sent}")
+CONTENT_ENCODING: Text = Text("send the body as it is, with no Content-Encoding (this server decodes none), not {sent}",
+                        "请直接发送请求体，不带 Content-Encoding（本服务器不解码任何内容编码），而不是 {sent}")
 UTF16 = Text("send the body as UTF-8; it looks like UTF-16 or UTF-32",
              "请以 UTF-8 发送请求体；它看起来是 UTF-16 或 UTF-32")
 TOO_LARGE: Text = Text("the request body is larger than this service accepts", "请求体超过了本服务接受的大小")
@@ -35,6 +37,7 @@ LATE: Text = Text("the request waited past its deadline; retry", "请求等待�
 REFUSED: dict[str, str] = {
     "bad_request": "the request is not valid HTTP/1.1",
     "invalid_host": "the Host header is not a host name with an optional port",
+    "invalid_path": "the request's path encodes a NUL byte (%00), has a malformed %-escape or climbs above the root",
     "upgrade_not_supported": "this server speaks HTTP/1.1 only and upgrades no connection",
     "payload_too_large": TOO_LARGE.en,
     "uri_too_long": "the request target is too long",

@@ -46,6 +46,9 @@ INDEX = {"name": NAME, "description": DESCRIPTION, "links": LINKS}
 # Every page: nothing but what its policy names, and it cannot be framed, re-based or post a form.
 LOCKED = "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 HOME_CSP = f"default-src 'none'; {LOCKED}"
+# An HTML file of the documentation's bundle (oauth2-redirect.html): its own scripts only. nginx, which sends the
+# bundle itself, sends the same (server/nginx.conf).
+ASSET_CSP = f"default-src 'none'; script-src 'self'; {LOCKED}"
 HOME_HTML = "".join([
     '<!DOCTYPE html>\n<html lang="en">\n<head>\n  <meta charset="UTF-8">\n',
     f"  <title>{NAME}</title>\n</head>\n<body>\n  <h1>{NAME}</h1>\n  <p>{html.escape(DESCRIPTION)}</p>\n  <ul>\n",
@@ -114,10 +117,14 @@ def _file(path: Path, mimetype: str, cache_control: str) -> Response:
 
 
 def _asset(folder: Path, types: dict[str, str], name: str) -> Response:
-    """The file ``name`` of ``folder`` when ``types`` names it, else a 404 problem (no other file is reachable)."""
+    """The file ``name`` of ``folder`` when ``types`` names it, else a 404 problem (no other file is reachable);
+    an HTML file with ``ASSET_CSP``."""
     if name not in types:
         raise ApiProblem(404, "not_found", text.NOT_FOUND())
-    return _file(folder / name, types[name], ASSET_CACHE)
+    response = _file(folder / name, types[name], ASSET_CACHE)
+    if types[name] == HTML:
+        response.headers["Content-Security-Policy"] = ASSET_CSP
+    return response
 
 
 def _html(page: str, csp: str, **headers: str) -> Response:

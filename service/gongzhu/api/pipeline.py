@@ -6,7 +6,7 @@ matches each request's method and path to the contract's operation once
 (``keys.py``), where telemetry (metric labels, access line, span) and CORS read
 them. For each path of an operation it serves, it does,
 in order: match the method (405 with ``Allow`` otherwise), read the body
-(415 media type, 413 size, 400 framing or JSON syntax), validate the body and
+(415 media type or content coding, 413 size, 400 framing or JSON syntax), validate the body and
 path parameters against the schemas compiled from ``openapi.yaml``
 (422 ``schema_violation``), convert them to engine values (``schemas.py``),
 call the operation (``operations.py``) and write the JSON answer. Any
@@ -251,6 +251,20 @@ def check_media_type(content_type: str) -> None:
         name, _, value = option.partition("=")
         if name.strip().lower() == "charset" and value.strip().strip('"').lower() not in UTF8:
             raise ApiProblem(415, "unsupported_charset", text.CHARSET(sent=value.strip()[:40]))
+
+
+# The one content coding a body may be sent in (RFC 9110 §8.4): none. A body gzip'd (or so labelled) is refused,
+# never read as if it were plain nor decoded past the body limit.
+IDENTITY = "identity"
+
+
+def check_content_encoding(coding: str) -> None:
+    """415 ``unsupported_content_encoding``, with ``Accept-Encoding: identity`` (RFC 9110 §15.5.16), for a
+    ``Content-Encoding`` other than ``identity``."""
+    sent = coding.strip()
+    if sent and sent.lower() != IDENTITY:
+        raise ApiProblem(415, "unsupported_content_encoding", text.CONTENT_ENCODING(sent=sent[:40]),
+                         headers=(("Accept-Encoding", IDENTITY),))
 
 
 def content_length(environ: dict) -> int | None:
@@ -508,6 +522,8 @@ class Pipeline:
         content_type = environ.get("CONTENT_TYPE", "")
         if content_type != JSON:
             check_media_type(content_type)
+        if "HTTP_CONTENT_ENCODING" in environ:
+            check_content_encoding(environ["HTTP_CONTENT_ENCODING"])
         return json_text(read_body(environ, limit))
 
 

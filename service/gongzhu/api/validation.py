@@ -23,9 +23,11 @@ MAX_ECHO = 100
 MAX_LISTED_OPTIONS = 8
 MAX_WALKED_VALUES = 1000
 SCHEMA_VIOLATION = "schema_violation"
-# A path segment is read as a JSON number when its schema asks for one.
+# A path segment is read as a JSON number when its schema asks for one, written as JSON writes it; an integer in
+# digits only, with an optional minus (``/ranks/1e5`` and ``/ranks/5.0`` are no integer's path: a ``type`` violation).
 NUMBER = re.compile(r"-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?")
-NUMERIC_TYPES = {"integer", "number"}
+INTEGER = re.compile(r"-?(0|[1-9][0-9]*)")
+NUMBER_TEXT = {"integer": INTEGER, "number": NUMBER}
 # A number written longer than this is past every bound of the contract (and Python's
 # limit on the digits of an int it reads).
 MAX_NUMBER_TEXT = 100
@@ -254,7 +256,8 @@ def resolve(document: dict[str, Any], schema: dict[str, Any]) -> dict[str, Any]:
 def path_value(segment: str, schema: dict[str, Any], name: str) -> Any:
     """A path segment as the JSON value its schema reads: a number where one is asked
     (beyond every bound, at any length: a ``minimum``/``maximum`` violation)."""
-    if schema.get("type") in NUMERIC_TYPES and NUMBER.fullmatch(segment):
+    written = NUMBER_TEXT.get(schema.get("type", ""))
+    if written is not None and written.fullmatch(segment):
         value = json.loads(segment) if len(segment) <= MAX_NUMBER_TEXT else math.inf
         if isinstance(value, float) and not math.isfinite(value):
             keyword, relation = ("minimum", "≥") if segment.startswith("-") else ("maximum", "≤")

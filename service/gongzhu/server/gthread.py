@@ -22,6 +22,7 @@ from gunicorn.workers import gthread
 from gongzhu.api import messages, metrics
 from gongzhu.api.problems import render
 from gongzhu.api.telemetry import LOG_HEADER, UNKNOWN_OPERATION, add_standard_headers, log_value
+from gongzhu.server.logs import quoted
 
 # The application's own answer to a request nginx refuses as not valid HTTP/1.1 (pipeline.refusal).
 _PROBLEM = render(400, "bad_request", messages.REFUSED["bad_request"])
@@ -104,7 +105,7 @@ class ThreadWorker(gthread.ThreadWorker):
         if not isinstance(exc, ParseException):  # a fault of the server: gunicorn's 500 and traceback
             super().handle_error(req, client, addr, exc)
             return
-        self.log.warning("Invalid request: %s", exc)
+        self.log.warning("Invalid request: %s", quoted(str(exc)))
         metrics.observe_request("none", 400, 0.0)
         metrics.count_problem("bad_request")
         try:

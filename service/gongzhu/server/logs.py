@@ -62,6 +62,17 @@ class JsonFormatter(logging.Formatter):
 CONTROL_ESCAPES = {code: f"\\x{code:02x}" for code in (*range(0x20), *range(0x7f, 0xa0))}
 
 
+# What a client sent, quoted in a line of the application's (gunicorn's refusal of a request, which may quote a
+# whole request line): its first characters only, so that the line stays within 4 KiB however they are escaped
+# (6 bytes each at most in JSON); "..." marks the cut, as in nginx's access lines.
+QUOTED_CHARS = 256
+
+
+def quoted(text: str) -> str:
+    """``text`` cut after ``QUOTED_CHARS`` characters, "..." marking the cut."""
+    return text if len(text) <= QUOTED_CHARS else text[:QUOTED_CHARS] + "..."
+
+
 class TextFormatter(logging.Formatter):
     """Plain text for a terminal: the usual prefix, the message, then the request id."""
 
