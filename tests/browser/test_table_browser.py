@@ -550,6 +550,11 @@ def datasets(browser, selector: str) -> list[dict]:
         " text: e.textContent}))", selector)
 
 
+def js_number(value: float) -> str:
+    """``value`` as JavaScript writes it (11.0 as 11)."""
+    return str(int(value)) if value == int(value) else str(value)
+
+
 def check_review_shown(browser, answer: dict, lang: str = "en") -> None:
     """One timeline entry a play, in order, four a trick (numbered from 0 as the API numbers them), coloured by
     its loss, with its verdict and lens; the summary is the answer's, accuracy and verdicts included."""
@@ -560,7 +565,7 @@ def check_review_shown(browser, answer: dict, lang: str = "en") -> None:
          d["best"], d["verdict"], d["lens"]) for d in answer["decisions"]]
     for e, d in zip(shown, answer["decisions"]):
         # a loss is written as the API gives it (positive), and a choice's verdict in the page's language
-        assert "−" not in e["text"] and (d["loss"] <= 0 or str(d["loss"]) in e["text"])
+        assert "−" not in e["text"] and (d["loss"] <= 0 or js_number(d["loss"]) in e["text"])
         assert "values" not in d or VERDICT_WORDS[lang][d["verdict"]] in e["text"]
     numbers = browser.execute_script("return [...document.querySelectorAll('[data-role=review-trick] .trick-no')]"
                                      ".map(e => e.textContent)")
@@ -579,6 +584,7 @@ def check_review_shown(browser, answer: dict, lang: str = "en") -> None:
             [seat["loss_se"]] if seat.get("loss_se") else [])
         accuracy = cells[seat["seat"], "accuracy"]["value"]
         assert (None if accuracy == "" else float(accuracy)) == seat["accuracy"]
+        assert cells[seat["seat"], "accuracy"]["text"] == ("–" if accuracy == "" else js_number(seat["accuracy"]))
         assert json.loads(cells[seat["seat"], "verdicts"]["value"]) == seat["verdicts"]
         assert int(cells[seat["seat"], "exact"]["value"]) == sum(d["exact"] for d in mine)
         assert int(cells[seat["seat"], "exact"]["of"]) == len(seat["decisions"]) == len(mine)
@@ -605,9 +611,11 @@ def test_the_review_colours_every_play_by_its_loss_and_steps_to_its_mistakes(bro
     answer = answer_of(browser, events, f"{live_server}/review")
     assert answer["finished"] is True
     assert [d["played"] for d in answer["decisions"]] == state["plays"]
-    # the API's default budget, as curl would get it for the same deal and seed
-    assert answer["budget_ms"] == 3000
+    # no budget sent: the API's default (the test server caps it), the answer curl gets for the same deal and
+    # seed, and the budget shown is the answer's
     assert answer == post(live_server, "/review", {**state, "seed": 1}).json()
+    shown = datasets(browser, "[data-role=review-budget]")[0]
+    assert (int(shown["budgetMs"]), f"budget {answer['budget_ms']} ms" in shown["text"]) == (answer["budget_ms"], True)
     check_review_shown(browser, answer)
     known = datasets(browser, f"[data-role=review-play][data-play='{KNOWN_PLAY}']")[0]
     assert (known["seat"], known["played"], float(known["loss"]), known["level"], known["exact"], known["verdict"],

@@ -694,8 +694,9 @@
       const current = trickPlays(played, turn.trick_number);
       const showLast = current.length === 0 && turn.trick_number > 0;
       const shown = showLast ? trickPlays(played, turn.trick_number - 1) : current;
-      const title = showLast ? t('last_trick', turn.trick_number, turn.trick_leader)
-        : `${t('trick', turn.trick_number + 1)} · ${t('led_by', turn.trick_leader)}`;
+      // tricks numbered from 0, as the API (and the review) number them
+      const title = showLast ? t('last_trick', turn.trick_number - 1, turn.trick_leader)
+        : `${t('trick', turn.trick_number)} · ${t('led_by', turn.trick_leader)}`;
       const trick = el('div', { class: `trick${showLast ? ' last' : ''}`, 'data-role': 'trick' });
       for (const p of shown) {
         const winning = !showLast && turn.winning === p.seat;
@@ -841,7 +842,7 @@
       el('tbody', {},
         row('loss', 'review_loss', (s) => ({ attrs: { 'data-value': s.loss }, shown: lossText(s.loss, s.loss_se) })),
         row('accuracy', 'review_accuracy', (s) => ({
-          attrs: { 'data-value': s.accuracy ?? '' }, shown: s.accuracy === null ? '–' : number(s.accuracy),
+          attrs: { 'data-value': s.accuracy ?? '' }, shown: s.accuracy === null ? '–' : String(s.accuracy),
         })),
         row('verdicts', 'review_verdicts', (s) => ({
           attrs: { 'data-value': JSON.stringify(s.verdicts) },
