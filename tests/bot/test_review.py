@@ -202,3 +202,21 @@ def test_two_seeds_give_the_same_verdicts_at_the_default_budget():
     found = stability(first, second)
     assert found["estimated"] >= 200
     assert found["p90"] <= 10 and found["flips"] <= 0.05
+
+
+def _bot_or_random(state, rng):
+    # seats 0 and 2 play at random, seats 1 and 3 the bot's suggestion
+    if state.seat in (0, 2):
+        return rng.choice(legal_moves(state))
+    return bot.suggest(state, budget_ms=50, seed=rng.randrange(1 << 30)).move
+
+
+@pytest.mark.slow
+def test_random_seats_lose_at_least_twice_what_the_bot_loses_a_decision():
+    lost: dict[bool, list[float]] = {True: [], False: []}
+    for seed in range(20):
+        start, plays = _played(Rules(), 100 + seed, _bot_or_random)
+        for decision in bot.review(start, plays, budget_ms=150, seed=seed).decisions:
+            lost[decision.seat in (0, 2)].append(decision.loss)
+    assert len(lost[True]) == len(lost[False]) == 20 * 26
+    assert mean(lost[True]) >= 2 * mean(lost[False]) > 0
