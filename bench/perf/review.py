@@ -5,6 +5,7 @@ position valued exactly, by tricks left; and whole deals reviewed within a budge
     python3 bench/perf/review.py --decks 1 --tricks 6 7 8 --states 20
     python3 bench/perf/review.py --deals 20                       # whole deals too (--deals-only: only them)
     python3 bench/perf/review.py --reviews 20 --deals-only        # /review's own function on whole deals
+    python3 bench/perf/review.py --stability 20 --deals-only      # the estimates' stability between two seeds
     python3 bench/perf/review.py --decks 1 --tricks 8 --base DIR  # against another checkout, in turn
 
 Positions (``positions``): those of ``bench/perf/claims.py`` (seeded random deals played with random
@@ -29,6 +30,13 @@ own deals would be cheaper to solve: fewer points in play late), with ``--review
 3000, the operation's) and a seed: the review's wall-clock time (median, p90, max), its process CPU time
 (what the wall-clock time would be on an idle core), and the share of its decisions (every play, forced
 ones included) valued exactly.
+
+Stability (``stability_rows``, ``--stability N``): N seeded one-deck partnership deals played by ``rules2``
+(bench/bot/opponents.py, a seat the bot's search did not shape) in seats 0 and 2 against uniformly random play in
+seats 1 and 3 (``mixed_deals``), each reviewed with seeds 1 and 2 at ``--review-budget-ms``: the CPU time, the share
+exact, and over the estimated decisions with a choice the change of the loss of the play made between the seeds
+(median, p90) and how often the verdict "lost 20 points or more" differs; then the random and the decent seats'
+loss a decision (all, exact, estimated decisions) and their verdicts and accuracy.
 """
 from __future__ import annotations
 
