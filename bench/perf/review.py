@@ -320,9 +320,9 @@ def review_rows(args: argparse.Namespace) -> None:
               f"{min(shares):.0%} | 0 |", flush=True)
 
 
-# The stability and discrimination figures (issue 60): one-deck partnership deals played by a decent seat that the
-# bot's search did not shape (``bench/bot/opponents.py``'s ``rules2``) in seats 0 and 2 against uniformly random
-# play in seats 1 and 3, each reviewed with two seeds.
+# The stability and discrimination figures (docs/review.md, "How stable an estimate is"): one-deck partnership
+# deals played by a decent seat that the bot's search did not shape (``bench/bot/opponents.py``'s ``rules2``) in
+# seats 0 and 2 against uniformly random play in seats 1 and 3, each reviewed with two seeds.
 DECENT = (0, 2)
 # The loss a verdict is drawn at: "this play lost 20 points or more".
 VERDICT = 20

@@ -179,10 +179,10 @@ def _decent_or_random(state, rng):
     return rng.choice(legal_moves(state))
 
 
-# Issue 60's bar, not reached yet: over 20 such deals at the default budget the random seats lose ×1.4 what rules2
-# loses a decision, over all decisions and over the estimated ones alone (docs/review.md, "How stable an estimate
-# is"); the test stands for the bar and fails loudly (strict) once it is met.
-@pytest.mark.xfail(strict=True, reason="issue 60: the discrimination bar (×2) is not reached yet")
+# The review's discrimination bar, not reached yet: over 20 such deals at the default budget the random seats
+# lose ×1.4 what rules2 loses a decision, over all decisions and over the estimated ones alone (docs/review.md,
+# "How stable an estimate is"); the test stands for the bar and fails loudly (strict) once it is met.
+@pytest.mark.xfail(strict=True, reason="the discrimination bar (×2) is not reached yet: docs/review.md")
 def test_random_seats_lose_at_least_twice_what_a_decent_seat_loses_a_decision():
     losses: dict[tuple[bool, bool], list[float]] = {(a, b): [] for a in (True, False) for b in (True, False)}
     for seed in range(6):
