@@ -3,7 +3,7 @@
 The review walks the deal's history on its own state (``DealState.undo``, then ``apply_unchecked`` back),
 from the last play to the first, and values every legal move of each decision in one scale: raw-score
 points at the end of the deal, the acting seat's own raw score, or with partnership its side's raw scores
-less the other side's (``raw_value``). Two kinds of value:
+less the other side's (``fair_values.raw_value``). Two kinds of value:
 
 - exact (``exact: true``): the open-card value of each move, every hand seen and every seat playing best
   (``solve.OpenValues``); always with ``EXACT_TRICKS`` tricks left or fewer, and further back while the
@@ -11,9 +11,9 @@ less the other side's (``raw_value``). Two kinds of value:
   across the positions of the deal, serve the earlier ones.
 - estimated (``exact: false``): the fair value from what the seat knew at the time (its hand, the plays, the
   exposures, the voids shown and the inferences of ``knowledge.absent_cards``), hidden cards dealt anew and every
-  move played out by the playout policy on the same deals (``fair_values``), with each value's standard error.
-  The playouts depend only on the budget and the deck count, and the deals on the seed and the play's index, so
-  the same seed gives the same estimate whatever the hidden cards are.
+  move played out by the baseline heuristic on the same deals (``fair_values``), with each value's standard
+  error. The playouts depend only on the budget, the deck count and what they found, and the deals on the seed
+  and the play's index, so the same seed gives the same estimate whatever the hidden cards are.
 
 ``best`` is every move whose (rounded) value is the highest; ``loss`` the best value less the value of the
 move played; ``verdict`` its class (``verdicts``). An exact value is the hindsight lens (every card open), an
