@@ -5,6 +5,7 @@ position valued exactly, by tricks left; and whole deals reviewed within a budge
     python3 bench/perf/review.py --decks 1 --tricks 6 7 8 --states 20
     python3 bench/perf/review.py --deals 20                       # whole deals too (--deals-only: only them)
     python3 bench/perf/review.py --reviews 20 --deals-only        # /review's own function on whole deals
+    python3 bench/perf/review.py --stability 20 --deals-only      # the estimates' stability between two seeds
     python3 bench/perf/review.py --decks 1 --tricks 8 --base DIR  # against another checkout, in turn
 
 Positions (``positions``): those of ``bench/perf/claims.py`` (seeded random deals played with random
@@ -29,6 +30,13 @@ own deals would be cheaper to solve: fewer points in play late), with ``--review
 3000, the operation's) and a seed: the review's wall-clock time (median, p90, max), its process CPU time
 (what the wall-clock time would be on an idle core), and the share of its decisions (every play, forced
 ones included) valued exactly.
+
+Stability (``stability_rows``, ``--stability N``): N seeded one-deck partnership deals played by ``rules2``
+(bench/bot/opponents.py, a seat the bot's search did not shape) in seats 0 and 2 against uniformly random play in
+seats 1 and 3 (``mixed_deals``), each reviewed with seeds 1 and 2 at ``--review-budget-ms``: the CPU time, the share
+exact, and over the estimated decisions with a choice the change of the loss of the play made between the seeds
+(median, p90) and how often the verdict "lost 20 points or more" differs; then the random and the decent seats'
+loss a decision (all, exact, estimated decisions) and their verdicts and accuracy.
 """
 from __future__ import annotations
 
@@ -48,6 +56,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from bench.perf.claims import late_state  # noqa: E402
 from gongzhu import bot, solve  # noqa: E402
 from gongzhu import rules as engine  # noqa: E402
+from gongzhu.bot.verdicts import VERDICTS  # noqa: E402
 
 # (label, decks, partnership) of the position rows
 KINDS = (("1 deck individual", 1, False), ("1 deck partnership", 1, True), ("2 decks individual", 2, False))
@@ -311,6 +320,93 @@ def review_rows(args: argparse.Namespace) -> None:
               f"{min(shares):.0%} | 0 |", flush=True)
 
 
+# The stability and discrimination figures (docs/review.md, "How stable an estimate is"): one-deck partnership
+# deals played by a decent seat that the bot's search did not shape (``bench/bot/opponents.py``'s ``rules2``) in
+# seats 0 and 2 against uniformly random play in seats 1 and 3, each reviewed with two seeds.
+DECENT = (0, 2)
+# The loss a verdict is drawn at: "this play lost 20 points or more".
+VERDICT = 20
+
+
+def mixed_deals(count: int, seed: int) -> list[tuple[engine.DealState, list]]:
+    """``count`` seeded one-deck partnership deals, ``rules2`` in ``DECENT`` and random legal plays elsewhere,
+    played to the end: each one's state before its first play and its plays."""
+    from bench.bot.opponents import rules2_play
+    rules = engine.Rules(partnership=True)
+    found = []
+    for number in range(count):
+        rng = random.Random(f"mixed {seed} {number}")
+        hands = engine.deal_hands(rules, seed=rng.randrange(1 << 40))
+        state = engine.replay(rules, hands=hands)
+        while not state.finished:
+            decent = state.seat in DECENT
+            state.apply(rules2_play(state) if decent else rng.choice(engine.legal_moves(state)))
+        found.append((engine.replay(rules, hands=hands), list(state.plays())))
+    return found
+
+
+def stability(first: list, second: list) -> dict:
+    """The two seeds' reviews of the same deals (``bot.review``'s ``Review``s) compared over the estimated
+    decisions with a choice: the p90 and median of the loss of the play made's difference, the share whose
+    verdict at ``VERDICT`` points differs, and how many there were."""
+    changes, flips = [], 0
+    for one, two in zip(first, second):
+        for a, b in zip(one.decisions, two.decisions):
+            if a.exact or b.exact or a.values is None:
+                continue
+            changes.append(abs(a.loss - b.loss))
+            flips += (a.loss >= VERDICT) != (b.loss >= VERDICT)
+    return {"p90": percentile(changes, 0.9), "median": statistics.median(changes), "flips": flips / len(changes),
+            "estimated": len(changes)}
+
+
+def discrimination(reviews: list, exact: bool | None = None) -> tuple[float, float]:
+    """The mean loss a decision with a choice of the random seats and of the decent ones (``DECENT``), over
+    ``reviews``' decisions (``exact`` True or False: only those)."""
+    losses: dict[bool, list[float]] = {True: [], False: []}
+    for found in reviews:
+        for d in found.decisions:
+            if d.values is not None and (exact is None or d.exact == exact):
+                losses[d.seat in DECENT].append(d.loss)
+    return statistics.mean(losses[False]), statistics.mean(losses[True])
+
+
+def stability_rows(args: argparse.Namespace) -> None:
+    """``--stability N``: ``mixed_deals`` reviewed with seeds 1 and 2 at ``--review-budget-ms``."""
+    print(f"\n## Stability and discrimination: {args.stability} one-deck partnership deals (rules2 in seats 0 "
+          f"and 2, random in 1 and 3), budget_ms {args.review_budget_ms}, seeds 1 and 2\n", flush=True)
+    deals = mixed_deals(args.stability, args.seed)
+    reviews: dict[int, list] = {1: [], 2: []}
+    cpu: list[float] = []
+    for start, plays in deals:
+        for seed in reviews:
+            used = time.process_time()
+            reviews[seed].append(bot.review(start, plays, budget_ms=args.review_budget_ms, seed=seed))
+            cpu.append(time.process_time() - used)
+    found = stability(reviews[1], reviews[2])
+    share = statistics.median(sum(d.exact for d in r.decisions) / len(r.decisions) for r in reviews[1])
+    print("| CPU s median | exact share median | estimated decisions | loss change median | p90 | "
+          f"verdict ≥ {VERDICT} flips |")
+    print("|---|---|---|---|---|---|")
+    print(f"| {statistics.median(cpu):.2f} | {share:.0%} | {found['estimated']} | {found['median']:.1f} | "
+          f"{found['p90']:.1f} | {found['flips']:.1%} |")
+    print("\n| decisions | random seats' loss a decision | decent seats' | ratio |")
+    print("|---|---|---|---|")
+    for label, exact in (("all", None), ("exact", True), ("estimated", False)):
+        bad, good = discrimination(reviews[1], exact)
+        print(f"| {label} | {bad:.1f} | {good:.1f} | ×{bad / good:.2f} |", flush=True)
+    print("\n| seats | decisions with a choice | " + " | ".join(str(v) for v in VERDICTS)
+          + " | accuracy (mean of seats) |")
+    print("|---|---|" + "---|" * len(VERDICTS) + "---|")
+    for label, decent in (("random (1, 3)", False), ("rules2 (0, 2)", True)):
+        counts = [sum(s.verdicts[k] for r in reviews[1] for s in r.seats if (s.seat in DECENT) == decent)
+                  for k in range(len(VERDICTS))]
+        accuracy = statistics.mean(s.accuracy for r in reviews[1] for s in r.seats
+                                   if (s.seat in DECENT) == decent and s.accuracy is not None)
+        print(f"| {label} | {sum(counts)} | " + " | ".join(f"{n / sum(counts):.0%}" for n in counts)
+              + f" | {accuracy:.1f} |", flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--states", type=int, default=20, help="positions a row")
@@ -322,6 +418,8 @@ def main() -> None:
     ap.add_argument("--budget", type=float, default=3.0, help="seconds a whole deal's review may take")
     ap.add_argument("--reviews", type=int, default=0, help="whole deals reviewed by gongzhu.bot.review (0: none)")
     ap.add_argument("--review-budget-ms", type=int, default=3000, help="the reviews' budget_ms")
+    ap.add_argument("--stability", type=int, default=0,
+                    help="deals reviewed with two seeds for the stability and discrimination figures (0: none)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--base", type=Path, help="another checkout's root: its positions' times beside these, in turn")
     ap.add_argument("--solver", action="store_true", help=argparse.SUPPRESS)
@@ -340,6 +438,8 @@ def main() -> None:
         deal_rows(args)
     if args.reviews:
         review_rows(args)
+    if args.stability:
+        stability_rows(args)
 
 
 if __name__ == "__main__":

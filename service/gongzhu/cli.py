@@ -15,8 +15,9 @@
   (``--in-process``: against this package's app; ``--batch``: as calls of ``POST /batch``),
   docs/conformance.md.
 - ``gongzhu-service review FILE`` (``-`` for stdin) reviews the deal state in FILE (``/review``'s request body) with
-  this package's app in process, no server: a table of every play (its value, the best moves, the loss, whether
-  exact), each seat's total loss and largest mistakes; ``--json`` prints ``/review``'s answer instead
+  this package's app in process, no server: a table of every play (its value, the best moves, the loss, each
+  estimate's standard error, the lens and the verdict), each seat's total loss, accuracy, verdicts and largest
+  mistakes; ``--json`` prints ``/review``'s answer instead
   (docs/review.md). Needs the server extra.
 - ``gongzhu-service --help``, ``gongzhu-service serve --help``: this command's help.
 """
@@ -124,20 +125,31 @@ def _cards(plays: list[list[str]]) -> str:
 
 
 def review_table(found: dict) -> str:
-    """``/review``'s answer as a table of plays, then each seat's total loss and largest mistakes."""
-    lines = [f"{'play':>4} {'trick':>5} {'seat':>4}  {'played':<8} {'value':>8}  {'best':<20} {'loss':>7}  exact"]
+    """``/review``'s answer as a table of plays (an estimate with its standard error, ``±``), then each seat's
+    total loss, accuracy, verdicts and largest mistakes."""
+    lines = [f"{'play':>4} {'trick':>5} {'seat':>4}  {'played':<8} {'value':>14}  {'best':<20} {'loss':>14}  "
+             f"{'lens':<9}  verdict"]
     for d in found["decisions"]:
-        lines.append(f"{d['play']:>4} {d['trick']:>5} {d['seat']:>4}  {_cards([d['played']]):<8} {d['value']:>8}  "
-                     f"{_cards(d['best']):<20} {d['loss']:>7}  {'yes' if d['exact'] else 'no'}")
+        lines.append(f"{d['play']:>4} {d['trick']:>5} {d['seat']:>4}  {_cards([d['played']]):<8} "
+                     f"{_noisy(d['value'], d.get('se')):>14}  {_cards(d['best']):<20} "
+                     f"{_noisy(d['loss'], d.get('loss_se')):>14}  {d['lens']:<9}  {d['verdict']}")
     lines.append("")
     for seat in found["seats"]:
         mistakes = ", ".join(f"play {m['play']} ({m['loss']})" for m in seat["mistakes"]) or "none"
-        lines.append(f"seat {seat['seat']}: {len(seat['decisions'])} plays, loss {seat['loss']}; "
-                     f"largest mistakes: {mistakes}")
+        verdicts = ", ".join(f"{n} {name}" for name, n in seat["verdicts"].items() if n)
+        accuracy = "-" if seat["accuracy"] is None else seat["accuracy"]
+        loss = _noisy(seat["loss"], seat.get("loss_se"))
+        lines.append(f"seat {seat['seat']}: {len(seat['decisions'])} plays, loss {loss}, accuracy {accuracy}; "
+                     f"{verdicts or 'no choice'}; largest mistakes: {mistakes}")
     scale = "side difference (partnership)" if found["rules"]["partnership"] else "own raw score"
-    lines.append(f"values: raw points at the end of the deal, {scale}; budget {found['budget_ms']} ms"
-                 + ("; the budget ran out (budget_cut)" if found["budget_cut"] else ""))
+    lines.append(f"values: raw points at the end of the deal, {scale}; tricks from 0; lens hindsight = every card "
+                 f"open (exact), fair = what the seat knew (estimated, ± one standard error); budget "
+                 f"{found['budget_ms']} ms" + ("; the budget ran out (budget_cut)" if found["budget_cut"] else ""))
     return "\n".join(lines)
+
+
+def _noisy(value: float, error: float | None) -> str:
+    return str(value) if error is None else f"{value} ±{error}"
 
 
 def serve(options: Sequence[str]) -> int:

@@ -1,5 +1,6 @@
 """The deal review (``gongzhu.bot.review``): one decision a play, exact values in the last tricks, estimates
-blind to the hidden cards, and a seat playing at random losing more a decision than the bot."""
+blind to the hidden cards and carrying their standard errors, verdicts never calling noise a mistake, the same
+verdicts from two seeds, and a seat playing at random losing more a decision than a decent one."""
 from __future__ import annotations
 
 import random
@@ -7,9 +8,13 @@ from statistics import mean
 
 import pytest
 
+from bench.bot.opponents import rules2_play
+from bench.perf.review import mixed_deals, stability
 from gongzhu import bot
 from gongzhu.bot import deal_review as review_module
-from gongzhu.bot.deal_review import EXACT_TRICKS, estimate, raw_value
+from gongzhu.bot.deal_review import EXACT_TRICKS, estimate
+from gongzhu.bot.fair_values import MIN_DEALS, raw_value
+from gongzhu.bot.verdicts import NOISE_Z, Verdict, accuracy, verdict
 from gongzhu.rules import Rules, deal_hands, legal_moves, replay
 from gongzhu.solve import OpenValues, tricks_left
 
@@ -87,7 +92,7 @@ def test_an_estimate_ignores_the_hidden_cards(seed, decks):
     if other is None:
         pytest.skip("no other deal fits this history")
     assert estimate(p.state, budget_ms=100, seed=seed, play=len(p.plays)) == \
-        estimate(other, budget_ms=100, seed=seed, play=len(p.plays))
+        estimate(other, budget_ms=100, seed=seed, play=len(p.plays), played=None)
 
 
 def test_every_estimate_of_a_review_is_the_same_with_the_hidden_cards_dealt_anew():
@@ -103,8 +108,10 @@ def test_every_estimate_of_a_review_is_the_same_with_the_hidden_cards_dealt_anew
         p = Position(rules, hands, state.exposed, plays[:decision.play], seats, True, None, state)
         other = reshuffled(p, random.Random(decision.play))
         assert other is not None
-        values = estimate(other, budget_ms=300, seed=9, play=decision.play)
-        assert tuple(values.items()) == (decision.values or ((decision.played, decision.value),))
+        found_again = estimate(other, budget_ms=300, seed=9, play=decision.play, played=decision.played)
+        values = tuple(zip(found_again.moves, found_again.values))
+        assert values == (decision.values or ((decision.played, decision.value),))
+        assert found_again.errors == (decision.errors or (decision.error,))
 
 
 def test_a_stop_stops_the_review_and_the_state_is_left_as_found():
@@ -122,15 +129,79 @@ def test_a_stop_stops_the_review_and_the_state_is_left_as_found():
 
 def test_without_a_seed_past_the_budget_the_remaining_estimates_get_the_fewest_deals_and_say_so(monkeypatch):
     deals = []
-    real = review_module.deal_totals
-    monkeypatch.setattr(review_module, "deal_totals", lambda *a, **k: deals.append(k["deals"]) or real(*a, **k))
+    real = review_module.fair_values
+    monkeypatch.setattr(review_module, "fair_values", lambda *a, **k: deals.append(k["playouts"]) or real(*a, **k))
     start, plays = _played(Rules(), 3, _heuristic)
     found = bot.review(start, plays, budget_ms=1)
     assert found.budget_cut
-    assert deals and set(deals[1:]) == {review_module.CUT_DEALS}
+    assert deals and set(deals[1:]) == {review_module.CUT_PLAYOUTS}
+    assert {d.deals for d in found.decisions[:-1] if not d.exact and d.values is not None} == {MIN_DEALS}
     # with a seed the clock does not count
     deals.clear()
     assert not bot.review(start, plays, budget_ms=1, seed=1).budget_cut
+
+
+def test_every_estimate_has_its_standard_error_and_no_noise_is_called_a_mistake():
+    start, plays = _played(Rules(partnership=True), 5, lambda state, rng: rng.choice(legal_moves(state)))
+    found = bot.review(start, plays, budget_ms=300, seed=4)
+    estimated = [d for d in found.decisions if not d.exact]
+    assert estimated and all(d.lens == "fair" for d in estimated)
+    for d in estimated:
+        assert d.error is not None and d.error >= 0 and d.loss_error is not None and d.deals >= MIN_DEALS
+        assert d.values is None or d.errors is not None and len(d.errors) == len(d.values)
+        if d.verdict in (Verdict.MISTAKE, Verdict.BLUNDER):
+            assert d.loss > NOISE_Z * d.loss_error
+    assert all(d.lens == "hindsight" and d.error is None for d in found.decisions if d.exact)
+
+
+@pytest.mark.parametrize("loss, error, expected", [
+    (0, None, Verdict.BEST), (5, None, Verdict.GOOD), (10, None, Verdict.INACCURACY), (19.9, None, Verdict.INACCURACY),
+    (20, None, Verdict.MISTAKE), (99.9, None, Verdict.MISTAKE), (100, None, Verdict.BLUNDER),
+    # an estimate within two standard errors of 0 is at most an inaccuracy
+    (100, 50.0, Verdict.INACCURACY), (100, 49.9, Verdict.BLUNDER), (40, 25.0, Verdict.INACCURACY),
+    (5, 10.0, Verdict.GOOD)])
+def test_verdict_thresholds(loss, error, expected):
+    assert verdict(loss, error) == expected
+
+
+def test_accuracy_is_the_mean_of_each_decisions_exp_of_its_loss():
+    assert accuracy([]) is None
+    assert accuracy([0, 0]) == 100.0
+    assert accuracy([0, 100]) == 68.4  # (100 + 36.79) / 2
+    seats = bot.review(*_played(Rules(), 3, _heuristic), budget_ms=200, seed=1).seats
+    assert all(s.accuracy is not None and 0 <= s.accuracy <= 100 and sum(s.verdicts) > 0 for s in seats)
+
+
+def _decent_or_random(state, rng):
+    # seats 0 and 2 play rules2 (written apart from the bot), seats 1 and 3 at random
+    if state.seat in (0, 2):
+        return rules2_play(state)
+    return rng.choice(legal_moves(state))
+
+
+# The review's discrimination bar, not reached yet: over 20 such deals at the default budget the random seats
+# lose ×1.4 what rules2 loses a decision, over all decisions and over the estimated ones alone (docs/review.md,
+# "How stable an estimate is"); the test stands for the bar and fails loudly (strict) once it is met.
+@pytest.mark.xfail(strict=True, reason="the discrimination bar (×2) is not reached yet: docs/review.md")
+def test_random_seats_lose_at_least_twice_what_a_decent_seat_loses_a_decision():
+    losses: dict[tuple[bool, bool], list[float]] = {(a, b): [] for a in (True, False) for b in (True, False)}
+    for seed in range(6):
+        start, plays = _played(Rules(partnership=True), 200 + seed, _decent_or_random)
+        for d in bot.review(start, plays, budget_ms=1000, seed=seed).decisions:
+            if d.values is not None:
+                losses[d.seat in (0, 2), d.exact].append(d.loss)
+    every = {decent: losses[decent, True] + losses[decent, False] for decent in (True, False)}
+    assert mean(every[False]) >= 2 * mean(every[True]) > 0
+    assert mean(losses[False, False]) >= 2 * mean(losses[True, False]) > 0
+
+
+@pytest.mark.slow
+def test_two_seeds_give_the_same_verdicts_at_the_default_budget():
+    deals = mixed_deals(20, 1)
+    first, second = ([bot.review(start, plays, seed=seed) for start, plays in deals] for seed in (1, 2))
+    found = stability(first, second)
+    assert found["estimated"] >= 200
+    assert found["p90"] <= 10 and found["flips"] <= 0.05
 
 
 def _bot_or_random(state, rng):

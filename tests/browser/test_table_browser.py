@@ -497,7 +497,11 @@ def test_lang_in_the_query_or_the_fragment_chooses_the_pages_language(browser, l
 
 # The page's threshold of a large loss (docs/table.md): the heart ace's 50 raw points.
 LARGE_LOSS = 50
-REVIEW_WORDS = {"en": ("Review", "Loss", "Largest mistakes"), "zh": ("复盘", "损失", "最大失误")}
+REVIEW_WORDS = {"en": ("Review", "Loss", "Largest mistakes", "Accuracy", "Verdicts"),
+                "zh": ("复盘", "损失", "最大失误", "准确度", "评级")}
+VERDICT_WORDS = {"en": {"best": "best", "good": "good", "inaccuracy": "inaccuracy", "mistake": "mistake",
+                        "blunder": "blunder"},
+                 "zh": {"best": "最佳", "good": "好棋", "inaccuracy": "欠佳", "mistake": "失误", "blunder": "大错"}}
 # seed 27's deal played at random (random.Random(27)) to plays[47], seat 1's, the last play of trick 12
 KNOWN_SEED, KNOWN_PLAY = 27, 47
 
@@ -546,13 +550,26 @@ def datasets(browser, selector: str) -> list[dict]:
         " text: e.textContent}))", selector)
 
 
-def check_review_shown(browser, answer: dict) -> None:
-    """One timeline entry a play, in order, four a trick, coloured by its loss; the summary is the answer's."""
+def js_number(value: float) -> str:
+    """``value`` as JavaScript writes it (11.0 as 11)."""
+    return str(int(value)) if value == int(value) else str(value)
+
+
+def check_review_shown(browser, answer: dict, lang: str = "en") -> None:
+    """One timeline entry a play, in order, four a trick (numbered from 0 as the API numbers them), coloured by
+    its loss, with its verdict and lens; the summary is the answer's, accuracy and verdicts included."""
     shown = datasets(browser, "[data-role=review-timeline] [data-role=review-play]")
     assert [(int(e["play"]), int(e["trick"]), int(e["seat"]), e["played"].split(), float(e["loss"]), e["level"],
-             e["exact"] == "true", "forced" in e, json.loads(e["best"])) for e in shown] == [
+             e["exact"] == "true", "forced" in e, json.loads(e["best"]), e["verdict"], e["lens"]) for e in shown] == [
         (d["play"], d["trick"], d["seat"], d["played"], d["loss"], level(d["loss"]), d["exact"], "values" not in d,
-         d["best"]) for d in answer["decisions"]]
+         d["best"], d["verdict"], d["lens"]) for d in answer["decisions"]]
+    for e, d in zip(shown, answer["decisions"]):
+        # a loss is written as the API gives it (positive), and a choice's verdict in the page's language
+        assert "−" not in e["text"] and (d["loss"] <= 0 or js_number(d["loss"]) in e["text"])
+        assert "values" not in d or VERDICT_WORDS[lang][d["verdict"]] in e["text"]
+    numbers = browser.execute_script("return [...document.querySelectorAll('[data-role=review-trick] .trick-no')]"
+                                     ".map(e => e.textContent)")
+    assert numbers == [str(k) for k in range(len(shown) // 4)]
     for e in shown:
         assert {f"loss-{e['level']}", "exact" if e["exact"] == "true" else "estimate"} <= set(e["class"].split())
     rows = browser.execute_script("return [...document.querySelectorAll('[data-role=review-trick]')]"
@@ -562,6 +579,13 @@ def check_review_shown(browser, answer: dict) -> None:
     for seat in answer["seats"]:
         mine = [d for d in answer["decisions"] if d["seat"] == seat["seat"]]
         assert float(cells[seat["seat"], "loss"]["value"]) == seat["loss"]
+        loss = cells[seat["seat"], "loss"]["text"].split(" ±")
+        assert float(loss[0]) == seat["loss"] and [float(e) for e in loss[1:]] == (
+            [seat["loss_se"]] if seat.get("loss_se") else [])
+        accuracy = cells[seat["seat"], "accuracy"]["value"]
+        assert (None if accuracy == "" else float(accuracy)) == seat["accuracy"]
+        assert cells[seat["seat"], "accuracy"]["text"] == ("–" if accuracy == "" else js_number(seat["accuracy"]))
+        assert json.loads(cells[seat["seat"], "verdicts"]["value"]) == seat["verdicts"]
         assert int(cells[seat["seat"], "exact"]["value"]) == sum(d["exact"] for d in mine)
         assert int(cells[seat["seat"], "exact"]["of"]) == len(seat["decisions"]) == len(mine)
         jumps = datasets(browser, f"[data-role=review-summary] td[data-field=mistakes][data-seat='{seat['seat']}'] "
@@ -587,10 +611,15 @@ def test_the_review_colours_every_play_by_its_loss_and_steps_to_its_mistakes(bro
     answer = answer_of(browser, events, f"{live_server}/review")
     assert answer["finished"] is True
     assert [d["played"] for d in answer["decisions"]] == state["plays"]
+    # no budget sent: the API's default (the test server caps it), the answer curl gets for the same deal and
+    # seed, and the budget shown is the answer's
+    assert answer == post(live_server, "/review", {**state, "seed": 1}).json()
+    shown = datasets(browser, "[data-role=review-budget]")[0]
+    assert (int(shown["budgetMs"]), f"budget {answer['budget_ms']} ms" in shown["text"]) == (answer["budget_ms"], True)
     check_review_shown(browser, answer)
     known = datasets(browser, f"[data-role=review-play][data-play='{KNOWN_PLAY}']")[0]
-    assert (known["seat"], known["played"], float(known["loss"]), known["level"], known["exact"]) == (
-        "1", "DQ", 100, "large", "true")
+    assert (known["seat"], known["played"], float(known["loss"]), known["level"], known["exact"], known["verdict"],
+            known["lens"]) == ("1", "DQ", 100, "large", "true", "blunder", "hindsight")
     assert json.loads(known["best"]) == [["SJ"]]
     shown_best = browser.find_element(By.CSS_SELECTOR, f"[data-play='{KNOWN_PLAY}'] [data-role=review-best]")
     assert shown_best.get_attribute("textContent") == "best J♠"
@@ -608,7 +637,7 @@ def test_the_review_colours_every_play_by_its_loss_and_steps_to_its_mistakes(bro
     # each seat's largest mistake steps the table to it, at a phone's width in Chinese too
     click(browser, browser.find_element(By.CSS_SELECTOR, "[data-action=lang][data-lang=zh]"))
     assert [b.text for b in browser.find_elements(By.CSS_SELECTOR, "[data-action=review]")] == ["复盘"]
-    check_review_shown(browser, answer)
+    check_review_shown(browser, answer, "zh")
     for lang, size in [("zh", DESKTOP), ("zh", PHONE), ("en", PHONE), ("en", DESKTOP)]:
         if browser.find_element(By.TAG_NAME, "html").get_attribute("lang") != {"zh": "zh-Hans", "en": "en"}[lang]:
             click(browser, browser.find_element(By.CSS_SELECTOR, f"[data-action=lang][data-lang={lang}]"))
@@ -620,7 +649,9 @@ def test_the_review_colours_every_play_by_its_loss_and_steps_to_its_mistakes(bro
                 assert decision.get_attribute("data-play") == str(play)
             words = [browser.find_element(By.CSS_SELECTOR, selector).text for selector in (
                 "[data-action=review]", "[data-role=review-summary] tr[data-field=loss] th",
-                "[data-role=review-summary] tr[data-field=mistakes] th")]
+                "[data-role=review-summary] tr[data-field=mistakes] th",
+                "[data-role=review-summary] tr[data-field=accuracy] th",
+                "[data-role=review-summary] tr[data-field=verdicts] th")]
             assert tuple(words) == REVIEW_WORDS[lang]
             assert browser.execute_script("return document.documentElement.scrollWidth") <= size[0]
         screenshot(browser, screenshots / f"table-review-{'phone' if size == PHONE else 'desktop'}-{lang}.png", size)

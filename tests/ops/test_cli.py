@@ -186,12 +186,15 @@ def test_review_prints_the_operations_answer_as_a_table_or_as_json(tmp_path, cap
     monkeypatch.setattr(sys, "stdin", io.StringIO(json.dumps(body)))
     assert cli.main(["review", "-"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0].split() == ["play", "trick", "seat", "played", "value", "best", "loss", "exact"]
+    assert lines[0].split() == ["play", "trick", "seat", "played", "value", "best", "loss", "lens", "verdict"]
     last = found["decisions"][-1]
     assert lines[52].split() == [str(last["play"]), "12", str(last["seat"]), *last["played"], str(last["value"]),
-                                 *last["played"], "0", "yes"]
+                                 *last["played"], "0", "hindsight", "best"]
+    first = found["decisions"][1]
+    assert not first["exact"] and lines[2].split()[4:6] == [str(first["value"]), f"±{first['se']}"]
     seat = found["seats"][0]
-    assert lines[54].startswith(f"seat 0: 13 plays, loss {seat['loss']}; largest mistakes: ")
+    assert lines[54].startswith(f"seat 0: 13 plays, loss {seat['loss']} ±{seat['loss_se']}, accuracy "
+                                f"{seat['accuracy']}; ")
 
 
 def test_review_of_a_deal_the_rules_reject_prints_the_problem(tmp_path, capsys):

@@ -279,6 +279,11 @@ def test_typescript_sdk_reviews_a_deal(built, python_sdk, live_server):
     # each seat's total, summed in TypeScript from its decisions (to the answer's one decimal), is the
     # one the answer gives it
     assert [round(total, 1) for total in result["totals"]] == [seat["loss"] for seat in result["review"]["seats"]]
+    # and its verdicts, counted in TypeScript, are the seat's counts; every estimate read has its errors
+    seats = result["review"]["seats"]
+    assert [{k: n for k, n in seat["verdicts"].items() if n} for seat in seats] == result["verdicts"]
+    estimated = [d for d in result["review"]["decisions"] if not d["exact"]]
+    assert estimated and result["errors"] == [[d["play"], d["se"], d["loss_se"]] for d in estimated]
 
 
 def readme_code(path, language: str, block: int = 0) -> str:

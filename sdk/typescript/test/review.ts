@@ -1,7 +1,8 @@
 // The SDK's review test (run by make test against a live server): a deal's hands and plays
 // read as JSON from stdin, reviewed through the built package with a seed and a budget, as a
 // replay screen would ask. Each decision's fields are read through their generated types;
-// prints the whole answer and each seat's total loss summed from its decisions, as JSON.
+// prints the whole answer, each seat's total loss summed from its decisions and its count of each verdict
+// (decisions with a choice), and each estimated decision's standard errors, as JSON.
 //   node test-build/review.js http://127.0.0.1:8080 < deal.json
 import { readFileSync } from "node:fs";
 import { createGongzhuClient, type Schemas } from "gongzhu-client";
@@ -22,10 +23,19 @@ async function main(): Promise<void> {
   }
   const review: Schemas["Review"] = reviewed.data;
   const totals = [0, 0, 0, 0];
+  const verdicts: Partial<Record<Decision["verdict"], number>>[] = [{}, {}, {}, {}];
+  const errors: [number, number | undefined, number | undefined][] = [];
   review.decisions.forEach((decision: Decision) => {
     totals[decision.seat] = (totals[decision.seat] ?? 0) + decision.loss;
+    const counts = verdicts[decision.seat];
+    if (decision.values && counts) {
+      counts[decision.verdict] = (counts[decision.verdict] ?? 0) + 1;
+    }
+    if (decision.lens === "fair") {
+      errors.push([decision.play, decision.se, decision.loss_se]);
+    }
   });
-  console.log(JSON.stringify({ review, totals }));
+  console.log(JSON.stringify({ review, totals, verdicts, errors }));
 }
 
 main().catch((error: unknown) => {

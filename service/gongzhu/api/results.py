@@ -9,7 +9,8 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import fields
 
-from gongzhu.bot.deal_review import Decision, Review
+from gongzhu.bot.deal_review import Decision, Review, SeatReview
+from gongzhu.bot.verdicts import VERDICTS
 from gongzhu.rules import (
     TRANSFORMER,
     DealState,
@@ -242,9 +243,23 @@ def title_out(title: Title) -> dict:
 def decision_out(decision: Decision) -> dict:
     out = {"play": decision.play, "trick": decision.trick, "seat": decision.seat, "played": cards(decision.played),
            "value": decision.value, "best": card_lists(decision.best), "loss": decision.loss,
-           "exact": decision.exact}
+           "exact": decision.exact, "lens": decision.lens, "verdict": str(decision.verdict)}
+    if not decision.exact:
+        out.update(se=decision.error, loss_se=decision.loss_error, deals=decision.deals)
     if decision.values is not None:
-        out["values"] = [{"move": cards(move), "value": value} for move, value in decision.values]
+        errors = decision.errors
+        out["values"] = [{"move": cards(move), "value": value} if errors is None else
+                         {"move": cards(move), "value": value, "se": errors[i]}
+                         for i, (move, value) in enumerate(decision.values)]
+    return out
+
+
+def seat_review_out(seat: SeatReview) -> dict:
+    out = {"seat": seat.seat, "decisions": list(seat.decisions), "loss": seat.loss,
+           "mistakes": [{"play": play, "loss": loss} for play, loss in seat.mistakes],
+           "verdicts": {str(v): n for v, n in zip(VERDICTS, seat.verdicts)}, "accuracy": seat.accuracy}
+    if seat.loss_error is not None:
+        out["loss_se"] = seat.loss_error
     return out
 
 
@@ -253,8 +268,6 @@ def review_out(state: DealState, review: Review, budget_ms: int) -> dict:
     rules = state.rules
     return {"rules": rules_out(rules), "finished": state.finished,
             "decisions": [decision_out(d) for d in review.decisions],
-            "seats": [{"seat": s.seat, "decisions": list(s.decisions), "loss": s.loss,
-                       "mistakes": [{"play": play, "loss": loss} for play, loss in s.mistakes]}
-                      for s in review.seats],
+            "seats": [seat_review_out(s) for s in review.seats],
             "score": score_out(rules, state.scores()) if state.finished else None,
             "budget_ms": budget_ms, "budget_cut": review.budget_cut}

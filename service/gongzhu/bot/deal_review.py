@@ -3,38 +3,35 @@
 The review walks the deal's history on its own state (``DealState.undo``, then ``apply_unchecked`` back),
 from the last play to the first, and values every legal move of each decision in one scale: raw-score
 points at the end of the deal, the acting seat's own raw score, or with partnership its side's raw scores
-less the other side's (``raw_value``). Two kinds of value:
+less the other side's (``fair_values.raw_value``). Two kinds of value:
 
 - exact (``exact: true``): the open-card value of each move, every hand seen and every seat playing best
   (``solve.OpenValues``); always with ``EXACT_TRICKS`` tricks left or fewer, and further back while the
   solver finishes within the positions the budget gives it. Going backwards lets the solver's tables, kept
   across the positions of the deal, serve the earlier ones.
-- estimated (``exact: false``): the bot's determinized evaluation from what the seat knew at the time
-  (its hand, the plays, the exposures, the voids shown and the inferences of ``knowledge.absent_cards``),
-  hidden cards dealt anew on each of a fixed number of deals and every move played out by the playout
-  policy (``search.deal_totals``), the mean rounded to one decimal. The number of deals depends only on
-  the budget, the deck count and the number of legal moves, and the deals on the seed and the play's
-  index, so the same seed gives the same estimate whatever the hidden cards are.
+- estimated (``exact: false``): the fair value from what the seat knew at the time (its hand, the plays, the
+  exposures, the voids shown and the inferences of ``knowledge.absent_cards``), hidden cards dealt anew and every
+  move played out by the baseline heuristic on the same deals (``fair_values``), with each value's standard
+  error. The playouts depend only on the budget, the deck count and what they found, and the deals on the seed
+  and the play's index, so the same seed gives the same estimate whatever the hidden cards are.
 
-``best`` is every move whose (rounded) value is the highest; ``loss`` the best value less the value of
-the move played.
+``best`` is every move whose (rounded) value is the highest; ``loss`` the best value less the value of the
+move played; ``verdict`` its class (``verdicts``). An exact value is the hindsight lens (every card open), an
+estimate the fair one (what the seat could know).
 """
 from __future__ import annotations
 
 import math
-import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from gongzhu.rules import DealState, Play, Rules, legal_moves
+from gongzhu.rules import DealState, Play
 from gongzhu.rules.cards import SEATS
-from gongzhu.rules.settlement import PARTNERS
 from gongzhu.solve import OpenValues, tricks_left
 
-from .advice import playout_weights
-from .knowledge import absent_cards, knowledge
-from .search import Playouts, deal_totals
+from .fair_values import DECIMALS, FairValues, fair_values
+from .verdicts import VERDICTS, Verdict, accuracy, verdict
 
 DEFAULT_BUDGET_MS = 3000
 # With this many tricks left or fewer (the trick on the table included) every decision is valued exactly,
@@ -50,27 +47,11 @@ EXACT_TRICKS = 3
 EXACT_NODES_PER_MS = {1: 250, 2: 37}
 GROWTH = 1
 EXACT_SHARE = 0.5
-# Playouts an estimated decision gets per millisecond of budget, by the number of decks, spread over every
-# legal move (at least MIN_DEALS deals each: fewer leave the best of several noisy means a loss of its own);
-# past the budget, without a seed, CUT_DEALS deals.
-PLAYOUTS_PER_MS = {1: 0.05, 2: 0.1}
-MIN_DEALS = 8
-CUT_DEALS = 2
+# Past the budget, without a seed, the remaining estimates get the fewest deals (``fair_values.MIN_DEALS``).
+CUT_PLAYOUTS = 0
 MS = 1e-3
-# Estimates are rounded to one decimal, and so are the losses computed from them.
-DECIMALS = 1
 # Most mistakes listed per seat.
 MISTAKES = 3
-
-
-def raw_value(rules: Rules, raw: Sequence[int], seat: int) -> int:
-    """The review's scale: ``seat``'s raw score, or with partnership its side's raw scores less the other
-    side's (twice the partnership score)."""
-    if not rules.partnership:
-        return raw[seat]
-    side = next(pair for pair in PARTNERS if seat in pair)
-    ours = raw[side[0]] + raw[side[1]]
-    return 2 * ours - sum(raw)
 
 
 # A value or a loss: an int when exact, a float (one decimal) when estimated; the union keeps a compiled reader
@@ -80,7 +61,9 @@ Value = int | float
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Decision:
-    """One play of the deal reviewed: every legal move's value (``values``, None when the move was forced)."""
+    """One play of the deal reviewed: every legal move's value (``values``, None when the move was forced); when
+    estimated, the standard errors of the value played (``error``), of the loss (``loss_error``) and of each
+    move's value (``errors``, beside ``values``), and the deals the move played was valued on."""
 
     play: int
     trick: int
@@ -91,16 +74,31 @@ class Decision:
     loss: Value
     exact: bool
     values: tuple[tuple[Play, Value], ...] | None
+    verdict: Verdict
+    error: float | None = None
+    loss_error: float | None = None
+    errors: tuple[float, ...] | None = None
+    deals: int | None = None
+
+    @property
+    def lens(self) -> str:
+        """``hindsight`` (exact: every card open) or ``fair`` (estimated from what the seat could know)."""
+        return "hindsight" if self.exact else "fair"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class SeatReview:
-    """A seat's decisions (play indexes), their total loss and its largest mistakes (play, loss)."""
+    """A seat's decisions (play indexes), their total loss (with its standard error when some were estimated), its
+    largest mistakes (play, loss), its decisions of each class (``VERDICTS`` order) and its accuracy (None when it
+    had no choice)."""
 
     seat: int
     decisions: tuple[int, ...]
     loss: Value
     mistakes: tuple[tuple[int, Value], ...]
+    verdicts: tuple[int, ...]
+    accuracy: float | None
+    loss_error: float | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -114,47 +112,50 @@ class Stopped(Exception):
     """The caller's ``stop`` said the review is no longer wanted."""
 
 
-def estimate(state: DealState, *, budget_ms: int, seed: int | None, play: int,
-             deals: int | None = None) -> dict[Play, Value]:
-    """Each legal move's value estimated from what ``state.seat`` knows (never the hidden cards), rounded.
-
-    ``deals``: the deals of the hidden cards (default: by ``budget_ms``, ``PLAYOUTS_PER_MS`` and the
-    number of moves); ``seed`` and ``play`` (the decision's index in the deal) fix them."""
-    moves = legal_moves(state)
-    if deals is None:
-        deals = estimate_deals(state.rules, budget_ms, len(moves))
-    seat = state.seat
-    assert seat is not None, "the deal is finished"
-    leaf = Playouts(seat, float("inf"), playout_weights(state.rules), raw_value)
-    rng = random.Random(None if seed is None else f"review {seed} {play}")
-    totals, done = deal_totals(state, knowledge(state), moves, leaf, deals=deals, rng=rng,
-                               absent=absent_cards(state))
-    return {move: round(total / done, DECIMALS) for move, total in zip(moves, totals)}
+def estimate(state: DealState, *, budget_ms: int, seed: int | None, play: int, played: Play | None = None,
+             playouts: int | None = None) -> FairValues:
+    """Each legal move's fair value at ``state`` (``fair_values``): from what ``state.seat`` knows, never the hidden
+    cards; ``played`` (the move made) valued on every deal; ``seed`` and ``play`` (the decision's index) fix them."""
+    return fair_values(state, budget_ms=budget_ms, seed=seed, play=play, played=played, playouts=playouts)
 
 
-def estimate_deals(rules: Rules, budget_ms: int, moves: int) -> int:
-    """The deals an estimated decision with ``moves`` legal moves gets under ``budget_ms``."""
-    return max(MIN_DEALS, int(budget_ms * PLAYOUTS_PER_MS[rules.decks]) // moves)
-
-
-def _decision(state: DealState, play: int, played: Play, values: dict[Play, Value], exact: bool) -> Decision:
+def _exact_decision(state: DealState, play: int, played: Play, values: dict[Play, int]) -> Decision:
     seat = state.seat
     assert seat is not None
     top = max(values.values())
-    best = tuple(move for move, value in values.items() if value == top)
-    value = values[played]
-    return Decision(play=play, trick=state.trick_number, seat=seat, played=played, value=value, best=best,
-                    loss=top - value if exact else round(top - value, DECIMALS), exact=exact,
-                    values=tuple(values.items()) if len(values) > 1 else None)
+    loss = top - values[played]
+    return Decision(play=play, trick=state.trick_number, seat=seat, played=played, value=values[played],
+                    best=tuple(move for move, value in values.items() if value == top), loss=loss, exact=True,
+                    values=tuple(values.items()) if len(values) > 1 else None, verdict=verdict(loss, None))
+
+
+def _fair_decision(state: DealState, play: int, played: Play, found: FairValues) -> Decision:
+    seat = state.seat
+    assert seat is not None
+    top = max(found.values)
+    mine = found.moves.index(played)
+    first = found.values.index(top)
+    loss = round(top - found.values[mine], DECIMALS)
+    loss_error = round(found.paired_error(first, mine), DECIMALS) if loss > 0 else 0.0
+    forced = len(found.moves) == 1
+    return Decision(play=play, trick=state.trick_number, seat=seat, played=played, value=found.values[mine],
+                    best=tuple(m for m, v in zip(found.moves, found.values) if v == top), loss=loss, exact=False,
+                    values=None if forced else tuple(zip(found.moves, found.values)),
+                    verdict=verdict(loss, loss_error), error=found.errors[mine], loss_error=loss_error,
+                    errors=None if forced else found.errors, deals=found.deals[mine])
 
 
 def _seat_review(seat: int, decisions: Sequence[Decision]) -> SeatReview:
     own = [d for d in decisions if d.seat == seat]
     mistakes = sorted((d for d in own if d.loss > 0), key=lambda d: (-d.loss, d.play))[:MISTAKES]
     loss = sum(d.loss for d in own)
+    exact = all(d.exact for d in own)
+    loss_error = None if exact else round(math.sqrt(sum((d.loss_error or 0.0) ** 2 for d in own)), DECIMALS)
     return SeatReview(seat=seat, decisions=tuple(d.play for d in own),
-                      loss=loss if all(d.exact for d in own) else round(loss, DECIMALS),
-                      mistakes=tuple((d.play, d.loss) for d in mistakes))
+                      loss=loss if exact else round(loss, DECIMALS),
+                      mistakes=tuple((d.play, d.loss) for d in mistakes),
+                      verdicts=tuple(sum(d.verdict == v for d in own if d.values is not None) for v in VERDICTS),
+                      accuracy=accuracy([d.loss for d in own if d.values is not None]), loss_error=loss_error)
 
 
 def review(start: DealState, plays: Sequence[Play], *, budget_ms: int = DEFAULT_BUDGET_MS,
@@ -165,7 +166,7 @@ def review(start: DealState, plays: Sequence[Play], *, budget_ms: int = DEFAULT_
     Exact values while the solver finishes: always with ``EXACT_TRICKS`` tricks left or fewer; further back
     within ``EXACT_NODES_PER_MS`` × ``budget_ms`` positions over the whole review (``_Exact``) and, without a
     seed, until ``EXACT_SHARE`` of ``budget_ms`` of wall-clock time has passed. Estimates for the rest;
-    without a seed, past ``budget_ms`` the remaining ones get ``CUT_DEALS`` deals each and ``budget_cut`` is
+    without a seed, past ``budget_ms`` the remaining ones get the fewest deals and ``budget_cut`` is
     true. With a seed the clock does not count (as for ``suggest``): the same seed gives the same review on
     an idle or a busy server, which may then take longer than ``budget_ms``. ``stop`` (optional) is asked
     between decisions; True raises ``Stopped``.
@@ -182,11 +183,11 @@ def review(start: DealState, plays: Sequence[Play], *, budget_ms: int = DEFAULT_
             start.undo()
             values = exact.values(start)
             if values is not None:
-                found.append(_decision(start, index, plays[index], {**values}, True))
+                found.append(_exact_decision(start, index, plays[index], {**values}))
                 continue
-            late = clock.late()
-            guess = estimate(start, budget_ms=budget_ms, seed=seed, play=index, deals=CUT_DEALS if late else None)
-            found.append(_decision(start, index, plays[index], guess, False))
+            guess = estimate(start, budget_ms=budget_ms, seed=seed, play=index, played=plays[index],
+                             playouts=CUT_PLAYOUTS if clock.late() else None)
+            found.append(_fair_decision(start, index, plays[index], guess))
     finally:
         while start.plays_count:
             start.undo()

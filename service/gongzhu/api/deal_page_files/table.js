@@ -11,9 +11,8 @@
   const SEATS = [0, 1, 2, 3];
   const SUGGEST_BUDGET_MS = 200;
   const SUGGEST_SEED = 1;
-  // A review of the whole deal, seeded: a seeded review does its work whatever the clock, about two seconds of
-  // one core for a deal at this budget (docs/table.md); the server caps the budget and the answer says what it used.
-  const REVIEW_BUDGET_MS = 1000;
+  // A review of the whole deal, seeded, at the API's default budget (no budget_ms sent), so the page shows what
+  // curl shows for the same deal and seed; the answer says which budget it had (docs/table.md).
   const REVIEW_SEED = 1;
   // A loss of this many raw-score points or more is large: the heart ace's 50 (docs/table.md).
   const LARGE_LOSS = 50;
@@ -65,18 +64,22 @@
       bad_json: 'The pasted text is not JSON.', network: 'The service did not answer.',
       not_object: 'A deal state is a JSON object (the body /legal-moves accepts).',
       empty: 'Deal with a seed or paste a deal state to start.',
-      review: 'Review', reviewing: (ms) => `Reviewing every play of the deal (budget ${ms} ms)…`,
+      review: 'Review', reviewing: () => 'Reviewing every play of the deal (the API\'s default budget)…',
       review_title: 'Review', review_scale: (p) => (p
-        ? 'Values: the side\'s raw score less the other side\'s at the end of the deal.'
-        : 'Values: the seat\'s own raw score at the end of the deal.'),
+        ? 'Values: the side\'s raw score less the other side\'s at the end of the deal. Losses are positive, tricks numbered from 0, as the API gives them; ± one standard error of an estimate.'
+        : 'Values: the seat\'s own raw score at the end of the deal. Losses are positive, tricks numbered from 0, as the API gives them; ± one standard error of an estimate.'),
       review_budget: (ms, cut) => `seed ${REVIEW_SEED}, budget ${ms} ms${cut ? ' — cut by the clock before every decision was valued' : ''}`,
       legend_none: 'no loss', legend_small: `loss under ${LARGE_LOSS}`, legend_large: `loss ${LARGE_LOSS} or more`,
-      legend_exact: 'exact (all cards open)', legend_estimate: 'estimate (what the seat knew)',
+      legend_exact: 'hindsight: exact, all cards open', legend_estimate: 'fair: estimated from what the seat knew',
       legend_forced: 'forced (one legal play)',
       seat_short: (s) => `S${s}`, trick_short: (n) => `T${n}`,
+      review_at: (n, k, s, c) => `play ${n}, trick ${k} (both from 0, as the API numbers them), seat ${s}${c ? ': ' + c : ''}`,
       review_loss: 'Loss', review_exact: 'Exact decisions', review_mistakes: 'Largest mistakes',
+      review_accuracy: 'Accuracy', review_verdicts: 'Verdicts',
+      verdict_best: 'best', verdict_good: 'good', verdict_inaccuracy: 'inaccuracy', verdict_mistake: 'mistake',
+      verdict_blunder: 'blunder',
       of: (a, b) => `${a} of ${b}`, none_lost: 'none',
-      played: 'played', best: 'best', value: 'value', exact: 'exact', estimate: 'estimate',
+      played: 'played', best: 'best', value: 'value', exact: 'hindsight (exact)', estimate: 'fair (estimate)',
       forced: 'the only legal play', jump: 'Go to this play',
     },
     zh: {
@@ -118,18 +121,22 @@
       bad_json: '粘贴的内容不是 JSON。', network: '服务没有应答。',
       not_object: '牌局状态是一个 JSON 对象（/legal-moves 接受的请求体）。',
       empty: '用种子发牌，或粘贴牌局状态开始。',
-      review: '复盘', reviewing: (ms) => `正在复盘本局的每一张出牌（预算 ${ms} 毫秒）……`,
+      review: '复盘', reviewing: () => '正在复盘本局的每一张出牌（接口默认预算）……',
       review_title: '复盘', review_scale: (p) => (p
-        ? '数值：本局结束时本方原始分减去对方原始分。'
-        : '数值：本局结束时该座位自己的原始分。'),
+        ? '数值：本局结束时本方原始分减去对方原始分。损失为正数，圈数从 0 起，与接口一致；估计值带 ± 一个标准误差。'
+        : '数值：本局结束时该座位自己的原始分。损失为正数，圈数从 0 起，与接口一致；估计值带 ± 一个标准误差。'),
       review_budget: (ms, cut) => `种子 ${REVIEW_SEED}，预算 ${ms} 毫秒${cut ? '，时间用尽，并非每一步都已估值' : ''}`,
       legend_none: '无损失', legend_small: `损失小于 ${LARGE_LOSS}`, legend_large: `损失 ${LARGE_LOSS} 或以上`,
-      legend_exact: '精确（明牌求解）', legend_estimate: '估计（按该座位所知）',
+      legend_exact: '事后：精确，明牌求解', legend_estimate: '公允：按该座位当时所知估计',
       legend_forced: '被迫（唯一合法出牌）',
       seat_short: (s) => `座${s}`, trick_short: (n) => `第${n}圈`,
+      review_at: (n, k, s, c) => `第 ${n} 手，第 ${k} 圈（均从 0 起，与接口一致），座位 ${s}${c ? '：' + c : ''}`,
       review_loss: '损失', review_exact: '精确判断', review_mistakes: '最大失误',
+      review_accuracy: '准确度', review_verdicts: '评级',
+      verdict_best: '最佳', verdict_good: '好棋', verdict_inaccuracy: '欠佳', verdict_mistake: '失误',
+      verdict_blunder: '大错',
       of: (a, b) => `${a} / ${b}`, none_lost: '无',
-      played: '实出', best: '最佳', value: '数值', exact: '精确', estimate: '估计',
+      played: '实出', best: '最佳', value: '数值', exact: '事后（精确）', estimate: '公允（估计）',
       forced: '唯一合法的出牌', jump: '跳到这一手',
     },
   };
@@ -398,7 +405,7 @@
     const plays = JSON.stringify(T.state.plays);
     T.reviewing = true;
     render();
-    const answer = await api('/review', { ...T.state, seed: REVIEW_SEED, budget_ms: REVIEW_BUDGET_MS });
+    const answer = await api('/review', { ...T.state, seed: REVIEW_SEED });
     T.reviewing = false;
     if (!answer.ok) return showProblem(answer, T.cursor);
     T.problem = null;
@@ -687,8 +694,9 @@
       const current = trickPlays(played, turn.trick_number);
       const showLast = current.length === 0 && turn.trick_number > 0;
       const shown = showLast ? trickPlays(played, turn.trick_number - 1) : current;
-      const title = showLast ? t('last_trick', turn.trick_number, turn.trick_leader)
-        : `${t('trick', turn.trick_number + 1)} · ${t('led_by', turn.trick_leader)}`;
+      // tricks numbered from 0, as the API (and the review) number them
+      const title = showLast ? t('last_trick', turn.trick_number - 1, turn.trick_leader)
+        : `${t('trick', turn.trick_number)} · ${t('led_by', turn.trick_leader)}`;
       const trick = el('div', { class: `trick${showLast ? ' last' : ''}`, 'data-role': 'trick' });
       for (const p of shown) {
         const winning = !showLast && turn.winning === p.seat;
@@ -774,7 +782,8 @@
 
   // ---- the review: the decision at the cursor, a summary a seat, every play by trick ----
   const lossLevel = (loss) => (loss <= 0 ? 'none' : loss < LARGE_LOSS ? 'small' : 'large');
-  const lossText = (loss) => (loss > 0 ? `−${loss}` : '0');
+  const lossText = (loss, se) => (se ? `${loss} ±${se}` : String(loss));
+  const VERDICTS = ['best', 'good', 'inaccuracy', 'mistake', 'blunder'];
   const moveView = (move) => el('span', { class: 'move' },
     move.map((card) => el('span', { class: `mc suit-${card[0]}` }, cardText(card))));
   const bestView = (best) => el('span', { class: 'best-moves' },
@@ -784,7 +793,7 @@
   function drawReview(section) {
     section.replaceChildren();
     if (T.reviewing) {
-      section.append(el('p', { class: 'waiting', 'data-role': 'review-waiting' }, t('reviewing', REVIEW_BUDGET_MS)));
+      section.append(el('p', { class: 'waiting', 'data-role': 'review-waiting' }, t('reviewing')));
       return;
     }
     const r = currentReview();
@@ -807,9 +816,11 @@
       'data-role': 'review-value', 'data-move': v.move.join(' '), 'data-value': v.value,
     }, moveView(v.move), ` ${number(v.value)}`))) : el('span', {}, ` · ${t('forced')}`);
     return el('div', { class: 'decision', 'data-role': 'review-decision', 'data-play': d.play },
-      el('strong', {}, t('at_play', d.play, d.seat, '')), ` · ${t('played')} `, moveView(d.played),
-      ` · ${t('value')} ${number(d.value)} · ${t('review_loss')} `,
-      el('span', { class: `loss loss-${lossLevel(d.loss)}` }, lossText(d.loss)),
+      el('strong', {}, t('review_at', d.play, d.trick, d.seat, '')), ` · ${t('played')} `, moveView(d.played),
+      ` · ${t('value')} ${lossText(number(d.value), d.se)} · ${t('review_loss')} `,
+      el('span', { class: `loss loss-${lossLevel(d.loss)}`, 'data-role': 'review-loss' }, lossText(d.loss, d.loss_se)),
+      ' · ', el('span', { class: `verdict verdict-${d.verdict}`, 'data-role': 'review-verdict', 'data-verdict': d.verdict },
+        t(`verdict_${d.verdict}`)),
       ` · ${t(d.exact ? 'exact' : 'estimate')}`, values);
   }
 
@@ -817,7 +828,7 @@
     return el('button', {
       type: 'button', class: `jump loss-${lossLevel(loss)}`, 'data-action': 'review-jump', 'data-role': role,
       'data-play': d.play, 'data-loss': loss, title: t('jump'),
-    }, `${t('trick_short', d.trick + 1)} `, moveView(d.played), ` ${lossText(loss)}`);
+    }, `${t('trick_short', d.trick)} `, moveView(d.played), ` ${lossText(loss)}`);
   }
 
   function reviewSummary(r, byPlay) {
@@ -829,7 +840,14 @@
     return el('table', { class: 'review-summary', 'data-role': 'review-summary' },
       el('thead', {}, el('tr', {}, el('th', {}), r.seats.map((s) => el('th', { 'data-seat': s.seat }, t('seat', s.seat))))),
       el('tbody', {},
-        row('loss', 'review_loss', (s) => ({ attrs: { 'data-value': s.loss }, shown: lossText(s.loss) })),
+        row('loss', 'review_loss', (s) => ({ attrs: { 'data-value': s.loss }, shown: lossText(s.loss, s.loss_se) })),
+        row('accuracy', 'review_accuracy', (s) => ({
+          attrs: { 'data-value': s.accuracy ?? '' }, shown: s.accuracy === null ? '–' : String(s.accuracy),
+        })),
+        row('verdicts', 'review_verdicts', (s) => ({
+          attrs: { 'data-value': JSON.stringify(s.verdicts) },
+          shown: VERDICTS.filter((v) => s.verdicts[v]).map((v) => `${s.verdicts[v]} ${t(`verdict_${v}`)}`).join(', '),
+        })),
         row('exact', 'review_exact', (s) => ({
           attrs: { 'data-value': exact(s), 'data-of': s.decisions.length }, shown: t('of', exact(s), s.decisions.length),
         })),
@@ -851,7 +869,7 @@
     for (const d of r.decisions) (tricks[d.trick] ||= []).push(d);
     return el('div', { class: 'timeline', 'data-role': 'review-timeline' }, tricks.map((plays, k) => el('div', {
       class: 'review-trick', 'data-role': 'review-trick', 'data-trick': k,
-    }, el('span', { class: 'trick-no', title: t('trick', k + 1) }, String(k + 1)),
+    }, el('span', { class: 'trick-no', title: t('trick', k) }, String(k)),
     el('div', { class: 'trick-plays' }, plays.map(reviewPlay)))));
   }
 
@@ -862,11 +880,13 @@
       type: 'button', class: `review-play loss-${lossLevel(d.loss)} ${d.exact ? 'exact' : 'estimate'}${forced ? ' forced' : ''}`,
       'data-action': 'review-jump', 'data-role': 'review-play', 'data-play': d.play, 'data-trick': d.trick,
       'data-seat': d.seat, 'data-played': d.played.join(' '), 'data-loss': d.loss, 'data-level': lossLevel(d.loss),
+      'data-verdict': d.verdict, 'data-lens': d.lens,
       'data-exact': String(d.exact), 'data-forced': forced || undefined, 'data-best': JSON.stringify(d.best),
       'data-current': d.play === T.cursor || undefined,
-      title: `${t('at_play', d.play, d.seat, d.played.join(' '))} · ${t(d.exact ? 'exact' : 'estimate')}`,
+      title: `${t('review_at', d.play, d.trick, d.seat, d.played.join(' '))} · ${t(`verdict_${d.verdict}`)} · ${t(d.exact ? 'exact' : 'estimate')}`,
     }, el('span', { class: 'who' }, t('seat_short', d.seat)), moveView(d.played),
     d.loss > 0 ? el('span', { class: 'loss' }, lossText(d.loss)) : null,
+    d.values ? el('span', { class: `verdict verdict-${d.verdict}` }, t(`verdict_${d.verdict}`)) : null,
     differs ? el('span', { class: 'best', 'data-role': 'review-best' }, `${t('best')} `, bestView(d.best)) : null);
   }
 
