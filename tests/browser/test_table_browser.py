@@ -135,6 +135,10 @@ def network_events(browser) -> list[dict]:
     return [json.loads(entry["message"])["message"] for entry in browser.get_log("performance")]
 
 
+# The schemes of requests that ask a host over the network.
+NETWORK_SCHEMES = frozenset({"http", "https", "ws", "wss", "ftp"})
+
+
 def check_console_and_network(browser, base: str, allowed_statuses: tuple[int, ...] = (),
                               events: list[dict] | None = None) -> None:
     """No console error or warning (but the network lines Chrome writes for the API's own
@@ -147,8 +151,9 @@ def check_console_and_network(browser, base: str, allowed_statuses: tuple[int, .
         assert expected or entry["level"] not in {"SEVERE", "WARNING"}, entry
     urls = [event["params"]["request"]["url"] for event in [*(events or []), *network_events(browser)]
             if event["method"] == "Network.requestWillBeSent"]
-    # chrome:// and data: are the browser's own (its start pages); a host is asked over the network
-    sent = [u for u in urls if urlsplit(u).scheme not in {"chrome", "data", "about"}]
+    # only what goes over the network counts: the browser's own pages (chrome://, chrome-untrusted://, about:,
+    # data: and whatever scheme a newer Chromium adds for its start pages) ask no host
+    sent = [u for u in urls if urlsplit(u).scheme in NETWORK_SCHEMES]
     assert any(u.startswith(f"{base}/table") for u in sent), "the performance log recorded the page's requests"
     assert [u for u in sent if not u.startswith(base + "/")] == []
     resources = browser.execute_script("return performance.getEntriesByType('resource').map(e => e.name)")
