@@ -23,6 +23,7 @@ UNREACHABLE = {
     "internal_error": "a fault of the server, never caused by a request's content",
     "not_ready": "the server's state (starting or draining), not the request's",
     "busy": "/suggest when every bot slot of the server is thinking: a matter of load",
+    "too_many_requests": "nginx's own answer to a client with as many requests in progress as one may have: load",
 }
 REQUIRED_TAGS = {"one-deck", "two-decks", "exposure", "transformer", "all-hearts", "grand-slam", "partnership",
                  "ingots", "titles", "variants", "first-lead", "claims", "match", "problems", "pairs",

@@ -114,7 +114,7 @@ CLIENT_ZONE = "1m"
 
 
 def batch_socket(socket_path: Path) -> Path:
-    return socket_path.with_name("batch.sock")
+    return socket_path.parent / "batch.sock"
 
 
 def client_limits() -> dict[str, str]:
