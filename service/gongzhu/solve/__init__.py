@@ -8,7 +8,8 @@ what they share (docs/engine-api.md, "Claims" and "Search").
 """
 from .claims import CLAIM_KINDS, ClaimVerdict, claimed_captures, decide_claim, tricks_left
 from .endgame import endgame_values
+from .scale import raw_value, value_weights
 from .values import OpenValues
 
 __all__ = ["CLAIM_KINDS", "ClaimVerdict", "claimed_captures", "decide_claim", "endgame_values", "OpenValues",
-           "tricks_left"]
+           "raw_value", "tricks_left", "value_weights"]

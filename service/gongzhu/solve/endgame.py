@@ -20,7 +20,7 @@ as MTD(f) finds it: a yes proves the value at least the lowest kept leaf the
 question met, a no at most the highest broken one; the next question is just
 above what is proved, or at it, then halfway (``exact_units``). The first question
 is a guess (a playout's value, often the answer). Scores are counted in integer
-units (``score_units``; raw points for the review, ``raw_points``) on a grid of
+units (``scale.score_units``; raw points for the review, ``raw_points``) on a grid of
 ``UNIT``. Each position's value bounds, from its own leaves (fail-soft), are kept
 for every later question (``AtLeast``), shared by every move of the root.
 
@@ -70,11 +70,11 @@ from ..rules.scoring import (
     score_parts,
     seat_raw,
 )
-from ..rules.settlement import PARTNERS
 from ..rules.state import DealState
 from ..rules.tricks import leading_index, trick_winner
 from ..rules.variants import Rules
 from .andor import AndOr, Budget, Nodes
+from .scale import Weights, units_per_point, value_weights
 from .vocabulary import distinct_cards, kept_apart, live_cards, one_plane, renumber, renumbering, rivals_live
 
 # Every raw score is a multiple of ten (hearts by tens, pig and sheep 100, all hearts 200,
@@ -97,30 +97,15 @@ ORDER_POINTS: Final = tuple(
     PIG_POINTS if c == PIG else SHEEP_POINTS if c == SHEEP else 0 for c in range(PLANE))
 
 
-def score_units(rules: Rules, raw: Sequence[int], seat: int) -> int:
-    """``exact_score`` times ``units_per_point(rules)``, an integer: 4·own − all (individual),
-    2·side − all (partnership)."""
-    total = raw[0] + raw[1] + raw[2] + raw[3]
-    if rules.partnership:
-        side = PARTNERS[seat % 2]
-        return 2 * (raw[side[0]] + raw[side[1]]) - total
-    return SEATS * raw[seat] - total
-
-
-def units_per_point(rules: Rules) -> int:
-    """Score units per point of ``exact_score``: 2 with partnership (half a side difference), else 3."""
-    return 2 if rules.partnership else SEATS - 1
-
-
-def settled_units(pos: DealState, seat: int, raw_points: bool = False) -> int:
-    """``seat``'s score units from the cards taken so far (its final score once no scoring card is in play).
-    With ``raw_points``, the review's scale, raw points: ``seat``'s own raw score (individual); its side's
-    raw scores less the other side's (partnership: twice the side difference, which ``score_units`` is)."""
+def settled_units(pos: DealState, weights: Weights) -> int:
+    """The value of the cards taken so far in the scale ``weights`` (``scale``): the deal's value once no
+    scoring card is in play."""
     rules, k = pos.rules, pos.doublings
-    if raw_points and not rules.partnership:
-        return seat_raw(rules, pos.captured_bits[seat], k)
-    raw = [seat_raw(rules, bits, k) for bits in pos.captured_bits]
-    return score_units(rules, raw, seat)
+    value = 0
+    for s in range(SEATS):
+        if weights[s]:
+            value += weights[s] * seat_raw(rules, pos.captured_bits[s], k)
+    return value
 
 
 # the scoring cards whose copies score alike, one copy at a time (``pile_extremes``)
@@ -372,16 +357,6 @@ def narrowed(low: int, high: int, floor: int, ceiling: int, value: int) -> tuple
     return value, value
 
 
-def value_weights(seat: int, partnership: bool, raw_points: bool) -> tuple[int, ...]:
-    """Each seat's raw score's weight in ``seat``'s value: ``score_units``, or in the review's scale
-    (``raw_points``, ``settled_units``) individually the seat's own alone."""
-    if partnership:
-        return tuple([1 if s % 2 == seat % 2 else -1 for s in range(SEATS)])
-    if raw_points:
-        return tuple([1 if s == seat else 0 for s in range(SEATS)])
-    return tuple([SEATS - 1 if s == seat else -1 for s in range(SEATS)])
-
-
 class AtLeast(AndOr[Key, Play]):
     """Can ``seat`` make sure its score units end at ``threshold`` or more? The claims' AND/OR search on
     one ``DealState`` walked down and up (``apply_unchecked``/``undo``).
@@ -399,8 +374,7 @@ class AtLeast(AndOr[Key, Play]):
     def __init__(self, seat: int, nodes: Nodes, partnership: bool, raw_points: bool = False) -> None:
         super().__init__(seat, True, nodes)
         self.partnership = partnership
-        # the review's scale (``settled_units``); individually only the seat's own pile counts then
-        self.raw_points = raw_points
+        # the scale (``scale.value_weights``): the bot's, or the review's (``raw_points``)
         self.weights = value_weights(seat, partnership, raw_points)
         # every seat's scoring pile and the scoring cards in play (one int) -> ``deal_extremes`` (one search
         # serves one deal: its rules and doublings)
@@ -454,7 +428,7 @@ class AtLeast(AndOr[Key, Play]):
 
     def units(self, pos: DealState) -> int:
         """The seat's settled score units in ``pos`` (``settled_units``, in this search's scale)."""
-        return settled_units(pos, self.seat, self.raw_points)
+        return settled_units(pos, self.weights)
 
     def key(self, pos: DealState) -> tuple[Key, int]:
         """The key of ``pos`` in the tables, and the value its entries are counted from (``scored``)."""
@@ -632,7 +606,7 @@ class AtLeast(AndOr[Key, Play]):
 
     def _worth(self, pos: DealState) -> Callable[[Play], int]:
         """Sort key, lowest first: minus the points the move's trick would bring the seat (weighted as in
-        ``score_units``) if it ended now; then among plays that would not take it the highest card first,
+        ``scale``) if it ended now; then among plays that would not take it the highest card first,
         among those that would the lowest."""
         mover = pos.seat
         assert mover is not None
@@ -644,14 +618,7 @@ class AtLeast(AndOr[Key, Play]):
         for play in pos.trick:
             for card in play:
                 points += ORDER_POINTS[card]
-        partnership = pos.rules.partnership
-        seat = self.seat
-        others = 0 if self.raw_points else -1
-
-        def weight(taker: int) -> int:
-            if partnership:
-                return 1 if taker % 2 == seat % 2 else -1
-            return SEATS - 1 if taker == seat else others
+        weights = self.weights
 
         def key(move: Play) -> int:
             card = move[-1]
@@ -660,7 +627,7 @@ class AtLeast(AndOr[Key, Play]):
             for c in move:
                 value += ORDER_POINTS[c]
             rank = card % SUIT_SIZE
-            return -weight(mover if takes else winner) * value * 32 + (rank if takes else SUIT_SIZE - rank)
+            return -weights[mover if takes else winner] * value * 32 + (rank if takes else SUIT_SIZE - rank)
         return key
 
     def cards(self, pos: DealState, move: Play) -> Play:

@@ -65,19 +65,9 @@ SUIT_COUNTS: Final[tuple[int, ...]] = tuple([bin(m).count("1") for m in range(SU
 
 
 def plain_open(state: DealState) -> bool:
-    """Whether ``PlainOpen`` values ``state`` and every position after it: one deck, no opening card due,
-    no first-trick ban, and no exposed copy held of a suit not yet led (one whose first round is the trick
-    on the table counts as not led: its exposed copies are still held back)."""
-    if state.rules.decks != 1 or state.opening_lead is not None or state.ban:
-        return False
-    led = state.suits_led
-    if state.trick and state.first_round:
-        led &= ~(1 << state.trick[0][0] // SUIT_SIZE)
-    for held in state.held_exposed:
-        for suit in range(4):
-            if held & SUIT_MASKS[suit] and not led >> suit & 1:
-                return False
-    return True
+    """Whether ``PlainOpen`` values ``state`` and every position after it: one deck, and no card special any
+    more (``DealState.plain``, the one definition)."""
+    return state.rules.decks == 1 and state.plain
 
 
 def _below(bits: int, card: int) -> int:
