@@ -42,7 +42,7 @@ from ..rules.state import DealState
 from ..rules.tricks import leading_card
 from .andor import AndOr, Budget, Nodes
 from .plain import PlainSearch, by_suit, priority
-from .vocabulary import kept_apart, live_cards, real_card, renumbered, rivals_live
+from .vocabulary import kept_apart, live_cards, position_key, real_card, renumbered, rivals_live
 
 ClaimKind = Literal["all_tricks", "no_tricks"]
 CLAIM_KINDS: Final[tuple[str, ...]] = ("all_tricks", "no_tricks")
@@ -137,8 +137,7 @@ class _Search(AndOr[tuple[object, ...], Play]):
         if pos.seat is None:
             return None
         if not pos.plain:
-            return (pos.seat, pos.leader, tuple(pos.hands_bits), tuple(pos.held_exposed), tuple(pos.trick),
-                    pos.suits_led, pos.first_round, pos.opening_lead, not pos.winners)
+            return position_key(pos, 0)
         return renumbered(pos)
 
     def moves(self, pos: DealState, key: tuple[object, ...] | None = None) -> list[Play]:

@@ -103,7 +103,7 @@ class OpenValues:
                 search.load(pos)
                 search.settle(value)
             elif search is not None:
-                key, offset = search.key(pos)
+                key, offset = search.root_key(pos)
                 search.lower[key] = search.upper[key] = value - offset
 
     def _search(self, state: DealState, seat: int, plain: bool) -> AtLeast | PlainOpen:
