@@ -178,18 +178,30 @@ class _Search(AndOr[tuple[object, ...], Play]):
         with the trick that breaks it."""
         line: list[Play] = []
         while t.seat is not None:
-            if t.seat == self.seat:
-                move = self.moves(t)[0]
-            else:
-                keeps, found, _ = self.decide(t, depth)
-                assert not keeps and found is not None
-                move = found
+            move = self.moves(t)[0] if t.seat == self.seat else self.breaking(t, depth)
             completed, broken = self.child(t, move)
             line.append(move)
             if broken:
                 return tuple(line)
             depth -= completed
         raise AssertionError("a failing claim has a trick that breaks it")
+
+    def breaking(self, t: DealState, depth: int) -> Play:
+        """A move of another seat from ``t`` (where the claim fails within ``depth`` tricks) after which it
+        still fails: the search's deciding move where it is one, else the first of the moves that is. A
+        verdict found in the table may have been decided in an equivalent position (a renumbered key), its
+        move a card of that position."""
+        _, found, _ = self.decide(t, depth)
+        moves = self.moves(t)
+        if found is not None and found in moves:
+            moves.insert(0, found)
+        for move in moves:
+            completed, broken = self.child(t, move)
+            fails = broken or not self.decide(t, depth - completed)[0]
+            self.back(t)
+            if fails:
+                return move
+        raise AssertionError("a failing claim has a move that keeps it failing")
 
 
 def _check(state: DealState, seat: int, kind: str) -> None:

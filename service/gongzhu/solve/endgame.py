@@ -24,10 +24,11 @@ units (``scale.score_units``; raw points for the review, ``raw_points``) on a gr
 ``UNIT``. Each position's value bounds, from its own leaves (fail-soft), are kept
 for every later question (``AtLeast``), shared by every move of the root.
 
-The table's key is what decides the rest of the score: the position (hands,
-the trick on the table, who acts and leads, the exposed copies still held, the
-suits led, the first-trick ban; between tricks of a plain position the cards
-renumbered among the live ones, ``equivalent_key``) and what of the cards taken
+The table holds positions at the start of a trick only, as DDS keeps its own
+(``AtLeast.key``). Its key is what decides the rest of the score: the position
+(hands, who leads, the exposed copies still held, the suits led, the first-trick
+ban: ``vocabulary.position_key``; of a plain position the cards renumbered among
+the live ones, ``vocabulary.equivalent_key``) and what of the cards taken
 decides the rest (``AtLeast.scored``: of a seat whose hearts add up, its transformers
 and, while one is in play, its base; the rest of its score is counted in the value
 the entries count from; else its pile).
