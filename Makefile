@@ -98,7 +98,7 @@ run: $(VENV)/.stamp-run
 SERIAL := faults
 # Where the drills are (tests/conftest.py refuses one elsewhere): collecting only them saves collecting the suite again.
 DRILLS := tests/faults
-PURE_TESTS := tests/rules tests/bot tests/api tests/ops/test_version.py::test_the_engine_build_is_read_from_where_each_engine_module_loads
+PURE_TESTS := tests/rules tests/solve tests/bot tests/api tests/ops/test_version.py::test_the_engine_build_is_read_from_where_each_engine_module_loads
 PURE_LOG := build/pure-pass.log
 test: $(VENV)/.stamp-test $(NODE_TOOLS)/node_modules/.stamp
 	sh mk/nginx.sh

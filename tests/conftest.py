@@ -45,7 +45,7 @@ DRILLS = ROOT / "tests" / "faults"
 # file last and kept one process busy ~45 s after the others were done).
 LONGEST_FIRST = ("tests/rules/test_properties.py", "tests/contract/test_generated_bodies.py",
                  "tests/browser/test_table_browser.py", "tests/contract/test_schemathesis.py",
-                 "tests/rules/test_claims.py", "tests/sdk/test_sdk.py", "tests/api/test_answer_json.py",
+                 "tests/solve/test_claims.py", "tests/sdk/test_sdk.py", "tests/api/test_answer_json.py",
                  "tests/api/test_robustness.py", "tests/contract/test_node_tools.py",
                  "tests/api/test_running_state.py", "tests/ops/test_packaging.py", "tests/deploy/test_deploy.py",
                  "tests/bot/test_inference.py")

@@ -27,8 +27,11 @@ from typing import Final, NamedTuple
 
 from .cards import (
     CARD_NAMES,
+    ONE_PLANE,
     PIG,
+    PLANE,
     SEATS,
+    SUIT_MASKS,
     SUIT_SIZE,
     SUITS,
     Card,
@@ -427,10 +430,25 @@ class DealState:
 
     @property
     def plain(self) -> bool:
-        """Whether no card is special any more: no exposed copy held, no opening card due, no first-trick
-        ban. Then the legal plays are the follow rules' alone, and only which card beats which decides
-        who takes a trick (the play loops' fast cases, the solvers' renumbered positions)."""
-        return self.opening_lead is None and not any(self.held_exposed) and not self.ban
+        """Whether no card is special any more: no opening card due, no first-trick ban, and every exposed
+        copy still held is of a suit already led (one whose first round is the trick on the table counts
+        as not led: its exposed copies are still held back), so it plays as any other copy. Then the legal
+        plays are the follow rules' alone, and only which card beats which decides who takes a trick (the
+        play loops' fast cases, the solvers' renumbered positions). The one definition."""
+        if self.opening_lead is not None or self.ban:
+            return False
+        held = self.held_exposed
+        if not (held[0] or held[1] or held[2] or held[3]):
+            return True
+        led = self.suits_led
+        if self.trick and self.first_round:
+            led &= ~(1 << self.trick[0][0] // SUIT_SIZE)
+        both = held[0] | held[1] | held[2] | held[3]
+        exposed = (both | both >> PLANE) & ONE_PLANE
+        for suit in range(4):
+            if exposed & SUIT_MASKS[suit] and not led >> suit & 1:
+                return False
+        return True
 
     @property
     def ban(self) -> bool:

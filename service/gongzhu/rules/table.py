@@ -258,8 +258,9 @@ def _advance_one_deck(t: DealState, chooser: Chooser, limit: int) -> None:  # no
     follow = SUIT_MASKS[lead[0] // SUIT_SIZE] if lead is not None else 0
     # whether a seat holds an exposed copy still (then each play is checked through play_options)
     holding = any(helds)
-    # whether play_options is needed whatever the seat holds: first-trick ban, opening card, exposures
-    special = not t.plain
+    # whether play_options is needed whatever the seat holds: first-trick ban, opening card, exposures (an
+    # exposed copy held is released through play_options even where it plays as any other)
+    special = not t.plain or holding
     # the exposed copies the seat to play holds; 0 whenever special is False (no seat holds one then)
     held = 0
     try:
@@ -358,7 +359,7 @@ def _advance_two_decks(t: DealState, chooser: Chooser, limit: int) -> None:  # n
     # whether a seat holds an exposed copy still (then each play is checked through play_options)
     holding = any(helds)
     # whether play_options is needed whatever the seat holds: first-trick ban, pair lead, opening card, exposures
-    special = pair_lead or not t.plain
+    special = pair_lead or not t.plain or holding
     # the exposed copies the seat to play holds; 0 whenever special is False (no seat holds one then)
     held = 0
     try:

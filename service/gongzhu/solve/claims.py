@@ -42,7 +42,7 @@ from ..rules.state import DealState
 from ..rules.tricks import leading_card
 from .andor import AndOr, Budget, Nodes
 from .plain import PlainSearch, by_suit, priority
-from .vocabulary import kept_apart, live_cards, real_card, renumbered, rivals_live
+from .vocabulary import kept_apart, live_cards, position_key, real_card, renumbered, rivals_live
 
 ClaimKind = Literal["all_tricks", "no_tricks"]
 CLAIM_KINDS: Final[tuple[str, ...]] = ("all_tricks", "no_tricks")
@@ -137,8 +137,7 @@ class _Search(AndOr[tuple[object, ...], Play]):
         if pos.seat is None:
             return None
         if not pos.plain:
-            return (pos.seat, pos.leader, tuple(pos.hands_bits), tuple(pos.held_exposed), tuple(pos.trick),
-                    pos.suits_led, pos.first_round, pos.opening_lead, not pos.winners)
+            return position_key(pos, 0)
         return renumbered(pos)
 
     def moves(self, pos: DealState, key: tuple[object, ...] | None = None) -> list[Play]:
@@ -179,18 +178,30 @@ class _Search(AndOr[tuple[object, ...], Play]):
         with the trick that breaks it."""
         line: list[Play] = []
         while t.seat is not None:
-            if t.seat == self.seat:
-                move = self.moves(t)[0]
-            else:
-                keeps, found, _ = self.decide(t, depth)
-                assert not keeps and found is not None
-                move = found
+            move = self.moves(t)[0] if t.seat == self.seat else self.breaking(t, depth)
             completed, broken = self.child(t, move)
             line.append(move)
             if broken:
                 return tuple(line)
             depth -= completed
         raise AssertionError("a failing claim has a trick that breaks it")
+
+    def breaking(self, t: DealState, depth: int) -> Play:
+        """A move of another seat from ``t`` (where the claim fails within ``depth`` tricks) after which it
+        still fails: the search's deciding move where it is one, else the first of the moves that is. A
+        verdict found in the table may have been decided in an equivalent position (a renumbered key), its
+        move a card of that position."""
+        _, found, _ = self.decide(t, depth)
+        moves = self.moves(t)
+        if found is not None and found in moves:
+            moves.insert(0, found)
+        for move in moves:
+            completed, broken = self.child(t, move)
+            fails = broken or not self.decide(t, depth - completed)[0]
+            self.back(t)
+            if fails:
+                return move
+        raise AssertionError("a failing claim has a move that keeps it failing")
 
 
 def _check(state: DealState, seat: int, kind: str) -> None:

@@ -13,21 +13,22 @@ core), asked a yes/no question: can the seat make sure its score ends at least
 seat's AND nodes, as for a claim. Between tricks, what the rest of the deal can
 still change bounds the value (every way the scoring cards in play can go to the four
 seats, ``deal_extremes``): a line is "kept" once its lowest value reaches ``t`` and
-"broken" once its highest is below it; settled when no scoring card is left. With
-three cards a hand or fewer the value is found by walking the few lines left
-(``AtLeast.last_tricks``). The exact value is the largest ``t`` with a yes, found
+"broken" once its highest is below it; settled when no scoring card is left, and
+before the last trick, each seat holding one card, without search
+(``AtLeast.last_trick``): no second search walks the last tricks. The exact value is the largest ``t`` with a yes, found
 as MTD(f) finds it: a yes proves the value at least the lowest kept leaf the
 question met, a no at most the highest broken one; the next question is just
 above what is proved, or at it, then halfway (``exact_units``). The first question
 is a guess (a playout's value, often the answer). Scores are counted in integer
-units (``score_units``; raw points for the review, ``raw_points``) on a grid of
+units (``scale.score_units``; raw points for the review, ``raw_points``) on a grid of
 ``UNIT``. Each position's value bounds, from its own leaves (fail-soft), are kept
 for every later question (``AtLeast``), shared by every move of the root.
 
-The table's key is what decides the rest of the score: the position (hands,
-the trick on the table, who acts and leads, the exposed copies still held, the
-suits led, the first-trick ban; between tricks of a plain position the cards
-renumbered among the live ones, ``equivalent_key``) and what of the cards taken
+The table holds positions at the start of a trick only, as DDS keeps its own
+(``AtLeast.key``). Its key is what decides the rest of the score: the position
+(hands, who leads, the exposed copies still held, the suits led, the first-trick
+ban: ``vocabulary.position_key``; of a plain position the cards renumbered among
+the live ones, ``vocabulary.equivalent_key``) and what of the cards taken
 decides the rest (``AtLeast.scored``: of a seat whose hearts add up, its transformers
 and, while one is in play, its base; the rest of its score is counted in the value
 the entries count from; else its pile).
@@ -44,7 +45,6 @@ from typing import Final
 
 from ..rules.cards import (
     HEART_MASK,
-    HEARTS,
     ONE_PLANE,
     PIG,
     PLANE,
@@ -63,19 +63,17 @@ from ..rules.cards import (
 from ..rules.scoring import (
     HEART_SHIFT,
     HEART_SUM,
-    HEART_VALUES,
-    PIG_POINTS,
-    SHEEP_POINTS,
     Doublings,
     score_parts,
     seat_raw,
 )
-from ..rules.settlement import PARTNERS
 from ..rules.state import DealState
 from ..rules.tricks import leading_index, trick_winner
 from ..rules.variants import Rules
 from .andor import AndOr, Budget, Nodes
-from .vocabulary import distinct_cards, kept_apart, live_cards, one_plane, renumber, renumbering, rivals_live
+from .order import ORDER_WORTHS, order_worth
+from .scale import Weights, units_per_point, value_weights
+from .vocabulary import PILE_SHIFT, Key, distinct_cards, equivalent_key, kept_apart, position_key, rivals_live
 
 # Every raw score is a multiple of ten (hearts by tens, pig and sheep 100, all hearts 200,
 # the transformer alone 25 x 2 or more, doublings x 2), so score units are too.
@@ -83,52 +81,29 @@ UNIT: Final = 10
 SCORING_BITS: Final = SCORING_MASK | SCORING_MASK << PLANE
 # the depth passed to the AND/OR search: more tricks than a deal has, less what is completed
 NO_DEPTH_LIMIT: Final = 1000
+# the key of a position inside a trick: no table entry (``AtLeast.key``)
+MID_TRICK: Final[Key] = ()
 # more score units than any deal gives
 NO_SCORE: Final = 1 << 40
 DEFAULT_MAX_NODES: Final = 20_000
-# with this many cards a hand or fewer, a position is valued by walking its lines (``AtLeast.last_tricks``): at 2
-# and at 3 the tables cost more than they save (bench/perf/review.py)
-LAST_TRICKS: Final = 3
 # the questions asked next to what the last one proved before the rest are asked halfway (``exact_units``)
 MTD_STEPS: Final = 2
-# What a card is worth to its taker, to order the moves only (the transformer, which doubles, counts 0).
-ORDER_POINTS: Final = tuple(
-    HEART_VALUES[c % SUIT_SIZE] if c // SUIT_SIZE == HEARTS else
-    PIG_POINTS if c == PIG else SHEEP_POINTS if c == SHEEP else 0 for c in range(PLANE))
 
-
-def score_units(rules: Rules, raw: Sequence[int], seat: int) -> int:
-    """``exact_score`` times ``units_per_point(rules)``, an integer: 4·own − all (individual),
-    2·side − all (partnership)."""
-    total = raw[0] + raw[1] + raw[2] + raw[3]
-    if rules.partnership:
-        side = PARTNERS[seat % 2]
-        return 2 * (raw[side[0]] + raw[side[1]]) - total
-    return SEATS * raw[seat] - total
-
-
-def units_per_point(rules: Rules) -> int:
-    """Score units per point of ``exact_score``: 2 with partnership (half a side difference), else 3."""
-    return 2 if rules.partnership else SEATS - 1
-
-
-def settled_units(pos: DealState, seat: int, raw_points: bool = False) -> int:
-    """``seat``'s score units from the cards taken so far (its final score once no scoring card is in play).
-    With ``raw_points``, the review's scale, raw points: ``seat``'s own raw score (individual); its side's
-    raw scores less the other side's (partnership: twice the side difference, which ``score_units`` is)."""
+def settled_units(pos: DealState, weights: Weights) -> int:
+    """The value of the cards taken so far in the scale ``weights`` (``scale``): the deal's value once no
+    scoring card is in play."""
     rules, k = pos.rules, pos.doublings
-    if raw_points and not rules.partnership:
-        return seat_raw(rules, pos.captured_bits[seat], k)
-    raw = [seat_raw(rules, bits, k) for bits in pos.captured_bits]
-    return score_units(rules, raw, seat)
+    value = 0
+    for s in range(SEATS):
+        if weights[s]:
+            value += weights[s] * seat_raw(rules, pos.captured_bits[s], k)
+    return value
 
 
 # the scoring cards whose copies score alike, one copy at a time (``pile_extremes``)
 SPECIALS: Final = (PIG, SHEEP, TRANSFORMER)
 HEART_BITS: Final = HEART_MASK | HEART_MASK << PLANE
 TEN_BITS: Final = 1 << TRANSFORMER | 1 << TRANSFORMER + PLANE
-# a pile above the cards in play, in one int key
-PILE_SHIFT: Final = 2 * PLANE
 
 
 def _copies(rest: int, card: int) -> list[int]:
@@ -281,40 +256,10 @@ def _shared_extremes(ends: _SeatEnds, places: list[int], plain: int, points: int
     return low, high
 
 
-Key = tuple[object, ...]
-
-
-def position_key(pos: DealState, taken: int) -> Key:
-    """The position and ``taken``, what decides the rest of the score among the cards taken
-    (``AtLeast.scored``)."""
-    hands = packed(pos.hands_bits)
-    if pos.plain:
-        return (pos.seat, pos.leader, hands, tuple(pos.trick), taken)
-    return (pos.seat, pos.leader, hands, tuple(pos.trick), taken, tuple(pos.held_exposed),
-            pos.suits_led, pos.first_round, pos.opening_lead, pos.ban)
-
-
-def packed(hands: Sequence[int]) -> int:
-    """The four hands (two-plane bits) as one int: a key hashes one number, not a tuple of four."""
-    return hands[0] | hands[1] << PILE_SHIFT | hands[2] << 2 * PILE_SHIFT | hands[3] << 3 * PILE_SHIFT
-
-
 def scoring_piles(piles: Sequence[int]) -> int:
     """The scoring cards of the four piles (two-plane bits) as one int, as ``packed`` lays hands out."""
     return (piles[0] & SCORING_BITS | (piles[1] & SCORING_BITS) << PILE_SHIFT
             | (piles[2] & SCORING_BITS) << 2 * PILE_SHIFT | (piles[3] & SCORING_BITS) << 3 * PILE_SHIFT)
-
-
-def equivalent_key(pos: DealState, taken: int) -> Key:
-    """``position_key`` of a plain position between tricks, its cards renumbered among the live cards
-    (``vocabulary.renumbering``): positions that differ only in which cards of a suit are gone, where
-    the live ones rank alike, are one. What scores stays itself: the live hearts (their values go by
-    rank) and the number the pig, the sheep and the transformer have among the live cards."""
-    live = one_plane(live_cards(pos))
-    order = renumbering(live)
-    hands = packed([renumber(order, hand) for hand in pos.hands_bits])
-    return (pos.seat, pos.leader, hands, live & HEART_MASK, order.get(PIG, -1), order.get(SHEEP, -1),
-            order.get(TRANSFORMER, -1), taken)
 
 
 # a seat's part of ``taken_key``: its kind in the low ``TAKEN_TAG`` bits (its whole pile; its transformers,
@@ -372,16 +317,6 @@ def narrowed(low: int, high: int, floor: int, ceiling: int, value: int) -> tuple
     return value, value
 
 
-def value_weights(seat: int, partnership: bool, raw_points: bool) -> tuple[int, ...]:
-    """Each seat's raw score's weight in ``seat``'s value: ``score_units``, or in the review's scale
-    (``raw_points``, ``settled_units``) individually the seat's own alone."""
-    if partnership:
-        return tuple([1 if s % 2 == seat % 2 else -1 for s in range(SEATS)])
-    if raw_points:
-        return tuple([1 if s == seat else 0 for s in range(SEATS)])
-    return tuple([SEATS - 1 if s == seat else -1 for s in range(SEATS)])
-
-
 class AtLeast(AndOr[Key, Play]):
     """Can ``seat`` make sure its score units end at ``threshold`` or more? The claims' AND/OR search on
     one ``DealState`` walked down and up (``apply_unchecked``/``undo``).
@@ -399,8 +334,7 @@ class AtLeast(AndOr[Key, Play]):
     def __init__(self, seat: int, nodes: Nodes, partnership: bool, raw_points: bool = False) -> None:
         super().__init__(seat, True, nodes)
         self.partnership = partnership
-        # the review's scale (``settled_units``); individually only the seat's own pile counts then
-        self.raw_points = raw_points
+        # the scale (``scale.value_weights``): the bot's, or the review's (``raw_points``)
         self.weights = value_weights(seat, partnership, raw_points)
         # every seat's scoring pile and the scoring cards in play (one int) -> ``deal_extremes`` (one search
         # serves one deal: its rules and doublings)
@@ -408,8 +342,6 @@ class AtLeast(AndOr[Key, Play]):
         # every seat's scoring pile (one int) -> ``scored``
         self.scorings: dict[int, tuple[int, int]] = {}
         self.threshold = 0
-        # bounds of the positions ``last_tricks`` walked (``walked``), counted from their offset (``scored``)
-        self.walks: dict[Key, tuple[int, int]] = {}
         self.lower: dict[Key, int] = {}
         self.upper: dict[Key, int] = {}
         # the move that decided a position for an earlier threshold: tried first
@@ -443,24 +375,38 @@ class AtLeast(AndOr[Key, Play]):
         """The position's bound from its leaves, then its leaves counted in the enclosing position's."""
         low, high = self.lowest_kept, self.highest_broken
         outer_low, outer_high, offset = self.saved.pop()
-        if kept:
+        if key is MID_TRICK:
+            pass
+        elif kept:
             if low - offset > self.lower.get(key, -NO_SCORE):
                 self.lower[key] = low - offset
         elif high - offset < self.upper.get(key, NO_SCORE):
             self.upper[key] = high - offset
-        if witness is not None:
+        if witness is not None and key is not MID_TRICK:
             self.hints[key] = witness
         self.lowest_kept, self.highest_broken = min(outer_low, low), max(outer_high, high)
 
     def units(self, pos: DealState) -> int:
         """The seat's settled score units in ``pos`` (``settled_units``, in this search's scale)."""
-        return settled_units(pos, self.seat, self.raw_points)
+        return settled_units(pos, self.weights)
 
     def key(self, pos: DealState) -> tuple[Key, int]:
-        """The key of ``pos`` in the tables, and the value its entries are counted from (``scored``)."""
+        """The key of ``pos`` in the tables, and the value its entries are counted from (``scored``): at the
+        start of a trick only, as DDS keeps its table; inside a trick ``MID_TRICK``, no entry (a position
+        there is a few plays from the next trick's, which the tables hold)."""
+        if pos.trick:
+            return MID_TRICK, 0
         taken, offset = self.scored(pos)
-        if not pos.trick and pos.plain:
+        if pos.plain:
             return equivalent_key(pos, taken), offset
+        return position_key(pos, taken), offset
+
+    def root_key(self, pos: DealState) -> tuple[Key, int]:
+        """The key of a root of ``exact_units`` (anywhere in a trick), whose exact value a review settles
+        (``values.OpenValues``) for the position before it."""
+        if not pos.trick:
+            return self.key(pos)
+        taken, offset = self.scored(pos)
         return position_key(pos, taken), offset
 
     def scored(self, pos: DealState) -> tuple[int, int]:
@@ -489,8 +435,9 @@ class AtLeast(AndOr[Key, Play]):
         Equal once no scoring card is in play: the value is settled; and at the last trick, each seat
         holding one card, no play is left to choose: its value (``last_trick``)."""
         rules, k = pos.rules, pos.doublings
-        if not pos.trick and pos.hands_bits[pos.leader].bit_count() <= LAST_TRICKS:
-            return self.walked(pos, self.threshold - UNIT, self.threshold)
+        if not pos.trick and pos.hands_bits[pos.leader].bit_count() == 1:
+            value = self.last_trick(pos)
+            return value, value
         rest = scoring_in_play(pos)
         piles = pos.captured_bits
         both = scoring_piles(piles) << 4 * PILE_SHIFT | rest
@@ -517,57 +464,6 @@ class AtLeast(AndOr[Key, Play]):
             else:
                 low, high = low + weight * found[1], high + weight * found[0]
         return low, high
-
-    def walked(self, pos: DealState, alpha: int, beta: int) -> tuple[int, int]:
-        """Bounds of ``pos``'s value (``last_tricks``) that decide it against ``alpha`` and ``beta``: the
-        lower one at ``beta`` or above, the upper one at ``alpha`` or below, or both equal (the value).
-        A walk between the two asks only what the question needs (a null window where a threshold is
-        asked), as an alpha-beta search on a value does; what it proves is remembered in ``walks`` for
-        the next question, counted from the position's offset."""
-        key, offset = self.key(pos)
-        found = self.walks.get(key)
-        low, high = (-NO_SCORE, NO_SCORE) if found is None else (found[0] + offset, found[1] + offset)
-        if low < high and pos.hands_bits[pos.leader].bit_count() <= 1:
-            # no choice left (the deal is over, or every seat holds one card): the value itself
-            low = high = self.last_tricks(pos)
-            self.walks[key] = (low - offset, high - offset)
-        elif low < high and low < beta and high > alpha:
-            floor, ceiling = max(alpha, low), min(beta, high)
-            low, high = narrowed(low, high, floor, ceiling, self.last_tricks(pos, floor, ceiling))
-            self.walks[key] = (low - offset, high - offset)
-        return low, high
-
-    def last_tricks(self, pos: DealState, alpha: int = -NO_SCORE, beta: int = NO_SCORE, top: bool = True) -> int:
-        """The value of ``pos`` with at most ``LAST_TRICKS`` cards a hand, by a fail-soft alpha-beta between
-        ``alpha`` and ``beta`` over every line of distinct moves (a value at ``alpha`` or below bounds it from
-        above, at ``beta`` or above from below), the positions between tricks below ``pos`` valued as far as
-        the window needs (``walked``), the last trick without search (``last_trick``). So few lines are
-        cheaper walked than through the tables."""
-        if not pos.trick:
-            if pos.seat is None:
-                return self.units(pos)
-            if pos.hands_bits[pos.leader].bit_count() == 1:
-                return self.last_trick(pos)
-            if not top:
-                low, high = self.walked(pos, alpha, beta)
-                return high if high <= alpha else low
-        # counted as the tables' positions are: the node cap and the deadline bound the walks too
-        self.nodes.visit()
-        ours = self.mover(pos) == self.seat
-        best = -NO_SCORE if ours else NO_SCORE
-        for move in distinct_moves(pos):
-            pos.apply_unchecked(move)
-            value = self.last_tricks(pos, alpha, beta, False)
-            pos.undo()
-            if ours:
-                best = max(best, value)
-                alpha = max(alpha, value)
-            else:
-                best = min(best, value)
-                beta = min(beta, value)
-            if alpha >= beta:
-                break
-        return best
 
     def last_trick(self, pos: DealState) -> int:
         """The value of ``pos`` before the last trick, every seat holding one card: the trick's winner
@@ -618,12 +514,10 @@ class AtLeast(AndOr[Key, Play]):
 
     def moves(self, pos: DealState, key: Key) -> list[Play]:
         """``distinct_moves``, likeliest to decide first: the one that decided the position for an earlier
-        threshold, then by what the trick would be worth to the seat if it ended with the move
-        (``_worth``), best first for the seat, worst first for the others."""
+        threshold, then in the one move order (``order.order_worth``)."""
         moves = distinct_moves(pos)
         if len(moves) > 1:
-            worth = self._worth(pos)
-            moves.sort(key=worth if self.mover(pos) == self.seat else lambda move: -worth(move))
+            moves.sort(key=self._worth(pos))
         hint = self.hints.get(key)
         if hint is not None and hint in moves:
             moves.remove(hint)
@@ -631,9 +525,8 @@ class AtLeast(AndOr[Key, Play]):
         return moves
 
     def _worth(self, pos: DealState) -> Callable[[Play], int]:
-        """Sort key, lowest first: minus the points the move's trick would bring the seat (weighted as in
-        ``score_units``) if it ended now; then among plays that would not take it the highest card first,
-        among those that would the lowest."""
+        """Sort key of a move of the seat to act (``order.order_worth``), its last card taken as the one that
+        may take the trick."""
         mover = pos.seat
         assert mover is not None
         trick = [play[-1] for play in pos.trick]
@@ -643,24 +536,16 @@ class AtLeast(AndOr[Key, Play]):
         points = 0
         for play in pos.trick:
             for card in play:
-                points += ORDER_POINTS[card]
-        partnership = pos.rules.partnership
-        seat = self.seat
-        others = 0 if self.raw_points else -1
-
-        def weight(taker: int) -> int:
-            if partnership:
-                return 1 if taker % 2 == seat % 2 else -1
-            return SEATS - 1 if taker == seat else others
+                points += ORDER_WORTHS[card]
+        weights = self.weights
 
         def key(move: Play) -> int:
             card = move[-1]
             takes = best < 0 or card // SUIT_SIZE == best // SUIT_SIZE and card > best
-            value = points
+            gain = points
             for c in move:
-                value += ORDER_POINTS[c]
-            rank = card % SUIT_SIZE
-            return -weight(mover if takes else winner) * value * 32 + (rank if takes else SUIT_SIZE - rank)
+                gain += ORDER_WORTHS[c]
+            return order_worth(weights, mover, mover if takes else winner, gain, card % SUIT_SIZE, takes)
         return key
 
     def cards(self, pos: DealState, move: Play) -> Play:
@@ -710,7 +595,7 @@ def exact_units(search: AtLeast, pos: DealState, guess: int) -> int:
     narrow the start. Raises ``Budget`` past the search's node limit or deadline."""
     low, high = search.bounds(pos)
     if low < high:
-        key, offset = search.key(pos)
+        key, offset = search.root_key(pos)
         known = search.lower.get(key)
         if known is not None:
             low = max(low, known + offset)

@@ -40,7 +40,8 @@ from ..rules.state import DealState
 from ..rules.tricks import beats
 from ..rules.variants import Rules
 from .andor import Nodes
-from .endgame import NO_SCORE, ORDER_POINTS, UNIT, deal_extremes, mtd, narrowed, taken_key
+from .endgame import NO_SCORE, UNIT, deal_extremes, mtd, narrowed, taken_key
+from .order import ORDER_WORTHS, order_worth
 from .vocabulary import distinct_cards
 
 # a seat's cards in the keys of the tables below: one plane of one deck
@@ -54,30 +55,17 @@ HEARTS_AT: Final = 4 * 4
 SPECIALS_AT: Final = HEARTS_AT + SUIT_SIZE
 LEADER_AT: Final = SPECIALS_AT + 3 * 4
 TAKEN_AT: Final = SMALL_AT + LEADER_AT + 2
-# a move's sort key above its card (``ordered``), kept non-negative by ORDER_BIAS
+# a move's sort key (``order.order_worth``) above its card (``ordered``)
 CARD_BITS: Final = 6
 CARD_MASK: Final = (1 << CARD_BITS) - 1
-ORDER_BIAS: Final = 1 << 24
-# what a card is worth to its taker in the move order (``endgame.ORDER_POINTS``), times 32: above the rank
-ORDER_WORTHS: Final[tuple[int, ...]] = tuple([32 * points for points in ORDER_POINTS])
 # the number of cards of each set of one suit's ranks (the compiled build has no fast ``int.bit_count``)
 SUIT_COUNTS: Final[tuple[int, ...]] = tuple([bin(m).count("1") for m in range(SUIT_MASK + 1)])
 
 
 def plain_open(state: DealState) -> bool:
-    """Whether ``PlainOpen`` values ``state`` and every position after it: one deck, no opening card due,
-    no first-trick ban, and no exposed copy held of a suit not yet led (one whose first round is the trick
-    on the table counts as not led: its exposed copies are still held back)."""
-    if state.rules.decks != 1 or state.opening_lead is not None or state.ban:
-        return False
-    led = state.suits_led
-    if state.trick and state.first_round:
-        led &= ~(1 << state.trick[0][0] // SUIT_SIZE)
-    for held in state.held_exposed:
-        for suit in range(4):
-            if held & SUIT_MASKS[suit] and not led >> suit & 1:
-                return False
-    return True
+    """Whether ``PlainOpen`` values ``state`` and every position after it: one deck, and no card special any
+    more (``DealState.plain``, the one definition)."""
+    return state.rules.decks == 1 and state.plain
 
 
 def _below(bits: int, card: int) -> int:
@@ -410,11 +398,7 @@ class PlainOpen:
         return value
 
     def ordered(self, moves: list[int], seat: int, played: int, winning: int, winner: int) -> list[int]:
-        """``moves`` (sorted in place) likeliest to decide first, as ``endgame.AtLeast.moves`` orders them: by
-        what the trick would bring if it ended with the move (weighted, the best for the seat's side first),
-        then among plays that would not take it the highest first, among those that would the lowest. The
-        taker's points count by the sign of its weight alone."""
-        # (sums and signs only: the compiled build multiplies a negative int the slow way, boxed)
+        """``moves`` (sorted in place) likeliest to decide first: the one move order (``order.order_worth``)."""
         points = 0
         for i in range(played):
             points += ORDER_WORTHS[self.trick.at(i)]
@@ -435,15 +419,6 @@ class PlainOpen:
     def order_key(self, card: int, seat: int, played: int, winning: int, winner: int, points: int) -> int:
         """``card``'s sort key in ``ordered`` (``points``: the order worths of the cards on the table), the
         card in its low ``CARD_BITS``."""
-        weights = self.weights
-        rank = card % SUIT_SIZE
-        gain = points + ORDER_WORTHS[card]
-        if not played or beats(card, winning):
-            weight, worth = weights[seat], rank
-        else:
-            weight, worth = weights[winner], SUIT_SIZE - rank
-        if weight > 0:
-            worth -= gain
-        elif weight < 0:
-            worth += gain
-        return (ORDER_BIAS + worth if weights[seat] > 0 else ORDER_BIAS - worth) << CARD_BITS | card
+        takes = not played or beats(card, winning)
+        return order_worth(self.weights, seat, seat if takes else winner, points + ORDER_WORTHS[card],
+                           card % SUIT_SIZE, takes) << CARD_BITS | card

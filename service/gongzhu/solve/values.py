@@ -21,8 +21,9 @@ from ..rules.scoring import Doublings
 from ..rules.state import DealState
 from ..rules.variants import Rules
 from .andor import Budget, Nodes
-from .endgame import AtLeast, exact_units, value_weights
+from .endgame import AtLeast, exact_units
 from .plain_open import PlainOpen, plain_open
+from .scale import value_weights
 from .vocabulary import distinct_cards, kept_apart, rivals_live
 
 # no node limit: the caller's deadline, if any, bounds the search
@@ -102,7 +103,7 @@ class OpenValues:
                 search.load(pos)
                 search.settle(value)
             elif search is not None:
-                key, offset = search.key(pos)
+                key, offset = search.root_key(pos)
                 search.lower[key] = search.upper[key] = value - offset
 
     def _search(self, state: DealState, seat: int, plain: bool) -> AtLeast | PlainOpen:

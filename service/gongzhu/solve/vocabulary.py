@@ -14,9 +14,11 @@
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Final
 
 from ..rules.cards import (
+    HEART_MASK,
     HEARTS,
     ONE_PLANE,
     PIG,
@@ -136,3 +138,38 @@ def distinct_cards(singles: int, rivals: int, apart: int) -> list[int]:
     hearts are ranks in a row: ``HEART_STARTS`` begin them), the cards of ``apart`` and ``ALONE`` standing
     alone."""
     return lowest_of_runs(singles, rivals, apart | ALONE, HEART_STARTS)
+
+
+# Keys of the tables, written once: ``position_key`` for any position, ``renumbered`` for a plain one (its cards
+# numbered among the live ones), ``equivalent_key`` for a plain one between tricks where scores count; the ints
+# position (``plain_open.PlainOpen.key``) packs what ``equivalent_key`` holds.
+Key = tuple[object, ...]
+# a hand above the one before, in one int key (two planes)
+PILE_SHIFT: Final = 2 * PLANE
+
+
+def position_key(pos: DealState, taken: int) -> Key:
+    """The position and ``taken``, what decides the rest of the score among the cards taken
+    (``AtLeast.scored``)."""
+    hands = packed(pos.hands_bits)
+    if pos.plain:
+        return (pos.seat, pos.leader, hands, tuple(pos.trick), taken)
+    return (pos.seat, pos.leader, hands, tuple(pos.trick), taken, tuple(pos.held_exposed),
+            pos.suits_led, pos.first_round, pos.opening_lead, pos.ban)
+
+
+def packed(hands: Sequence[int]) -> int:
+    """The four hands (two-plane bits) as one int: a key hashes one number, not a tuple of four."""
+    return hands[0] | hands[1] << PILE_SHIFT | hands[2] << 2 * PILE_SHIFT | hands[3] << 3 * PILE_SHIFT
+
+
+def equivalent_key(pos: DealState, taken: int) -> Key:
+    """``position_key`` of a plain position between tricks, its cards renumbered among the live cards
+    (``vocabulary.renumbering``): positions that differ only in which cards of a suit are gone, where
+    the live ones rank alike, are one. What scores stays itself: the live hearts (their values go by
+    rank) and the number the pig, the sheep and the transformer have among the live cards."""
+    live = one_plane(live_cards(pos))
+    order = renumbering(live)
+    hands = packed([renumber(order, hand) for hand in pos.hands_bits])
+    return (pos.seat, pos.leader, hands, live & HEART_MASK, order.get(PIG, -1), order.get(SHEEP, -1),
+            order.get(TRANSFORMER, -1), taken)

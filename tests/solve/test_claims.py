@@ -276,3 +276,24 @@ def test_ducking_every_lead_by_suit():
     assert plain.ducks_every_lead(bits("S2", "SA"), bits("S3"))  # the ace is discarded later
     assert not plain.ducks_every_lead(bits("S4"), bits("S3", "SA"))
     assert plain.ducks_every_lead(bits("SA", "H2"), bits("H3"))  # nobody else can lead a spade
+
+
+def test_a_two_deck_refutation_is_a_line_of_this_position_not_of_an_equivalent_one():
+    # bench/perf/claims.py's two-deck row at 4 tricks left (seed 1) stopped here: the table's breaking move was
+    # an equivalent position's card, not a move that breaks the claim here
+    deal = ["S3 S5 S6 SK SK H2 H6 H7 H8 HJ HQ HQ HK HA D3 D4 D5 D7 DJ DQ DA C3 C4 C6 C9 C10",
+            "S2 S4 S7 S8 S9 S10 SQ SA SA H5 H5 H6 H9 H9 HK HA D4 D8 D9 C2 C4 C6 C7 C9 CQ CA",
+            "S2 S3 S7 S8 S9 SJ SQ H2 H4 H4 H7 H8 H10 HJ D2 D2 D3 D5 D7 DQ DK C5 C8 CJ CK CA",
+            "S4 S5 S6 S10 SJ H3 H3 H10 D6 D6 D8 D9 D10 D10 DJ DK DA C2 C3 C5 C7 C8 C10 CJ CQ CK"]
+    plays = ("C2 C5 CJ C3 CQ C10 C7 CJ D10 DQ D8 D3 DA D9 DQ D9 C4 CQ CK CK S7 SJ S6 S4 S6 S3 S9 S2 H9,H9 H4,H4 "
+             "H3,H3 HQ,HQ SK,SK SA,SA S3,SJ S4,S5 H8 H10 H7 H6 DJ D7 D4 D7 C5 C6 C4 C8 DK DK D4 S10 S8 S10 S5 S8 "
+             "C10 C9 CA CA C6 H10 C2 H2 HA H2 D6 H8 HK H7 C7 HK H5 HJ DA HJ S9 D8 H6 S2")
+    card = engine.parse_card
+    state = engine.replay(engine.Rules(decks=2), hands=[[card(c) for c in hand.split()] for hand in deal],
+                          plays=[[card(c) for c in play.split(",")] for play in plays.split()], leader=1)
+    for seat in range(4):
+        for kind in KINDS:
+            verdict = decide_claim(state, seat, kind)
+            assert verdict.holds == brute_force(state, seat, kind), (seat, kind)
+            if not verdict.holds:
+                assert_refutes(state, seat, kind, verdict.refutation)
