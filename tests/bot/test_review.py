@@ -134,7 +134,9 @@ def test_without_a_seed_past_the_budget_the_remaining_estimates_get_the_fewest_d
     start, plays = _played(Rules(), 3, _heuristic)
     found = bot.review(start, plays, budget_ms=1)
     assert found.budget_cut
-    assert deals and set(deals[1:]) == {review_module.CUT_PLAYOUTS}
+    # once past the budget, every estimate left gets the fewest (how many came before depends on the machine)
+    cut = review_module.CUT_PLAYOUTS
+    assert cut in deals and set(deals[deals.index(cut):]) == {cut}
     assert {d.deals for d in found.decisions[:-1] if not d.exact and d.values is not None} == {MIN_DEALS}
     # with a seed the clock does not count
     deals.clear()

@@ -140,14 +140,14 @@ def test_each_move_is_worth_the_value_of_the_position_it_leads_to():
 
 
 def test_the_one_value_scale_is_the_review_s_and_the_bot_s():
-    # the review's copy (bot/deal_review.py) is to import it; until then the two must agree
-    from gongzhu.bot.deal_review import raw_value as review_copy
+    # the review's estimates score their playouts on the solver's scale itself: one scale, no copy
+    from gongzhu.bot import fair_values
+    assert fair_values.raw_value is solve.raw_value
     rng = random.Random(7)
     for _ in range(200):
         rules = engine.Rules(decks=rng.choice((1, 2)), partnership=rng.random() < 0.5)
         raw = [rng.randrange(-100, 100) * 10 for _ in range(4)]
         for seat in range(4):
-            assert solve.raw_value(rules, raw, seat) == review_copy(rules, raw, seat)
             own = raw[seat] + raw[(seat + 2) % 4] - raw[(seat + 1) % 4] - raw[(seat + 3) % 4]
             assert solve.raw_value(rules, raw, seat) == (own if rules.partnership else raw[seat])
             assert solve.value_weights(seat, rules.partnership, True)[seat] == 1

@@ -3,7 +3,7 @@
 The review walks the deal's history on its own state (``DealState.undo``, then ``apply_unchecked`` back),
 from the last play to the first, and values every legal move of each decision in one scale: raw-score
 points at the end of the deal, the acting seat's own raw score, or with partnership its side's raw scores
-less the other side's (``fair_values.raw_value``). Two kinds of value:
+less the other side's (``solve.raw_value``, the exact search's one scale). Two kinds of value:
 
 - exact (``exact: true``): the open-card value of each move, every hand seen and every seat playing best
   (``solve.OpenValues``); always with ``EXACT_TRICKS`` tricks left or fewer, and further back while the

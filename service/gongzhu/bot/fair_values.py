@@ -17,12 +17,11 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
 from dataclasses import dataclass
 
-from gongzhu.rules import DealState, Play, Rules, legal_moves
+from gongzhu.rules import DealState, Play, legal_moves
 from gongzhu.rules.cards import SUIT_SIZE
-from gongzhu.rules.settlement import PARTNERS
+from gongzhu.solve import raw_value
 
 from .advice import playout_weights
 from .equivalence import distinct_plays
@@ -45,16 +44,6 @@ DOUBT_Z = 2.0
 DOUBT_PLAYOUTS = 3
 # Values, losses and their standard errors are rounded to one decimal.
 DECIMALS = 1
-
-
-def raw_value(rules: Rules, raw: Sequence[int], seat: int) -> int:
-    """The review's scale: ``seat``'s raw score, or with partnership its side's raw scores less the other
-    side's (twice the partnership score)."""
-    if not rules.partnership:
-        return raw[seat]
-    side = next(pair for pair in PARTNERS if seat in pair)
-    ours = raw[side[0]] + raw[side[1]]
-    return 2 * ours - sum(raw)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
