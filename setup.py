@@ -38,8 +38,8 @@ SERVER = Path("service") / "gongzhu" / "server"
 INTERPRETED = {"messages.py", "build.py"}
 # the bot's modules on the search's path (the others, advice and exposures, call them a few times a request)
 COMPILED_BOT = {"heuristic.py", "search.py", "knowledge.py", "equivalence.py", "policy.py"}
-# the HTTP layer's request path: the pipeline every operation takes, a batch's envelope and loop over its calls, telemetry,
-# the request's engine values and the answers (the rest of it is glue around Flask, marshmallow, ...)
+# the HTTP layer's request path: the pipeline every operation takes, a batch's envelope and loop over its calls,
+# telemetry, the request's engine values and the answers (the rest of it is glue around Flask, marshmallow, ...)
 COMPILED_API = {"pipeline.py", "batch.py", "envelope.py", "telemetry.py", "results.py", "engine_values.py"}
 # none: the server's modules are glue around gunicorn and nginx (kept here so that a build removes an
 # extension module an earlier one left in gongzhu.server)
