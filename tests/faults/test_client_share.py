@@ -204,23 +204,29 @@ def _oversized_call() -> bytes:
     return b'{"requests":[{"id":"big","method":"POST","url":"/score","body":' + body + b"}]}"
 
 
-def tree_pss_kib(pid: int) -> int:
-    """The proportional set size of ``pid`` and all its descendants (serve, nginx, gunicorn's master, workers and
-    search processes), from /proc/*/smaps_rollup."""
-    total, seen, todo = 0, set(), [pid]
+def _tree(pid: int) -> list[int]:
+    """``pid`` and all its descendants alive now (serve, nginx, gunicorn's master, workers and search processes)."""
+    found, todo = [], [pid]
     while todo:
         current = todo.pop()
-        if current in seen:
-            continue
-        seen.add(current)
-        todo.extend(children_of(current))
-        try:
-            rollup = Path(f"/proc/{current}/smaps_rollup").read_text()
-        except OSError:
-            continue
-        found = re.search(r"^Pss:\s+(\d+) kB", rollup, re.MULTILINE)
-        total += int(found.group(1)) if found else 0
-    return total
+        if current not in found:
+            found.append(current)
+            todo.extend(children_of(current))
+    return found
+
+
+def _read(path: str) -> str:
+    try:
+        return Path(path).read_text()
+    except OSError:
+        return ""  # the process ended meanwhile
+
+
+def tree_pss_kib(pid: int) -> int:
+    """The proportional set size of ``pid`` and its descendants, from /proc/*/smaps_rollup."""
+    found = (re.search(r"^Pss:\s+(\d+) kB", _read(f"/proc/{current}/smaps_rollup"), re.MULTILINE)
+             for current in _tree(pid))
+    return sum(int(match.group(1)) for match in found if match)
 
 
 def test_a_batch_call_of_700000_empty_objects_answers_as_alone_and_the_tree_stays_within_memory(server):
@@ -280,20 +286,9 @@ AT_WORK_WAIT_S = 10.0
 
 def _tree_cpu_s(pid: int) -> float:
     """CPU seconds (user and system) of ``pid`` and its descendants alive now."""
-    total, todo, seen = 0.0, [pid], set()
     ticks = 100.0
-    while todo:
-        current = todo.pop()
-        if current in seen:
-            continue
-        seen.add(current)
-        todo.extend(children_of(current))
-        try:
-            fields = Path(f"/proc/{current}/stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        total += (int(fields[11]) + int(fields[12])) / ticks
-    return total
+    fields = (_read(f"/proc/{current}/stat").rsplit(")", 1)[-1].split() for current in _tree(pid))
+    return sum((int(f[11]) + int(f[12])) / ticks for f in fields if len(f) > 12)
 
 
 def _batch_of(url: str, body: dict, count: int) -> bytes:

@@ -13,47 +13,10 @@ from gongzhu import rules as engine
 from gongzhu import solve
 
 from . import reference
+from .test_open_values import brute_values
 
 # the decisions walked to the end of the deal start this many tricks after the trick on the table
 BRUTE_TRICKS = 3
-
-
-def review_value(state: engine.DealState, seat: int) -> int:
-    """The review's scale on a finished deal, read off the engine's raw scores (docs/review.md): ``seat``'s
-    own raw score, or with partnership its side's raw scores less the other side's."""
-    raw = state.raw_scores()
-    if state.rules.partnership:
-        return raw[seat] + raw[(seat + 2) % 4] - raw[(seat + 1) % 4] - raw[(seat + 3) % 4]
-    return raw[seat]
-
-
-def minimax(state: engine.DealState, seat: int, seen: dict) -> int:
-    """``seat``'s value over every legal play (``legal_moves``, ``apply``, ``undo``: the rules' own), the seat
-    (with partnership its side) maximizing and the others minimizing; ``seen`` remembers lines walked."""
-    if state.finished:
-        return review_value(state, seat)
-    key = (tuple(state.plays()), seat)
-    found = seen.get(key)
-    if found is None:
-        values = []
-        for move in engine.legal_moves(state):
-            state.apply(move)
-            values.append(minimax(state, seat, seen))
-            state.undo()
-        ours = state.seat == seat or state.rules.partnership and state.seat % 2 == seat % 2
-        found = seen[key] = max(values) if ours else min(values)
-    return found
-
-
-def minimax_values(state: engine.DealState, seen: dict) -> dict[tuple[int, ...], int]:
-    """Each legal move of the seat to act with its ``minimax`` value."""
-    seat = state.seat
-    out = {}
-    for move in engine.legal_moves(state):
-        state.apply(move)
-        out[move] = minimax(state, seat, seen)
-        state.undo()
-    return out
 
 
 def late_deals(decks: int, count: int, seed: int) -> list[engine.DealState]:
@@ -87,7 +50,7 @@ def test_every_decision_of_the_last_four_tricks_equals_a_plain_minimax(decks, de
         seen: dict = {}
         exposing = any(state.exposed)
         while not state.finished:
-            assert solver.values(state) == minimax_values(state, seen)
+            assert solver.values(state) == brute_values(state, seen)
             checked[state.rules.partnership, exposing] += 1
             state = engine.apply_move(state, rng.choice(engine.legal_moves(state)))
     # over 300 decisions in the two runs, every kind of deal among them
