@@ -7,96 +7,12 @@ import itertools
 import random
 import time
 
-import pytest
-
 from gongzhu import rules as engine
 from gongzhu import solve
 from gongzhu.solve.endgame import MOST_DEALT_SPECIALS, deal_extremes, pile_extremes, taken_key
 
-from .test_claims import EXPOSABLE
+from .brute import brute_values, late_deals
 from .test_endgame import endgames
-
-BRUTE_TRICKS = 3
-
-
-def raw_value(state: engine.DealState, seat: int) -> int:
-    """The review's scale on a finished deal: ``seat``'s own raw score, or with partnership its side's
-    raw scores less the other side's."""
-    raw = state.raw_scores()
-    if state.rules.partnership:
-        return raw[seat] + raw[(seat + 2) % 4] - raw[(seat + 1) % 4] - raw[(seat + 3) % 4]
-    return raw[seat]
-
-
-def brute_force(state: engine.DealState, seat: int, seen: dict | None = None) -> int:
-    """``seat``'s value at the end of the deal over every legal play, ``seat`` (with partnership its side)
-    maximizing and the others minimizing: nothing merged, no threshold; ``seen`` remembers the values of
-    the deal's play sequences already walked (one deal's later decisions walk the same lines again)."""
-    if state.finished:
-        return raw_value(state, seat)
-    key = (tuple(state.plays()), seat)
-    if seen is not None and key in seen:
-        return seen[key]
-    values = []
-    for move in engine.legal_moves(state):
-        state.apply(move)
-        values.append(brute_force(state, seat, seen))
-        state.undo()
-    ours = state.seat == seat or state.rules.partnership and state.seat % 2 == seat % 2
-    value = max(values) if ours else min(values)
-    if seen is not None:
-        seen[key] = value
-    return value
-
-
-def brute_values(state: engine.DealState, seen: dict | None = None) -> dict[tuple[int, ...], int]:
-    seat = state.seat
-    out = {}
-    for move in engine.legal_moves(state):
-        state.apply(move)
-        out[move] = brute_force(state, seat, seen)
-        state.undo()
-    return out
-
-
-def late_deals(decks: int, count: int, seed: int) -> list[engine.DealState]:
-    """Random deals played with random legal moves until ``BRUTE_TRICKS`` tricks remain after the trick on
-    the table, two plays into it (so that the last two plays of that trick search the tables above the
-    positions the solver walks whole), individual and partnership by turns, with exposures in half of
-    them and the first-trick ban and the pig's flip at random."""
-    rng = random.Random(seed)
-    found = []
-    for n in range(count):
-        rules = engine.Rules(decks=decks, partnership=n % 2 == 1, first_trick_ban=rng.random() < 0.3,
-                             pig_flips_with_all_hearts=rng.random() < 0.5)
-        hands = engine.deal_hands(rules, seed=rng.randrange(1 << 30))
-        exposing = n % 4 >= 2
-        exposed = tuple(tuple(c for c in hand if c in EXPOSABLE and exposing and rng.random() < 0.5)
-                        for hand in hands)
-        state = engine.replay(rules, hands=hands, exposed=exposed, plays=(), first_deal=True)
-        while solve.tricks_left(state) > BRUTE_TRICKS + 1 or len(state.trick) < 2:
-            state = engine.apply_move(state, rng.choice(engine.legal_moves(state)))
-        found.append(state)
-    return found
-
-
-@pytest.mark.parametrize("decks, deals, seed", [(1, 14, 11), (2, 8, 12)])
-def test_every_decision_of_the_last_tricks_equals_brute_force(decks, deals, seed):
-    rng = random.Random(seed)
-    checked = {False: 0, True: 0}
-    for state in late_deals(decks, deals, seed):
-        # one OpenValues for the rest of the deal, as the review keeps it: its tables carry over
-        solver = solve.OpenValues()
-        seen: dict = {}
-        while not state.finished:
-            before = state.clone()
-            assert solver.values(state) == brute_values(state, seen)
-            assert state == before
-            checked[state.rules.partnership] += 1
-            state = engine.apply_move(state, rng.choice(engine.legal_moves(state)))
-    # every decision from two plays into the fourth trick from the end (fewer with two decks when pairs
-    # are led): over 200 decisions in the two runs
-    assert min(checked.values()) >= 7 * deals // 2
 
 
 def test_a_deal_valued_last_position_first_equals_brute_force():

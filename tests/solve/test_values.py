@@ -13,31 +13,7 @@ from gongzhu import rules as engine
 from gongzhu import solve
 
 from . import reference
-from .test_open_values import brute_values
-
-# the decisions walked to the end of the deal start this many tricks after the trick on the table
-BRUTE_TRICKS = 3
-
-
-def late_deals(decks: int, count: int, seed: int) -> list[engine.DealState]:
-    """Random deals played with random legal moves until ``BRUTE_TRICKS`` tricks remain after the trick on
-    the table, 1–3 plays into it, individual and partnership by turns, exposures in half of them, the
-    first-trick ban and the pig's flip at random."""
-    rng = random.Random(seed)
-    found = []
-    for n in range(count):
-        rules = engine.Rules(decks=decks, partnership=n % 2 == 1, first_trick_ban=rng.random() < 0.3,
-                             pig_flips_with_all_hearts=rng.random() < 0.5)
-        hands = engine.deal_hands(rules, seed=rng.randrange(1 << 30))
-        exposing = n % 4 >= 2
-        exposed = tuple(tuple(c for c in hand if c in reference.EXPOSABLE and exposing and rng.random() < 0.5)
-                        for hand in hands)
-        state = engine.replay(rules, hands=hands, exposed=exposed, plays=(), first_deal=True)
-        into = 1 + rng.randrange(3)
-        while solve.tricks_left(state) > BRUTE_TRICKS + 1 or len(state.trick) < into:
-            state = engine.apply_move(state, rng.choice(engine.legal_moves(state)))
-        found.append(state)
-    return found
+from .brute import brute_values, late_deals
 
 
 @pytest.mark.parametrize("decks, deals, seed", [(1, 16, 21), (2, 12, 22)])
