@@ -31,6 +31,7 @@ import socket
 import subprocess
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from gongzhu import about
 from gongzhu.conformance import runner as conformance_runner
@@ -103,7 +104,12 @@ def review(path: str, as_json: bool) -> int:
         return 1
     from gongzhu.api import create_app
 
-    text = sys.stdin.read() if path == "-" else open(path, encoding="utf-8").read()
+    try:
+        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        why = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+        print(f"{PROG}: cannot read {path}: {why}", file=sys.stderr)
+        return 2
     try:
         body = json.loads(text)
     except ValueError as error:
@@ -227,7 +233,17 @@ def in_use(host: str, port: int) -> bool:
 
 
 def main(args: Sequence[str] | None = None) -> int:
-    """The command line; returns the exit status."""
+    """The command line; returns the exit status. A reader that closes the output early (``| head``) ends the
+    command quietly, with status 1 as Python's documentation has it, not with a traceback."""
+    try:
+        return _main(args)
+    except BrokenPipeError:
+        # nothing more can be written; point stdout at /dev/null so the interpreter's last flush is quiet too
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+
+
+def _main(args: Sequence[str] | None) -> int:
     args = list(sys.argv[1:] if args is None else args)
     if args[:1] == ["serve"] and args[1:] not in (["-h"], ["--help"]):
         return serve(args[1:])

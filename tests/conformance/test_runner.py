@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import re
+import socket
 import subprocess
 import sys
 import xml.etree.ElementTree as ElementTree
@@ -12,7 +13,7 @@ import xml.etree.ElementTree as ElementTree
 import pytest
 
 from gongzhu import cli
-from gongzhu.conformance import cases, runner
+from gongzhu.conformance import cases, runner, transport
 from gongzhu.conformance.cases import TRANSPORT_TAG
 from gongzhu.conformance.transport import in_process
 
@@ -104,9 +105,21 @@ def test_the_command_line_runs_it(capsys):
     assert capsys.readouterr().out.splitlines()[-1] == f"{titles} passed, 0 failed"
 
 
-def test_a_server_that_does_not_answer_fails_every_case():
+def test_no_server_at_the_base_url_is_one_line_and_the_run_stops_there():
     from tests.servers import free_port
 
-    status, out = run(["--base-url", f"http://127.0.0.1:{free_port()}", "--id", "title-0"])
+    url = f"http://127.0.0.1:{free_port()}"
+    for batch in ([], ["--batch"]):
+        status, out = run(["--base-url", url, *batch])  # every case: one line, not a failure each
+        assert (status, out) == (2, f"no server answers at {url} (Connection refused); is it running?\n")
+
+
+def test_a_server_that_answers_nothing_fails_the_case():
+    with socket.create_server(("127.0.0.1", 0)) as silent:  # accepts, never answers: each case times out
+        silent.settimeout(0)
+        port = silent.getsockname()[1]
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(transport, "TIMEOUT_S", 0.2)
+            status, out = run(["--base-url", f"http://127.0.0.1:{port}", "--id", "title-0"])
     assert status == 1
     assert "no answer:" in out and out.splitlines()[-1] == "0 passed, 1 failed"

@@ -8,9 +8,11 @@ import io
 import json
 import os
 import re
+import shutil
 import socket
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -111,12 +113,19 @@ def test_the_console_script_serves(tmp_path):
         for pid in (proc.pid, *workers_of(proc.pid)):
             environ = Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
             assert {b"MALLOC_ARENA_MAX=2", b"MALLOC_MMAP_THRESHOLD_=65536"} <= set(environ), pid
+        deadline = time.monotonic() + 10  # serve says where it serves once it has seen it answer
+        while "gongzhu-service: serving" not in (tmp_path / "server.log").read_text() and time.monotonic() < deadline:
+            time.sleep(0.1)
     finally:
         stop(proc)
     log = (tmp_path / "server.log").read_text()
     assert '"logger":"gunicorn.error"' in log
     # --workers 1 reached gunicorn over WEB_CONCURRENCY=3: one "Booting worker" line
     assert log.count("Booting worker") == 1
+    # once it answers, one line says where (behind nginx; gunicorn alone names its own address)
+    if shutil.which("nginx", path="/usr/sbin:" + os.environ.get("PATH", "")):
+        said = [line for line in log.splitlines() if line.startswith("gongzhu-service: serving")]
+        assert said == [f"gongzhu-service: serving {base} (the API's pages: {base}/docs, {base}/table)"]
 
 
 def test_the_server_listens_on_loopback_unless_host_says_otherwise():
@@ -205,3 +214,18 @@ def test_review_of_a_deal_the_rules_reject_prints_the_problem(tmp_path, capsys):
     assert err.startswith("gongzhu-service: invalid_deal: ") and "/hands/1/0: " in err
     path.write_text("{")
     assert cli.main(["review", str(path)]) == 2
+    capsys.readouterr()
+    assert cli.main(["review", str(tmp_path / "nope.json")]) == 2
+    missing = tmp_path / "nope.json"
+    assert capsys.readouterr().err == f"gongzhu-service: cannot read {missing}: No such file or directory\n"
+
+
+def test_review_into_a_pipe_closed_early_is_quiet(tmp_path):
+    from tests.faults.test_serving import _mid_deal
+
+    path = tmp_path / "deal.json"
+    path.write_text(json.dumps({**_mid_deal(plays=52), "seed": 2, "budget_ms": 50}))
+    # the reader has gone before the review is written (as `| head` once it has its lines)
+    done = subprocess.run(f"{sys.executable} -m gongzhu review --json {path} | true", shell=True,
+                          capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert done.stderr == ""

@@ -96,10 +96,16 @@ def raw_http_line(base_url: str, sent: Wire) -> str:
     return f"python3 -c {shlex.quote(script)}"
 
 
+class NoServer(Exception):
+    """Nothing listens at the base URL: every case would fail the same way, so the run stops at the first."""
+
+
 def run_case(send: Callable[[Request], Answer], case: dict[str, Any]) -> Outcome:
     start = time.perf_counter()
     try:
         answer = send(case["request"])
+    except ConnectionRefusedError as error:
+        raise NoServer(error) from None
     except OSError as error:
         return Outcome(case, [f"no answer: {error}"], time.perf_counter() - start, case["request"])
     return Outcome(case, mismatches(case["expect"], answer), time.perf_counter() - start, case["request"])
@@ -115,6 +121,8 @@ def run_batched(send: Callable[[Request], Answer], chosen: Sequence[dict[str, An
         start = time.perf_counter()
         try:
             answers: list[Answer | str] = list(batching.answers(send, chunk))
+        except ConnectionRefusedError as error:
+            raise NoServer(error) from None
         except OSError as error:
             answers = [f"no answer: {error}"] * len(chunk)
         except ValueError as error:
@@ -175,7 +183,7 @@ def skip_reason(case: dict[str, Any], options: argparse.Namespace) -> str | None
 
 def run(options: argparse.Namespace, out: TextIO | None = None) -> int:
     """Runs the selected cases, reporting to ``out`` (standard output); the exit status (0: all passed,
-    1: a failure, 2: nothing selected)."""
+    1: a failure, 2: nothing selected, or no server at the base URL: one line says so)."""
     out = out or sys.stdout
     chosen = list(case_files.select(case_files.load(), ids=options.ids, tags=words(options.tags),
                                     skip_tags=words(options.skip_tags)))
@@ -190,7 +198,12 @@ def run(options: argparse.Namespace, out: TextIO | None = None) -> int:
     skipped = [(case, reason) for case, reason in reasons if reason]
     kept = [case for case, reason in reasons if not reason]
     send, base_url = sender(options)
-    outcomes = run_batched(send, kept) if options.batch else [run_case(send, case) for case in kept]
+    try:
+        outcomes = run_batched(send, kept) if options.batch else [run_case(send, case) for case in kept]
+    except NoServer as error:
+        print(f"no server answers at {base_url} ({error.args[0].strerror or error.args[0]}); is it running?",
+              file=out)
+        return 2
     for outcome in outcomes:
         if not outcome.passed:
             report_failure(outcome, base_url, out)

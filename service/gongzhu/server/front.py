@@ -23,6 +23,7 @@ import sys
 import tempfile
 import threading
 import time
+import urllib.request
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -221,7 +222,13 @@ def run(gunicorn_argv: Sequence[str]) -> int:
         lines.count = logpipe.dropped_counter()
         front = subprocess.Popen([nginx, "-p", str(run_dir), "-c", str(run_dir / "nginx.conf"), "-e",
                                   "stderr"], stdout=front_out, env={**os.environ, "TZ": "UTC"})
+        url = public_url()
+        announced = False
         while not stopping and app.poll() is None and front.poll() is None:
+            if not announced and _answers(url):
+                print(f"gongzhu-service: serving {url} (the API's pages: {url}/docs, {url}/table)",
+                      file=sys.stderr, flush=True)
+                announced = True
             time.sleep(0.2)
         return 0 if stopping else 1
     finally:
@@ -231,6 +238,26 @@ def run(gunicorn_argv: Sequence[str]) -> int:
         copier.join(budget.MARGIN_S)  # the last lines, written as they stopped, if stdout takes them
         if not chosen:
             shutil.rmtree(run_dir, ignore_errors=True)
+
+
+def public_url() -> str:
+    """The URL serve answers at, for a person to open: loopback for an address that means every interface."""
+    host, port = os.environ.get("HOST", "127.0.0.1"), os.environ.get("PORT", "8080")
+    host = {"0.0.0.0": "127.0.0.1", "::": "::1", "": "127.0.0.1"}.get(host, host)
+    return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
+
+
+# our own listener, never through a proxy the environment names
+_DIRECT = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+
+
+def _answers(url: str) -> bool:
+    """Whether ``url``'s readiness probe answers 200 now."""
+    try:
+        with _DIRECT.open(f"{url}/readyz", timeout=0.5) as answer:
+            return answer.status == 200
+    except (OSError, ValueError):
+        return False
 
 
 def _log_pipe() -> tuple[logpipe.LinePipe, threading.Thread, tuple[int, int]]:
