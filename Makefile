@@ -33,6 +33,7 @@ help:
 	@echo "make dist   every release artefact into dist/: sdist, compiled and pure wheels, SDKs, chart (mk/dist.mk)"
 
 $(BIN)/python:
+	@echo "make: creating $(VENV), the project's own virtualenv"
 	$(PYTHON) -m venv $(VENV)
 
 # The engine's source: the install compiles it, and the bot's search (setup.py; GONGZHU_PURE=1 make … for the
@@ -52,19 +53,23 @@ PIP := $(BIN)/python -m pip install --quiet --disable-pip-version-check
 UV := uv==0.13.9
 INSTALL := $(BIN)/python mk/requirements.py --install
 $(VENV)/.stamp-build: pyproject.toml | $(BIN)/python
+	@echo "make: installing the installer and the build requirements into $(VENV)"
 	$(PIP) $(UV) || echo "uv not installed: pip installs the packages"
 	$(INSTALL) build
 	touch $@
 
 $(VENV)/.stamp-engine: pyproject.toml $(ENGINE_SOURCES) $(VENV)/.stamp-build
+	@echo "make: building the package, its engine compiled by mypyc (a minute or two of the cores; GONGZHU_PURE=1 skips it)"
 	$(PIP) --no-deps --no-build-isolation -e .
 	touch $@
 
 $(VENV)/.stamp-server-packages: pyproject.toml $(VENV)/.stamp-build
+	@echo "make: installing the server's packages (Flask, gunicorn, ...)"
 	$(INSTALL) server
 	touch $@
 
 $(VENV)/.stamp-test-packages: pyproject.toml $(VENV)/.stamp-build
+	@echo "make: installing the server's and the tests' packages"
 	$(INSTALL) server test
 	touch $@ $(VENV)/.stamp-server-packages
 

@@ -182,7 +182,7 @@ def serve(options: Sequence[str]) -> int:
     host, port = os.environ.get("HOST", "127.0.0.1"), int(os.environ.get("PORT", "8080"))
     if in_use(host, port):
         print(f"{PROG}: {host}:{port} is in use (another server listens there); set PORT to a free port, "
-              f"e.g. PORT={port + 1} {PROG} serve", file=sys.stderr)
+              f"e.g. PORT={port + 1} {PROG} serve (from a checkout: PORT={port + 1} make run)", file=sys.stderr)
         return 1
     return front.run(gunicorn)
 

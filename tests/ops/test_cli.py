@@ -150,7 +150,8 @@ def test_a_port_in_use_says_to_set_port(tmp_path):
                               env={**os.environ, "PORT": str(port), "HOST": "127.0.0.1"})
     assert done.returncode == 1
     assert done.stderr == (f"gongzhu-service: 127.0.0.1:{port} is in use (another server listens there); "
-                           f"set PORT to a free port, e.g. PORT={port + 1} gongzhu-service serve\n")
+                           f"set PORT to a free port, e.g. PORT={port + 1} gongzhu-service serve "
+                           f"(from a checkout: PORT={port + 1} make run)\n")
     assert "Connection in use" not in done.stdout + done.stderr
 
 
