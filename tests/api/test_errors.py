@@ -61,7 +61,8 @@ def test_wrong_content_type_is_415(client, path, content_type):
 def test_missing_content_type_is_415(client):
     response = client.post("/legal-moves", data="{}")
     body = assert_problem(response, 415, "unsupported_media_type")
-    assert body["detail"] == "send the body as application/json, not no Content-Type"
+    assert body["detail"] == ("send the body as application/json, with the header Content-Type: application/json "
+                              "(none was sent)")
 
 
 def test_json_with_charset_is_accepted(client):

@@ -14,6 +14,8 @@ LONE_SURROGATE: Text = Text(
     "the string at {pointer} holds a lone surrogate ({code_point}), which is not a Unicode character",
     "{pointer} 处的字符串含有孤立代理项（{code_point}），它不是 Unicode 字符")
 MEDIA_TYPE: Text = Text("send the body as {wanted}, not {sent}", "请以 {wanted} 发送请求体，而不是 {sent}")
+NO_MEDIA_TYPE: Text = Text("send the body as {wanted}, with the header Content-Type: {wanted} (none was sent)",
+                           "请以 {wanted} 发送请求体，并带上请求头 Content-Type: {wanted}（请求未带 Content-Type）")
 CHARSET: Text = Text("send the body as UTF-8 (charset=utf-8), not charset={sent}",
                "请以 UTF-8 编码发送请求体（charset=utf-8），而不是 charset={sent}")
 CONTENT_ENCODING: Text = Text("send the body as it is, with no Content-Encoding (this server decodes none), not {sent}",

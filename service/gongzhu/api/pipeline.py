@@ -244,9 +244,10 @@ def check_media_type(content_type: str) -> None:
         return
     mimetype, _, options = content_type.partition(";")
     mimetype = mimetype.strip().lower()
+    if not mimetype:
+        raise ApiProblem(415, "unsupported_media_type", text.NO_MEDIA_TYPE(wanted=JSON))
     if mimetype != JSON:
-        sent = mimetype[:100] or "no Content-Type"
-        raise ApiProblem(415, "unsupported_media_type", text.MEDIA_TYPE(wanted=JSON, sent=sent))
+        raise ApiProblem(415, "unsupported_media_type", text.MEDIA_TYPE(wanted=JSON, sent=mimetype[:100]))
     for option in options.split(";"):
         name, _, value = option.partition("=")
         if name.strip().lower() == "charset" and value.strip().strip('"').lower() not in UTF8:
