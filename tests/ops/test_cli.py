@@ -114,7 +114,7 @@ def test_the_console_script_serves(tmp_path):
             environ = Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
             assert {b"MALLOC_ARENA_MAX=2", b"MALLOC_MMAP_THRESHOLD_=65536"} <= set(environ), pid
         deadline = time.monotonic() + 10  # serve says where it serves once it has seen it answer
-        while "gongzhu-service: serving" not in (tmp_path / "server.log").read_text() and time.monotonic() < deadline:
+        while '"logger":"gongzhu.serve"' not in (tmp_path / "server.log").read_text() and time.monotonic() < deadline:
             time.sleep(0.1)
     finally:
         stop(proc)
@@ -124,8 +124,9 @@ def test_the_console_script_serves(tmp_path):
     assert log.count("Booting worker") == 1
     # once it answers, one line says where (behind nginx; gunicorn alone names its own address)
     if shutil.which("nginx", path="/usr/sbin:" + os.environ.get("PATH", "")):
-        said = [line for line in log.splitlines() if line.startswith("gongzhu-service: serving")]
-        assert said == [f"gongzhu-service: serving {base} (the API's pages: {base}/docs, {base}/table)"]
+        said = [json.loads(line) for line in log.splitlines() if '"logger":"gongzhu.serve"' in line]
+        assert [(s["level"], s["message"]) for s in said] == [
+            ("info", f"serving {base} (the API's pages: {base}/docs, {base}/table)")]
 
 
 def test_the_server_listens_on_loopback_unless_host_says_otherwise():

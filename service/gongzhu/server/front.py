@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
 
-from gongzhu.server import docs_bundle, logpipe
+from gongzhu.server import docs_bundle, logpipe, logs
 from gongzhu.server.logs import switched_off, text_lines
 
 TEMPLATE = Path(__file__).with_name("nginx.conf")
@@ -226,7 +226,8 @@ def run(gunicorn_argv: Sequence[str]) -> int:
         announced = False
         while not stopping and app.poll() is None and front.poll() is None:
             if not announced and _answers(url):
-                print(f"gongzhu-service: serving {url} (the API's pages: {url}/docs, {url}/table)",
+                # a log line like the others (stdout is the log pipe's): JSON, or text for a terminal
+                print(logs.line("gongzhu.serve", f"serving {url} (the API's pages: {url}/docs, {url}/table)"),
                       file=sys.stderr, flush=True)
                 announced = True
             time.sleep(0.2)

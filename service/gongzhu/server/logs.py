@@ -85,6 +85,13 @@ class TextFormatter(logging.Formatter):
         return f"{text} request_id={request_id}" if request_id else text
 
 
+def line(logger: str, message: str) -> str:
+    """One log line of ``logger`` at info, in the format ``GONGZHU_LOG_FORMAT`` asks for (a process that logs no
+    other line, such as serve itself)."""
+    record = logging.LogRecord(logger, logging.INFO, __file__, 0, message, None, None)
+    return (TextFormatter() if text_lines() else JsonFormatter()).format(record)
+
+
 def logconfig() -> dict:
     """dictConfig for gunicorn (``logconfig_dict``): every logger to stdout through one formatter, the one
     ``GONGZHU_LOG_FORMAT`` asks for (JSON unless it says ``text``); gunicorn's own access log off (nginx
