@@ -49,9 +49,12 @@ class ThreadWorker(gthread.ThreadWorker):
         super().init_process()
 
     def is_batch(self, listener_or_address) -> bool:
-        """Whether a listener, or the address a connection came to, is the batch socket."""
-        address = listener_or_address if isinstance(listener_or_address, str) else listener_or_address.getsockname()
-        return self.batch_address is not None and address == self.batch_address
+        """Whether a listener, or the address a connection came to (a path, or a TCP (host, port) served alone),
+        is the batch socket."""
+        if self.batch_address is None:
+            return False
+        getsockname = getattr(listener_or_address, "getsockname", None)
+        return (listener_or_address if getsockname is None else getsockname()) == self.batch_address
 
     def set_accept_enabled(self, enabled: bool) -> None:
         """gunicorn's, but the batch socket is listened to only while no batch runs here."""
