@@ -148,13 +148,13 @@ class Batch:
         (400); an empty body when the call has none."""
         if body is None:
             return parse_json(NO_BODY)
-        found = sent[body.start:body.end]
         limit = self.pipeline.limit()
-        if limit is not None and len(found) > limit // 4 and utf8_size(found) > limit:
+        # a character is 1 to 4 bytes: only a body that may be past the limit is encoded to be sized
+        if limit is not None and body.end - body.start > limit // 4 and utf8_size(sent[body.start:body.end]) > limit:
             raise too_large()
         if not body.whole:
-            return parse_text(found)
-        if ESCAPE in found:  # its depth is checked with the others' (read_envelope)
+            return parse_text(sent[body.start:body.end])
+        if sent.find(ESCAPE, body.start, body.end) >= 0:  # its depth is checked with the others' (read_envelope)
             reject_lone_surrogates(body.value)
         return body.value
 
