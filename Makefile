@@ -18,8 +18,6 @@ PYTEST_ARGS ?=
 TEST_JOBS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 1) + 1 )))
 # Independent prerequisites side by side: npm's install, the venv's packages and the engine's compilation.
 MAKEFLAGS += --jobs=3
-# pytest's exit status 5 means the selection was empty (e.g. PYTEST_ARGS names a file with no drill in it).
-PYTEST_OK = s=$$?; [ $$s -eq 0 ] || [ $$s -eq 5 ]
 
 .PHONY: run test test-pure test-fast lint lint-contract sdk schemathesis venv clean help bench-engine bench-http soak faults properties arena
 
@@ -99,7 +97,8 @@ run: $(VENV)/.stamp-run
 # load the machine ahead of them. Beside both, at the lowest CPU priority (nice 19: it runs on what the
 # two runs leave idle, the drills' waits above all, and yields a core within a scheduler tick), the rules,
 # bot and API tests (no live server, no clock in a seeded result) once more on the pure build: the same
-# source, its compiled modules left out (bench/_builds.py). Its report follows the drills' ($(PURE_LOG)).
+# source, its compiled modules left out (bench/_builds.py). Its report follows the drills' ($(PURE_LOG)), and
+# the last lines say which part passed (mk/summary.py).
 SERIAL := faults
 # Where the drills are (tests/conftest.py refuses one elsewhere): collecting only them saves collecting the suite again.
 DRILLS := tests/faults
@@ -110,11 +109,11 @@ test: $(VENV)/.stamp-test $(NODE_TOOLS)/node_modules/.stamp
 	$(if $(PYTEST_ARGS),,mkdir -p $(dir $(PURE_LOG)); nice -n 19 $(MAKE) --no-print-directory test-pure \
 		> $(PURE_LOG) 2>&1 & pure=$$!;) \
 	GONGZHU_EXPECT_ENGINE=$(EXPECT_ENGINE) $(BIN)/python -m pytest -n $(TEST_JOBS) --dist loadfile --no-loadscope-reorder \
-		-m "not ($(SERIAL))" $(PYTEST_ARGS); $(PYTEST_OK); main=$$?; \
-	if [ $$main -eq 0 ]; then $(BIN)/python -m pytest -m "$(SERIAL)" $(or $(PYTEST_ARGS),$(DRILLS)); $(PYTEST_OK); fi; \
-	drills=$$?; \
+		-m "not ($(SERIAL))" $(PYTEST_ARGS); main=$$?; \
+	if [ $$main -eq 0 ] || [ $$main -eq 5 ]; then $(BIN)/python -m pytest -m "$(SERIAL)" $(or $(PYTEST_ARGS),$(DRILLS)); \
+		drills=$$?; else drills=skipped; fi; \
 	$(if $(PYTEST_ARGS),,wait $$pure; pure=$$?; echo "--- the pure pass ($(PURE_LOG))"; cat $(PURE_LOG);) \
-	[ $$main -eq 0 ] && [ $$drills -eq 0 ] $(if $(PYTEST_ARGS),,&& [ $$pure -eq 0 ])
+	$(BIN)/python mk/summary.py "main run=$$main" "drills=$$drills" $(if $(PYTEST_ARGS),,"pure pass=$$pure")
 
 # The pure pass waits on nothing (no server, no browser): one process a core.
 PURE_JOBS ?= auto

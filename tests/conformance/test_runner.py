@@ -29,10 +29,11 @@ def run(args: list[str]) -> tuple[int, str]:
 
 
 def test_the_whole_suite_passes_in_process(tmp_path):
-    status, out = run(["--in-process", "--junit", str(tmp_path / "junit.xml")])
+    # the report's folder is made, as the README's `--junit build/conformance.xml` from a fresh checkout needs
+    status, out = run(["--in-process", "--junit", str(tmp_path / "build" / "junit.xml")])
     assert out.splitlines()[-1] == f"{IN_PROCESS} passed, 0 failed", out[-3000:]
     assert status == 0
-    suite = ElementTree.parse(tmp_path / "junit.xml").getroot()
+    suite = ElementTree.parse(tmp_path / "build" / "junit.xml").getroot()
     assert (suite.get("tests"), suite.get("failures"), suite.get("skipped")) == (
         str(len(ALL)), "0", str(len(ALL) - IN_PROCESS))
 
@@ -112,6 +113,12 @@ def test_no_server_at_the_base_url_is_one_line_and_the_run_stops_there():
     for batch in ([], ["--batch"]):
         status, out = run(["--base-url", url, *batch])  # every case: one line, not a failure each
         assert (status, out) == (2, f"no server answers at {url} (Connection refused); is it running?\n")
+
+
+def test_a_report_that_cannot_be_written_is_one_line_before_any_case_runs(tmp_path):
+    (tmp_path / "file").write_text("")
+    status, out = run(["--in-process", "--junit", str(tmp_path / "file" / "junit.xml")])
+    assert (status, out) == (2, f"cannot write the JUnit report {tmp_path}/file/junit.xml: File exists\n")
 
 
 def test_a_server_that_answers_nothing_fails_the_case():

@@ -17,6 +17,7 @@ import xml.etree.ElementTree as ElementTree
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, TextIO
 
 from gongzhu.conformance import batching
@@ -162,6 +163,16 @@ def write_junit(path: str, outcomes: Sequence[Outcome], skipped: Sequence[tuple[
     ElementTree.ElementTree(suite).write(path, encoding="utf-8", xml_declaration=True)
 
 
+def junit_folder(path: str) -> str | None:
+    """Makes the report's folder, as a build tool's report option does (``--junit build/conformance.xml``
+    from a fresh checkout); one line saying why, before any case runs, when it cannot be made."""
+    try:
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        return f"cannot write the JUnit report {path}: {error.strerror or error}"
+    return None
+
+
 def sender(options: argparse.Namespace) -> tuple[Callable[[Request], Answer], str]:
     """The transport the options ask for, and the base URL the curl lines use."""
     if not options.in_process:
@@ -197,6 +208,9 @@ def run(options: argparse.Namespace, out: TextIO | None = None) -> int:
     reasons = [(case, skip_reason(case, options)) for case in chosen]
     skipped = [(case, reason) for case, reason in reasons if reason]
     kept = [case for case, reason in reasons if not reason]
+    if options.junit and (problem := junit_folder(options.junit)):
+        print(problem, file=out)
+        return 2
     send, base_url = sender(options)
     try:
         outcomes = run_batched(send, kept) if options.batch else [run_case(send, case) for case in kept]
