@@ -33,10 +33,10 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from gongzhu import about
+from gongzhu import about, settings
 from gongzhu.conformance import runner as conformance_runner
 from gongzhu.conformance.transport import in_process
-from gongzhu.server.server_extra import ServerExtraMissing, require_server
+from gongzhu.server_extra import ServerExtraMissing, require_server
 
 PROG = "gongzhu-service"
 CONFIG = "python:gongzhu.server.gunicorn_conf"
@@ -50,14 +50,14 @@ SERVE_HELP = f"""Serve the API: nginx on HOST:PORT in front of
   gunicorn -c {CONFIG} [options] {APP}
 on a unix socket in GONGZHU_RUN_DIR (a private temporary directory by default).
 Settings come from the environment:
-  HOST              127.0.0.1 (loopback); 0.0.0.0 offers the server to the network
-  PORT              8080
+  HOST              {settings.DEFAULT_HOST} (loopback); 0.0.0.0 offers the server to the network
+  PORT              {settings.DEFAULT_PORT}
   WEB_CONCURRENCY   gunicorn workers (2 x cores + 1)
-  GONGZHU_MAX_BODY  the request body limit in bytes (262144)
+  GONGZHU_MAX_BODY  the request body limit in bytes ({settings.DEFAULT_MAX_BODY})
   GONGZHU_LOG_FORMAT  json, or text for a terminal
   OTEL_EXPORTER_OTLP_ENDPOINT  traces over OTLP/HTTP (the otel extra)
-and the rest are in the docstring of gongzhu.server.gunicorn_conf (`python -m pydoc
-gongzhu.server.gunicorn_conf`). Once serving: /docs (the API), /table (a deal drawn),
+and the rest are in gongzhu.settings and the docstring of gongzhu.server.gunicorn_conf
+(`python -m pydoc gongzhu.settings gongzhu.server.gunicorn_conf`). Once serving: /docs (the API), /table (a deal drawn),
 /openapi.yaml (the contract). Every option after `serve` goes to gunicorn but --bind,
 which moves nginx's listener (the same as HOST and PORT), e.g.
   {PROG} serve --workers 4 --bind 127.0.0.1:9000
@@ -179,7 +179,7 @@ def serve(options: Sequence[str]) -> int:
         print(f"{PROG}: {refused}", file=sys.stderr)
         return 2
     gunicorn = [sys.executable, "-m", *argv(options)]
-    host, port = os.environ.get("HOST", "127.0.0.1"), int(os.environ.get("PORT", "8080"))
+    host, port = settings.host(), settings.port()
     if in_use(host, port):
         print(f"{PROG}: {host}:{port} is in use (another server listens there); set PORT to a free port, "
               f"e.g. PORT={port + 1} {PROG} serve (from a checkout: PORT={port + 1} make run)", file=sys.stderr)
@@ -218,7 +218,7 @@ def listen_on(options: Sequence[str]) -> list[str]:
     if not host or (":" in host) != bracketed or not port.isdigit() or not 0 < int(port) < 65536:
         raise ValueError(f"--bind {bind}: serve listens on HOST:PORT (nginx's listener, as HOST and PORT set "
                          f"it), e.g. --bind 127.0.0.1:9000; not on a unix socket or a file descriptor")
-    os.environ.update(HOST=host, PORT=port)
+    os.environ.update({settings.HOST_ENV: host, settings.PORT_ENV: port})
     return rest
 
 

@@ -12,10 +12,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gongzhu.api import DEFAULT_MAX_BODY as MAX_BODY
 from gongzhu.api import batch as batch_module
 from gongzhu.api import create_app, metrics, pipeline, searches
 from gongzhu.api.telemetry import LOG_HEADER
+from gongzhu.settings import DEFAULT_MAX_BODY as MAX_BODY
 from tests.api.deals import SEED1
 from tests.api.test_review import _finished as _review_deal
 from tests.api.wire_corpus import JSON_TYPE, requests

@@ -1,12 +1,14 @@
-"""The project's structure: imports go one way (server → api → bot → solve → rules) with
-no circle among the modules (type-checking imports included), the engine and its
-searches are stdlib only, nothing imports an engine module's private names, the public
+"""The project's structure: imports go one way (server → api → settings → bot → solve → rules)
+with no circle among the modules (type-checking imports included), the engine, its searches
+and the service's settings are stdlib only, the HTTP layer made in process loads nothing of the
+server (gunicorn included), nothing imports an engine module's private names, the public
 surface of ``gongzhu.rules`` stays small, and operations stay thin (5–15 lines: call
 the engine, answer)."""
 from __future__ import annotations
 
 import ast
 import inspect
+import subprocess
 import sys
 from pathlib import Path
 
@@ -28,12 +30,11 @@ def imported_modules(path: Path) -> set[str]:
 
 # the layers, lowest first: a module imports its own layer's modules and lower layers' only. Above the server,
 # the command line and the conformance runner (which serve or call the app); the package itself and its build
-# check are below every layer, and ``about`` (versions, engine build) is read by the HTTP layer.
-LAYERS = ("rules", "solve", "bot", "api", "server", "command")
-TOP_LEVEL = {"gongzhu": "rules", "gongzhu.freshness": "rules", "gongzhu.about": "api"}
-# The server modules the HTTP layer may still use, one way: the log context and settings its telemetry reads
-# and the check that the server extra is installed. They import no module of the HTTP layer or the server.
-SERVER_LEAVES = {"gongzhu.server.logs", "gongzhu.server.server_extra"}
+# check are below every layer; the settings the HTTP layer and the server share, and the check that the server
+# extra is installed, below both; ``about`` (versions, engine build) is read by the HTTP layer.
+LAYERS = ("rules", "solve", "bot", "settings", "api", "server", "command")
+TOP_LEVEL = {"gongzhu": "rules", "gongzhu.freshness": "rules", "gongzhu.settings": "settings",
+             "gongzhu.server_extra": "settings", "gongzhu.about": "api"}
 MAX_PUBLIC_NAMES = 40
 
 
@@ -78,15 +79,35 @@ def test_imports_go_one_way_server_api_bot_solve_rules():
     assert {layer(m) for m in graph} == set(range(len(LAYERS)))
     for module, imported in graph.items():
         for name in imported:
-            if name in SERVER_LEAVES and layer(module) == LAYERS.index("api"):
-                continue
             assert layer(name) <= layer(module), f"{module} ({LAYERS[layer(module)]}) imports {name}"
 
 
-def test_the_server_modules_the_http_layer_uses_import_neither_it_nor_the_rest_of_the_server():
+def test_the_settings_import_only_the_standard_library():
     graph = import_graph()
-    for module in SERVER_LEAVES:
-        assert graph[module] <= SERVER_LEAVES | {"gongzhu", "gongzhu.server"}, (module, graph[module])
+    settings = {m for m in graph if layer(m) == LAYERS.index("settings")}
+    assert settings == {"gongzhu.settings", "gongzhu.server_extra"}
+    for module in settings:
+        assert graph[module] == set(), (module, graph[module])
+        path = ROOT / "service" / Path(*module.split(".")).with_suffix(".py")
+        for name in imported_modules(path):
+            assert name.split(".")[0] in sys.stdlib_module_names, (module, name)
+
+
+# What a fresh interpreter has loaded of the server once it has made the app: the last line it prints.
+LOADED_OF_THE_SERVER = """
+import sys
+from gongzhu.api import create_app
+create_app()
+print(sorted(m for m in sys.modules if m.partition(".")[0] == "gunicorn" or m.startswith("gongzhu.server.")
+             or m == "gongzhu.server"))
+"""
+
+
+def test_an_app_made_in_process_loads_nothing_of_the_server():
+    # a fresh interpreter: this one has imported the server already (other tests)
+    done = subprocess.run([sys.executable, "-c", LOADED_OF_THE_SERVER], capture_output=True, text=True,
+                          timeout=120, check=True)
+    assert done.stdout.splitlines()[-1] == "[]", done.stdout
 
 
 def test_no_import_circle_among_the_modules():

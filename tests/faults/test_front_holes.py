@@ -23,7 +23,8 @@ import pytest
 import requests
 
 from gongzhu import cli
-from gongzhu.api import DEFAULT_MAX_BATCH_BODY, DEFAULT_MAX_BODY, messages, pages, pipeline
+from gongzhu.api import messages, pages, pipeline
+from gongzhu.settings import DEFAULT_MAX_BATCH_BODY, DEFAULT_MAX_BODY
 from tests.conftest import load_contract
 from tests.servers import SERVE, free_port, start, stop
 

@@ -8,6 +8,7 @@ import sys
 
 import pytest
 
+from gongzhu import settings
 from gongzhu.server import logs
 
 
@@ -27,11 +28,11 @@ def test_json_line_has_its_fields_and_the_pid():
 
 
 def test_json_line_carries_the_current_request_id():
-    token = logs.REQUEST_ID.set("ctx-1")
+    token = settings.REQUEST_ID.set("ctx-1")
     try:
         line = json.loads(logs.JsonFormatter().format(record()))
     finally:
-        logs.REQUEST_ID.reset(token)
+        settings.REQUEST_ID.reset(token)
     assert line["request_id"] == "ctx-1"
     assert "request_id" not in json.loads(logs.JsonFormatter().format(record()))
 
@@ -45,11 +46,11 @@ def test_json_line_keeps_the_traceback():
 
 
 def test_text_line_for_local_runs():
-    token = logs.REQUEST_ID.set("r-9")
+    token = settings.REQUEST_ID.set("r-9")
     try:
         text = logs.TextFormatter().format(record("line one\nCRITICAL forged \x1b[31m"))
     finally:
-        logs.REQUEST_ID.reset(token)
+        settings.REQUEST_ID.reset(token)
     assert text.endswith(f" INFO [{record().process}] gongzhu.api: line one\\x0aCRITICAL forged \\x1b[31m "
                          "request_id=r-9")
 
@@ -58,9 +59,9 @@ def test_text_line_for_local_runs():
                                                 ("text", "TextFormatter"), ("TEXT", "TextFormatter")])
 def test_the_setting_picks_the_formatter(monkeypatch, setting, formatter):
     if setting is None:
-        monkeypatch.delenv(logs.LOG_FORMAT_ENV, raising=False)
+        monkeypatch.delenv(settings.LOG_FORMAT_ENV, raising=False)
     else:
-        monkeypatch.setenv(logs.LOG_FORMAT_ENV, setting)
+        monkeypatch.setenv(settings.LOG_FORMAT_ENV, setting)
     config = logs.logconfig()
     assert config["formatters"]["gongzhu"]["()"] == f"gongzhu.server.logs.{formatter}"
     assert config["handlers"]["stdout"]["stream"] == "ext://sys.stdout"

@@ -167,6 +167,6 @@ def test_serving_without_the_server_extra_says_what_to_install(engine_only, tmp_
 def test_importing_the_server_without_the_extra_names_the_install(engine_only, tmp_path, module):
     done = run_in(engine_only, "python", "-c", f"import {module}", cwd=tmp_path)
     assert done.returncode == 1
-    assert done.stderr.splitlines()[-1].startswith("gongzhu.server.server_extra.ServerExtraMissing: the "
+    assert done.stderr.splitlines()[-1].startswith("gongzhu.server_extra.ServerExtraMissing: the "
                                                    "gongzhu-service HTTP server needs the server extra (flask,")
     assert done.stderr.splitlines()[-1].endswith(INSTALL_LINE)

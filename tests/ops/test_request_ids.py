@@ -109,7 +109,7 @@ def test_operation_of(app, method, path, operation):
 
 
 def test_no_request_id_outlives_its_request(app):
-    from gongzhu.server.logs import REQUEST_ID
+    from gongzhu.settings import REQUEST_ID
 
     client = app.test_client()
     response = client.get("/healthz", buffered=False)  # answer neither read nor closed

@@ -7,11 +7,11 @@ from __future__ import annotations
 import functools
 import logging
 import operator
-import os
 from collections.abc import Callable
 from typing import Any, cast
 
-from gongzhu.server.server_extra import require_server
+from gongzhu import settings
+from gongzhu.server_extra import require_server
 
 require_server()  # before Flask: without the server extra, one line says what to install
 
@@ -26,25 +26,19 @@ from .pages import CONTRACT_KEY, PAGES  # noqa: E402
 from .pipeline import Pipeline  # noqa: E402
 from .telemetry import Telemetry  # noqa: E402
 
-DEFAULT_MAX_BODY = 256 * 1024
-MAX_BODY_ENV = "GONGZHU_MAX_BODY"
-# A batch's body: 1,000 mid-deal states of two decks fit (docs/operations.md, "Batch"), and eight of them
-# parsed at once fit a worker's memory.
-DEFAULT_MAX_BATCH_BODY = 2 * 1024 * 1024
-MAX_BATCH_BODY_ENV = "GONGZHU_MAX_BATCH_BODY"
 LOG = logging.getLogger("gongzhu.api")
 PIPELINE_KEY = "gongzhu.pipeline"
 
 
 def create_app(config: dict[str, Any] | None = None) -> Flask:
     """The application. ``config`` overrides settings, e.g. ``MAX_CONTENT_LENGTH``
-    (the body limit in bytes: default 256 KiB, or env ``GONGZHU_MAX_BODY``), ``MAX_BATCH_BODY`` (a
-    batch's: default 2 MiB, or env ``GONGZHU_MAX_BATCH_BODY``),
+    (the body limit in bytes: default ``settings.max_body()``), ``MAX_BATCH_BODY`` (a
+    batch's: default ``settings.max_batch_body()``),
     ``CORS_ORIGINS`` (default: env ``GONGZHU_CORS_ORIGINS``) or
     ``TRACER_PROVIDER`` (an OpenTelemetry provider; default: from the environment)."""
     app = Flask(__name__, static_folder=None)
-    app.config["MAX_CONTENT_LENGTH"] = int(os.environ.get(MAX_BODY_ENV, DEFAULT_MAX_BODY))
-    app.config["MAX_BATCH_BODY"] = int(os.environ.get(MAX_BATCH_BODY_ENV, DEFAULT_MAX_BATCH_BODY))
+    app.config["MAX_CONTENT_LENGTH"] = settings.max_body()
+    app.config["MAX_BATCH_BODY"] = settings.max_batch_body()
     app.config.update(config or {})
     app.json.sort_keys = False
     app.json.ensure_ascii = False

@@ -20,7 +20,6 @@ values, problems as the bytes ``problems.render`` wrote.
 """
 from __future__ import annotations
 
-import math
 import threading
 import time
 from collections import Counter
@@ -30,9 +29,12 @@ from urllib.parse import unquote
 
 import orjson
 
+from gongzhu.settings import request_deadline, too_late
+
 from . import envelope, keys, metrics
 from . import messages as text
 from .clients import ClientGone, gone
+from .keys import UNKNOWN_OPERATION
 from .pipeline import (
     CLIENT_GONE,
     ESCAPE,
@@ -44,7 +46,6 @@ from .pipeline import (
     check_depth,
     check_depths,
     encode,
-    handed_over,
     parse_json,
     parse_text,
     reject_lone_surrogates,
@@ -64,7 +65,6 @@ BATCH = "batch"
 # before the envelope is validated, so a body of many thousands of calls costs its reading only.
 MAX_CALLS = 1000
 LANGUAGE = "Accept-Language"
-UNKNOWN_OPERATION = "none"
 # The headers of a call's problem a batch passes on (``BatchAnswerHeaders``); ``Vary`` is the batch's own.
 ANSWER_HEADERS = frozenset({"Content-Language", "Retry-After", "Allow"})
 # A call with no ``body`` is a request with an empty one.
@@ -89,7 +89,7 @@ class Batch:
         if not self.running.acquire(blocking=False):
             raise ApiProblem(503, "busy", text.BATCHES_BUSY(), headers=(("Retry-After", "1"),))
         try:
-            return self.serve(route, environ, started(environ) + REQUEST_TIMEOUT_S)
+            return self.serve(route, environ, request_deadline(environ, clock(), REQUEST_TIMEOUT_S))
         finally:
             self.running.release()
 
@@ -130,7 +130,7 @@ class Batch:
             check_batchable(call, route)
             value = self.body_of(body, sent)
             # a search is started only with the longest it may hold its slot left before the deadline
-            if clock() + search_bound_s(operation, value) > deadline:
+            if too_late(deadline, clock(), search_bound_s(operation, value)):
                 raise ApiProblem(503, "busy", text.LATE(), headers=(("Retry-After", "1"),))
             answered = run(route, value, arguments(route, params), environ)
             return operation, 200, {"id": call["id"], "status": 200, "body": answered}
@@ -230,12 +230,6 @@ def check_ids(calls: list[dict]) -> None:
             errors.append({"pointer": f"/requests/{index}/id", "detail": detail, "code": "duplicate_id"})
     if errors:
         raise ApiProblem(422, "duplicate_id", errors[0]["detail"], errors=errors[:MAX_ERRORS])
-
-
-def started(environ: dict) -> float:
-    """When the request reached the front (nginx's ``X-Request-Start``), else now (none, or one malformed)."""
-    sent = handed_over(environ.get("HTTP_X_REQUEST_START", ""))
-    return sent if math.isfinite(sent) else clock()
 
 
 def call_environ(call: dict, environ: dict) -> dict:

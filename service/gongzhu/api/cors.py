@@ -7,10 +7,12 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 
+from gongzhu.settings import REQUEST_ID_HEADER
+
 ORIGINS_ENV = "GONGZHU_CORS_ORIGINS"
 ANY = "*"
-ALLOWED_HEADERS = "Content-Type, X-Request-ID, traceparent"
-EXPOSED_HEADERS = "X-Request-ID"
+ALLOWED_HEADERS = f"Content-Type, {REQUEST_ID_HEADER}, traceparent"
+EXPOSED_HEADERS = REQUEST_ID_HEADER
 # Seconds a browser may reuse a preflight's answer.
 MAX_AGE = "600"
 

@@ -36,9 +36,8 @@ from prometheus_client.metrics_core import Metric
 # prometheus_client's own file format, to write the sum of dead workers' files in (merge_dead)
 from prometheus_client.mmap_dict import MmapedDict
 
-MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
-# gunicorn's master pid, exported by gunicorn_hooks.prepare_metrics_dir() for its workers.
-SERVER_PID_ENV = "GONGZHU_SERVER_PID"
+from gongzhu.settings import MULTIPROC_ENV, SERVER_PID_ENV
+
 PROC = Path("/proc")
 # The classic text format, which every Prometheus version reads.
 TEXT_FORMAT = "text/plain; version=0.0.4; charset=utf-8"

@@ -23,7 +23,6 @@ import codecs
 import functools
 import json
 import math
-import os
 import re
 import time
 from collections.abc import Callable, Iterable
@@ -32,10 +31,13 @@ from typing import Any, NamedTuple
 
 import orjson
 
+from gongzhu.settings import request_deadline, request_timeout_s, too_late
+
 from . import keys
 from . import messages as text
 from .clients import ClientGone, gone
 from .contract import Contract, Operation
+from .keys import UNKNOWN_OPERATION
 from .operations import HANDLERS, Call, Handler
 from .problems import Answer, ApiProblem, answer, render
 from .validation import MAX_WALKED_VALUES, Compiled, SchemaViolation, path_value, resolve
@@ -75,14 +77,13 @@ class Match(NamedTuple):
     params: dict[str, str]
 
 
-UNKNOWN_OPERATION = "none"
 # Set by nginx (server/nginx.conf) on the requests it hands over, and on those it refused: the status
 # and, where the status alone does not say it, the code.
 REFUSED_HEADER = "HTTP_X_GONGZHU_REFUSED"
 REFUSAL_CODES = {400: "bad_request", 413: "payload_too_large", 414: "uri_too_long", 431: "header_fields_too_large",
                  501: "unsupported_transfer_coding"}
-# A request that waited longer than this since nginx handed it over is not started (503 busy).
-REQUEST_TIMEOUT_S = float(os.environ.get("GUNICORN_REQUEST_TIMEOUT", 10))
+# A request not started by its deadline (``settings.request_deadline``) is not started at all (503 busy).
+REQUEST_TIMEOUT_S = request_timeout_s()
 # The status logged and counted for a request whose client closed before it was served (nginx's
 # 499: no answer is read).
 CLIENT_GONE = 499
@@ -345,22 +346,13 @@ def refusal(value: str, environ: dict) -> Answer:
 
 
 def check_worth_starting(environ: dict) -> None:
-    """503 ``busy`` for a request that waited past its deadline since nginx handed it over;
-    ``ClientGone`` when nobody waits for the answer any more."""
-    if time.time() - handed_over(environ.get("HTTP_X_REQUEST_START", "")) > REQUEST_TIMEOUT_S:
+    """503 ``busy`` for a request past its deadline (``settings.request_deadline``); ``ClientGone`` when nobody
+    waits for the answer any more."""
+    now = time.time()
+    if too_late(request_deadline(environ, now, REQUEST_TIMEOUT_S), now):
         raise ApiProblem(503, "busy", text.LATE(), headers=(("Retry-After", "1"),))
     if gone(environ):
         raise ClientGone
-
-
-def handed_over(value: str) -> float:
-    """When nginx handed the request over, from its ``X-Request-Start: t=<seconds>``; a value that is not
-    that (gunicorn serving alone passes whatever a client sent) is ignored: infinity, never late."""
-    try:
-        started = float(value[2:]) if value.startswith("t=") else math.inf
-    except ValueError:
-        return math.inf
-    return started if math.isfinite(started) else math.inf
 
 
 class Pipeline:

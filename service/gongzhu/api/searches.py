@@ -21,6 +21,7 @@ from typing import Any
 
 from gongzhu import bot, solve
 from gongzhu import rules as engine
+from gongzhu.solve.claims import POSITIONS_PER_SECOND
 
 from . import messages as text
 from . import metrics
@@ -29,11 +30,10 @@ from .clients import ClientGone, gone
 from .results import card_lists, cards, deal_state, replay, review_out, rules_out, score_out
 from .slots import BOT, REVIEW_BUDGET_CAP_MS, Busy
 
-# The claims search stops at whichever comes first and answers null: a number of positions (about a second of one
-# core; a two-deck position costs ten to twenty times a one-deck one), or a second of wall-clock time (worst-case
-# positions, or a pod short of CPU, would otherwise take several).
-CLAIM_MAX_POSITIONS = {1: 200_000, 2: 10_000}
+# The claims search stops at whichever comes first and answers null: the positions one core searches in its slot's
+# time, or that time on the wall clock (worst-case positions, or a pod short of CPU, would otherwise take several).
 CLAIM_SLOT_MS = 1000
+CLAIM_MAX_POSITIONS = {decks: rate * CLAIM_SLOT_MS // 1000 for decks, rate in POSITIONS_PER_SECOND.items()}
 # A child silent past STUCK_FACTOR times its bound (the contract's bound for an answer is 4 × the budget) plus
 # STUCK_GRACE_S is stuck: it is killed and replaced, and the request gets 503 ``busy`` (a matter of load).
 STUCK_FACTOR = 4

@@ -14,12 +14,11 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from gongzhu.server.logs import REQUEST_ID, switched_off
+from gongzhu.settings import REQUEST_ID, REQUEST_ID_HEADER, REQUEST_ID_KEY, switched_off
 
 from . import keys, metrics, tracing
+from .keys import UNKNOWN_OPERATION
 
-HEADER = "X-Request-ID"
-UNKNOWN_OPERATION = "none"
 # Read by nginx for its access line (server/nginx.conf) and hidden from the client: "<operation>[ <problem>]",
 # or for a batch "batch items=<n> refused=<n>".
 LOG_HEADER = "X-Gongzhu-Log"
@@ -45,7 +44,7 @@ os.register_at_fork(after_in_child=_new_process)
 def request_id_of(environ: Environ) -> str:
     """The client's ``X-Request-ID`` when it is acceptable, else a fresh id: the process's random prefix
     (each worker draws its own) and its next sequence number, unique, and no system call a request."""
-    sent = environ.get("HTTP_X_REQUEST_ID")
+    sent = environ.get(REQUEST_ID_KEY)
     if sent and REQUEST_ID_PATTERN.fullmatch(sent):
         return sent
     return _id_prefix + format(next(_id_sequence), "016x")
@@ -60,7 +59,7 @@ class Telemetry:
         # off, the app itself: a request pays nothing for tracing
         self.app = tracing.wrap(app, tracer_provider)
         self.metrics = not switched_off(METRICS_ENV)
-        # the pipeline's matcher (create_app); without one every request is "none"
+        # the pipeline's matcher (create_app); without one every request is UNKNOWN_OPERATION
         self.operation_of = operation_of or (lambda _environ: UNKNOWN_OPERATION)
 
     def __call__(self, environ: Environ, start_response: Callable) -> Record:
@@ -73,7 +72,7 @@ class Telemetry:
 
         def start(status: str, headers: Headers, exc_info: Any = None) -> Any:
             record.status = int(status[:3])
-            headers.append((HEADER, request_id))
+            headers.append((REQUEST_ID_HEADER, request_id))
             headers.append((LOG_HEADER, log_value(operation, environ.get(keys.PROBLEM), environ.get(keys.BATCH))))
             add_standard_headers(headers)
             return start_response(status, headers, exc_info)

@@ -34,7 +34,7 @@ def wrap(app, provider=None):
 
 def _name(span, environ) -> None:
     """The span's name is the operation (not the raw path: low cardinality), its route the contract's template."""
-    span.update_name(environ.get(keys.OPERATION, "none"))  # "none": a Telemetry given no matcher
+    span.update_name(environ.get(keys.OPERATION, keys.UNKNOWN_OPERATION))  # a Telemetry given no matcher
     span.set_attribute("gongzhu.request_id", environ[keys.REQUEST_ID])
     found = environ.get(keys.MATCH)
     if found:  # a path of no operation has no route to name

@@ -20,12 +20,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
+from gongzhu import settings
 from gongzhu.conformance import batching
 from gongzhu.conformance import cases as case_files
 from gongzhu.conformance.expect import mismatches
 from gongzhu.conformance.transport import Answer, Request, Wire, in_process, over_http, wire
 
-DEFAULT_BASE_URL = "http://127.0.0.1:8080"
+# where a server started with its defaults answers
+DEFAULT_BASE_URL = f"http://{settings.DEFAULT_HOST}:{settings.DEFAULT_PORT}"
 IN_PROCESS_SKIP = f"tag {case_files.TRANSPORT_TAG}: they need a real HTTP server"
 
 
@@ -177,7 +179,7 @@ def sender(options: argparse.Namespace) -> tuple[Callable[[Request], Answer], st
     """The transport the options ask for, and the base URL the curl lines use."""
     if not options.in_process:
         return over_http(options.base_url), options.base_url
-    from gongzhu.server.server_extra import require_server
+    from gongzhu.server_extra import require_server
 
     require_server()
     from gongzhu.api import create_app

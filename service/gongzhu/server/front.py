@@ -14,7 +14,6 @@ found, or ``GONGZHU_NGINX=off``), gunicorn serves alone, on loopback only, after
 from __future__ import annotations
 
 import ipaddress
-import multiprocessing
 import os
 import shutil
 import signal
@@ -29,13 +28,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
 
+from gongzhu import settings as shared
 from gongzhu.server import docs_bundle, logpipe, logs
-from gongzhu.server.logs import switched_off, text_lines
+from gongzhu.settings import (
+    BATCH_SOCKET_ENV,
+    GRACEFUL_TIMEOUT_ENV,
+    MULTIPROC_ENV,
+    SOCKET_ENV,
+    switched_off,
+    text_lines,
+)
 
 TEMPLATE = Path(__file__).with_name("nginx.conf")
-SOCKET_ENV = "GONGZHU_SOCKET"
-# gunicorn's second socket, for /batch alone: a worker takes a batch from it only when it runs none (gthread.py)
-BATCH_SOCKET_ENV = "GONGZHU_BATCH_SOCKET"
 # Batches nginx lets wait for a worker, a worker (in the batch socket's backlog, holding no thread), and one client
 # half of all: a pool of 16 connections from one client to a 2-worker pod keeps both busy without a refusal
 # (docs/performance.md, "Batch"). A waiting batch costs nginx a connection and its body in a file.
@@ -83,26 +87,25 @@ class StopBudget:
 
     def app_env(self) -> dict[str, str]:
         """gunicorn's share, in the setting gunicorn_conf.py reads."""
-        return {"GUNICORN_GRACEFUL_TIMEOUT": str(self.app_s)}
+        return {GRACEFUL_TIMEOUT_ENV: str(self.app_s)}
 
 
 def settings(run_dir: Path, socket_path: Path) -> dict[str, str]:
     """nginx.conf's placeholders, from the environment gunicorn_conf.py reads too."""
     env = os.environ.get
-    host, port = env("HOST", "127.0.0.1"), env("PORT", "8080")
-    timeout = float(env("GUNICORN_REQUEST_TIMEOUT", "10"))
-    workers = int(env("WEB_CONCURRENCY", str(multiprocessing.cpu_count() * 2 + 1)))
+    host, port = shared.host(), shared.port()
+    timeout = shared.request_timeout_s()
+    workers = shared.workers()
     return {"run_dir": str(run_dir), "socket": str(socket_path), "batch_socket": str(batch_socket(socket_path)),
             # the batches nginx lets through at once: one running a worker, and some waiting for it
             "batches": str(workers * (1 + BATCHES_WAITING)),
             "client_batches": str(max(1, workers * (1 + BATCHES_WAITING) // 2)),
             "listen": f"[{host}]:{port}" if ":" in host else f"{host}:{port}",
             "connections": env("GONGZHU_FRONT_CONNECTIONS", "1536"),
-            "backlog": env("GUNICORN_BACKLOG", "256"),
-            "max_body": env("GONGZHU_MAX_BODY", str(256 * 1024)),
-            "max_batch_body": env("GONGZHU_MAX_BATCH_BODY", str(2 * 1024 * 1024)),
+            "backlog": str(shared.backlog()),
+            "max_body": str(shared.max_body()), "max_batch_body": str(shared.max_batch_body()),
             "timeout": f"{timeout:g}", "read_timeout": f"{timeout + 20:g}",
-            "keepalive": env("GUNICORN_KEEPALIVE", "10"), "access_log": access_log(),
+            "keepalive": str(shared.keepalive_s()), "access_log": access_log(),
             "shutdown": str(StopBudget.from_env().front_s), **client_limits()}
 
 
@@ -153,9 +156,8 @@ def alone(gunicorn_argv: Sequence[str]) -> int:
     """gunicorn in this process's place, on ``HOST:PORT`` with its own limits on a request's head
     (gunicorn_conf.py), after one line saying what serving without nginx means; on loopback only (1 and
     one line otherwise): the image and the chart, on every interface, always have nginx in front."""
-    env = os.environ.get
-    host, port = env("HOST", "127.0.0.1"), env("PORT", "8080")
-    chosen = env(NGINX_ENV, "")
+    host, port = shared.host(), shared.port()
+    chosen = os.environ.get(NGINX_ENV, "")
     why = (f"not found; apt-get install {NGINX_PACKAGE}" if not chosen
            else f"{NGINX_ENV}=off" if chosen == "off" else f"{NGINX_ENV}={chosen} is no program")
     if not _loopback(host):
@@ -206,7 +208,7 @@ def run(gunicorn_argv: Sequence[str]) -> int:
     signal.signal(signal.SIGTERM, lambda signum, _frame: stopping.append(signum))
     signal.signal(signal.SIGINT, lambda signum, _frame: stopping.append(signum))
     # the workers' metric files, where serve counts the log lines it drops too
-    os.environ.setdefault(logpipe.MULTIPROC_ENV, str(run_dir / "metrics"))
+    os.environ.setdefault(MULTIPROC_ENV, str(run_dir / "metrics"))
     budget = StopBudget.from_env()
     lines, copier, (app_out, front_out) = _log_pipe()
     try:
@@ -243,7 +245,7 @@ def run(gunicorn_argv: Sequence[str]) -> int:
 
 def public_url() -> str:
     """The URL serve answers at, for a person to open: loopback for an address that means every interface."""
-    host, port = os.environ.get("HOST", "127.0.0.1"), os.environ.get("PORT", "8080")
+    host, port = shared.host(), shared.port()
     host = {"0.0.0.0": "127.0.0.1", "::": "::1", "": "127.0.0.1"}.get(host, host)
     return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
 

@@ -20,9 +20,11 @@ from gunicorn.http.errors import ParseException
 from gunicorn.workers import gthread
 
 from gongzhu.api import messages, metrics
+from gongzhu.api.keys import UNKNOWN_OPERATION
 from gongzhu.api.problems import render
-from gongzhu.api.telemetry import LOG_HEADER, UNKNOWN_OPERATION, add_standard_headers, log_value
+from gongzhu.api.telemetry import LOG_HEADER, add_standard_headers, log_value
 from gongzhu.server.logs import quoted
+from gongzhu.settings import BATCH_SOCKET_ENV
 
 # The application's own answer to a request nginx refuses as not valid HTTP/1.1 (pipeline.refusal).
 _PROBLEM = render(400, "bad_request", messages.REFUSED["bad_request"])
@@ -31,9 +33,6 @@ _HEADERS = [("Connection", "close"), *_PROBLEM.wsgi_headers(),
 add_standard_headers(_HEADERS)
 BAD_REQUEST = (f"HTTP/1.1 {_PROBLEM.status_line}\r\n"
                + "".join(f"{name}: {value}\r\n" for name, value in _HEADERS) + "\r\n").encode() + _PROBLEM.body
-
-
-BATCH_SOCKET_ENV = "GONGZHU_BATCH_SOCKET"
 
 
 class ThreadWorker(gthread.ThreadWorker):
@@ -109,7 +108,7 @@ class ThreadWorker(gthread.ThreadWorker):
             super().handle_error(req, client, addr, exc)
             return
         self.log.warning("Invalid request: %s", quoted(str(exc)))
-        metrics.observe_request("none", 400, 0.0)
+        metrics.observe_request(UNKNOWN_OPERATION, 400, 0.0)
         metrics.count_problem("bad_request")
         try:
             client.sendall(BAD_REQUEST)

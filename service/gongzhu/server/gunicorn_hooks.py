@@ -20,8 +20,8 @@ import threading
 import time
 from pathlib import Path
 
-MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
-SERVER_PID_ENV = "GONGZHU_SERVER_PID"
+from gongzhu.settings import MULTIPROC_ENV, SERVER_PID_ENV
+
 # The directory this process created (and removes on exit), if it chose one itself.
 _created: list[str] = []
 # Metric observations wait in memory at most this long before a worker counts them (one lock a

@@ -20,7 +20,8 @@ import stat
 import time
 from collections.abc import Callable
 
-from gongzhu.server.logs import JsonFormatter, TextFormatter, text_lines
+from gongzhu.server.logs import JsonFormatter, TextFormatter
+from gongzhu.settings import MULTIPROC_ENV, text_lines
 
 # Lines waiting for stdout, at most: about a thousand access lines, a second or two of a busy pod.
 BUFFER_BYTES = 512 * 1024
@@ -29,7 +30,6 @@ READ_BYTES = 65536
 PIPE_BUF = select.PIPE_BUF
 # How often a full stdout is tried again.
 RETRY_S = 0.1
-MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
 DROPPED = "gongzhu_log_lines_dropped"
 WOULD_BLOCK = (errno.EAGAIN, errno.EWOULDBLOCK)
 

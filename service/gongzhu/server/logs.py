@@ -4,37 +4,16 @@
 """
 from __future__ import annotations
 
-import contextvars
 import logging
-import os
 import time
 from logging.config import dictConfig
 
 import orjson
 from gunicorn.glogging import Logger
 
-LOG_FORMAT_ENV = "GONGZHU_LOG_FORMAT"
-LOG_LEVEL_ENV = "LOG_LEVEL"
-JSON_FORMAT = "json"
-TEXT_FORMAT = "text"
-
-# The id of the request being served by this thread, for every line logged meanwhile.
-REQUEST_ID: contextvars.ContextVar[str | None] = contextvars.ContextVar("request_id", default=None)
+from gongzhu.settings import REQUEST_ID, log_level, text_lines
 
 _TEXT = "%(asctime)s %(levelname)s [%(process)d] %(name)s: %(message)s"
-# What turns a setting such as GONGZHU_METRICS or GONGZHU_ACCESS_LOG off (on by default).
-OFF = frozenset({"0", "off", "false", "no"})
-
-
-def switched_off(name: str) -> bool:
-    """Whether the setting ``name`` says off."""
-    return os.environ.get(name, "on").strip().lower() in OFF
-
-
-def text_lines() -> bool:
-    """Whether ``GONGZHU_LOG_FORMAT`` asks for text lines (JSON otherwise): the application's, gunicorn's and
-    nginx's."""
-    return os.environ.get(LOG_FORMAT_ENV, JSON_FORMAT).strip().lower() == TEXT_FORMAT
 
 
 def utc(created: float) -> str:
@@ -96,7 +75,7 @@ def logconfig() -> dict:
     """dictConfig for gunicorn (``logconfig_dict``): every logger to stdout through one formatter, the one
     ``GONGZHU_LOG_FORMAT`` asks for (JSON unless it says ``text``); gunicorn's own access log off (nginx
     writes the access lines)."""
-    level = os.environ.get(LOG_LEVEL_ENV, "info").upper()
+    level = log_level().upper()
     klass = TextFormatter if text_lines() else JsonFormatter
     return {
         "version": 1,

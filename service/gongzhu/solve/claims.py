@@ -46,7 +46,11 @@ from .vocabulary import kept_apart, live_cards, position_key, real_card, renumbe
 
 ClaimKind = Literal["all_tricks", "no_tricks"]
 CLAIM_KINDS: Final[tuple[str, ...]] = ("all_tricks", "no_tricks")
-DEFAULT_MAX_NODES: Final = 400_000
+# The positions a claim search visits in about a second of one core, by the number of decks: a two-deck position
+# costs ten to twenty times a one-deck one. The service gives a claim a second (api/searches.py).
+POSITIONS_PER_SECOND: Final = {1: 200_000, 2: 10_000}
+# With no clock given, about two seconds of a one-deck search.
+DEFAULT_MAX_NODES: Final = 2 * POSITIONS_PER_SECOND[1]
 
 
 @dataclass(frozen=True, slots=True)
