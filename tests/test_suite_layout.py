@@ -1,12 +1,18 @@
 """The tests by layer: no two test files share a name (underscores aside: ``test_logpipe.py`` and
-``test_log_pipe.py`` read as one), and no test under tests/ imports the lab's scripts (bench/README.md:
-nothing there runs in ``make test``; the lab's own tests stand beside it, under bench/)."""
+``test_log_pipe.py`` read as one), no test under tests/ imports the lab's scripts (bench/README.md:
+nothing there runs in ``make test``; the lab's own tests stand beside it, under bench/), and the rules are
+read without the engine in one place, tests/rules/oracle.py."""
 from __future__ import annotations
 
 import ast
 from collections import defaultdict
 
 from tests.conftest import ROOT
+
+ORACLE = "tests/rules/oracle.py"
+# the seeded deal's SHA-256 stream as code writes it (docstrings name it without the braces), in two
+# pieces so that this file does not hold it
+SEED_STREAM = 'sha256(f"gongzhu-deal:' + "{"
 
 # the lab's shared helpers a test may use (bench/README.md): a pure copy of the package, the install without
 # a compiler; tests/faults loads bench/drills/_drills.py by its path, not by an import
@@ -41,3 +47,10 @@ def test_no_test_imports_the_labs_scripts():
         if lab := lab_modules(path) - LAB_HELPERS:
             reading[str(path.relative_to(ROOT))] = sorted(lab)
     assert reading.keys() == READS_THE_LAB, reading
+
+
+def test_outside_the_engine_only_the_oracle_derives_a_seeded_deal():
+    # a second reading of the rules (the conformance drafts had one) drifts from the one the tests run
+    found = {str(path.relative_to(ROOT)) for folder in ("tests", "bench", "mk", "sdk")
+             for path in (ROOT / folder).rglob("*.py") if SEED_STREAM in path.read_text(encoding="utf-8")}
+    assert found == {ORACLE}
