@@ -14,8 +14,8 @@ ORACLE = "tests/rules/oracle.py"
 # pieces so that this file does not hold it
 SEED_STREAM = 'sha256(f"gongzhu-deal:' + "{"
 
-# the lab's shared helpers a test may use (bench/README.md): a pure copy of the package, the install without
-# a compiler; tests/faults loads bench/drills/_drills.py by its path, not by an import
+# what a test shares with the lab (bench/README.md): the pure copy of the package (a shared helper) and the
+# install without a compiler that bench/install.py times; tests/faults loads the drills' helper by its path
 LAB_HELPERS = {"bench._builds", "bench.install"}
 # the one test file still reading the lab's scripts: the greedy-trick opponent's search it checks is the lab's
 READS_THE_LAB = {"tests/bot/test_greedy_trick.py"}
