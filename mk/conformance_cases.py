@@ -1,17 +1,18 @@
 """Drafts the conformance case files (service/gongzhu/conformance/cases/*.json) from scenarios.
 
-Run once by a maintainer, never by the tests: the committed files are the source of truth, and a
-case is changed by editing its file. This script only saves typing. For each scenario it sends the
-request to our app in process and copies the fields the scenario names into the case, after
-checking them against:
+Run by a maintainer to write the files; the committed files are the source of truth, and a case is
+changed by editing its file. This script only saves typing. For each scenario it sends the request
+to our app in process and copies the fields the scenario names into the case, after checking them
+against:
 
 - the literal answer the scenario states where it was worked out by hand from docs/rules.md (the
   hard cases; the reasoning is the case's description), and
-- small independent re-statements of docs/rules.md written here without the engine: the seeded
-  deal (§2), raw, normalized, final and partnership scores (§5, §6), ingots (§6) and the ranking of
-  a trick (§4).
+- the rules oracle (tests/rules/oracle.py, docs/rules.md read without the engine, the one the rules
+  tests use): the seeded deal (§2), raw, normalized, final and partnership scores (§5, §6), ingots
+  (§6) and the ranking of a trick (§4).
 
-A disagreement stops the script: the engine or the re-statement is wrong, and a person decides.
+A disagreement stops the script: the engine or the oracle is wrong, and a person decides. ``make
+test`` runs the check (tests/conformance/test_case_drafts.py).
 
     .venv/bin/python mk/conformance_cases.py            # rewrites the files
     .venv/bin/python mk/conformance_cases.py --check    # only checks, writes nothing
@@ -20,22 +21,21 @@ A disagreement stops the script: the engine or the re-statement is wrong, and a 
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import random
 import re
 import sys
-from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "service" / "gongzhu" / "conformance" / "cases"
-sys.path.insert(0, str(ROOT / "service"))
+sys.path[:0] = [str(ROOT / "service"), str(ROOT)]
 
 from gongzhu.api import create_app  # noqa: E402
 from gongzhu.conformance.expect import MISSING, mismatches, resolve  # noqa: E402
 from gongzhu.conformance.transport import Answer, in_process  # noqa: E402
+from tests.rules import oracle  # noqa: E402  (the one independent reading of docs/rules.md, which make test runs)
 
 SEND = in_process(create_app())
 SUITS = "SHDC"
@@ -172,138 +172,42 @@ def new_file(name: str, description: str) -> None:
     FILES[name] = {"description": description, "cases": []}
 
 
-# ---------------------------------------------------------------- independent re-statements of rules.md
+# ---------------------------------------------------------------- the oracle's reading of rules.md, by card name
+
+
+def card_numbers(cards: list[str]) -> list[int]:
+    return [DECK.index(card) for card in cards]
 
 
 def deal_hands(seed: int | str, decks: int) -> list[list[str]]:
-    """rules.md §2, "Seeds": SHA-256 stream + Fisher-Yates, position p to seat p mod 4."""
-    deck = [card for card in DECK for _ in range(decks)]
-    text = str(seed).lower()
-
-    def words():
-        block = 0
-        while True:
-            digest = hashlib.sha256(f"gongzhu-deal:{text}:{block}".encode()).digest()
-            for i in range(4):
-                yield int.from_bytes(digest[8 * i : 8 * i + 8], "big")
-            block += 1
-
-    stream = words()
-    for i in range(len(deck) - 1, 0, -1):
-        limit = 2**64 - (2**64 % (i + 1))
-        word = next(stream)
-        while word >= limit:
-            word = next(stream)
-        j = word % (i + 1)
-        deck[i], deck[j] = deck[j], deck[i]
-    return [[deck[p] for p in range(len(deck)) if p % 4 == seat] for seat in range(4)]
-
-
-HEART_VALUE = {
-    "2": 0,
-    "3": 0,
-    "4": 0,
-    "5": -10,
-    "6": -10,
-    "7": -10,
-    "8": -10,
-    "9": -10,
-    "10": -10,
-    "J": -20,
-    "Q": -30,
-    "K": -40,
-    "A": -50,
-}
+    """rules.md §2, "Seeds"."""
+    return [[DECK[card] for card in hand] for hand in oracle.seeded_deal(seed, decks)]
 
 
 def raw_score(taken: list[str], exposed: list[str], decks: int, flips: bool = False) -> int:
     """rules.md §5 for one seat; ``exposed`` every exposed copy at the table."""
-    k = {card: exposed.count(card) for card in SPECIAL}
-    if decks == 1 and sum(map(bool, k.values())) == 3:  # rules.md §3: the fourth is exposed automatically
-        k = dict.fromkeys(SPECIAL, 1)
-    hearts = [c for c in taken if c[0] == "H"]
-    tens, pigs, sheep = taken.count("C10"), taken.count("SQ"), taken.count("DJ")
-    a, q, j = 2 ** k["HA"], 2 ** k["SQ"], 2 ** k["DJ"]
-    all_hearts = len(hearts) == 13 * decks
-    if decks == 1:
-        t = 4 if k["C10"] else 2
-        if all_hearts and pigs and sheep and tens:
-            return (200 * a + 100 * q + 100 * j) * t
-    else:
-        t = {1: 4 if k["C10"] else 2, 2: 4 * 2 ** k["C10"]}.get(tens, 1)
-        if all_hearts and pigs == 2 and sheep == 2 and tens == 2:
-            return (400 * a + 200 * q + 200 * j) * 2 ** (1 + k["C10"])
-    heart_sum = 200 * decks * a if all_hearts else sum(HEART_VALUE[c[1:]] for c in hearts) * a
-    pig_sign = 1 if all_hearts and flips else -1
-    others = heart_sum + pig_sign * 100 * q * pigs + 100 * j * sheep
-    if not tens:
-        return others
-    if not hearts and not pigs and not sheep:
-        return 25 * t
-    return t * others
+    # who holds an automatically exposed fourth card does not change a score: the whole deck as one seat's
+    shown = oracle.effective_exposure(decks, [oracle.deck(decks)], [card_numbers(exposed)])
+    return oracle.raw_score(decks, card_numbers(taken), oracle.exposure_counts(shown), pig_flips=flips)
 
 
 def normalized(raw: list[int]) -> list[int]:
     """rules.md §6: r - (others)/3 by the largest remainder, ties to the lower seat."""
-    total = sum(raw)
-    exact = [Fraction(4 * r - total, 3) for r in raw]
-    floors = [x.numerator // x.denominator for x in exact]
-    extra = -sum(floors)
-    order = sorted(range(4), key=lambda s: (-(exact[s] - floors[s]), s))
-    for seat in order[:extra]:
-        floors[seat] += 1
-    return floors
-
-
-def partnership(raw: list[int]) -> list[int]:
-    ac, bd = raw[0] + raw[2], raw[1] + raw[3]
-    return [(ac - bd) // 2, (bd - ac) // 2, (ac - bd) // 2, (bd - ac) // 2]
+    return list(oracle.normalize(raw))
 
 
 def final(raw: list[int], decks: int, partners: bool) -> list[int]:
-    scores = partnership(raw) if partners else normalized(raw)
-    return [s * (12 if decks == 1 else 1) for s in scores]
+    return list(oracle.final_scores(decks, partners, raw))
 
 
 def ingots(scores: list[int], multiplier: int = 1, fee: int = 0) -> dict[str, Any]:
-    best = max(scores)
-    winners = [s for s in range(4) if scores[s] == best]
-    net = [-fee] * 4
-    transfers = []
-    for loser in range(4):
-        if loser in winners:
-            continue
-        for winner in winners:
-            amount = (best - scores[loser]) * multiplier
-            net[loser] -= amount
-            net[winner] += amount
-            transfers.append({"from": loser, "to": winner, "amount": amount})
-    return {"winners": winners, "net": net}
-
-
-def rank_value(card: str) -> int:
-    return RANKS.index(card[1:])
+    winners, net, _ = oracle.ingots(scores, multiplier, fee)
+    return {"winners": winners, "net": list(net)}
 
 
 def trick_ranking(leader: int, plays: list[list[str]]) -> list[int]:
     """rules.md §4: best first; discards last in play order; exact ties to the earlier play."""
-    suit = plays[0][0][0]
-    keyed = []
-    for i, play in enumerate(plays):
-        seat = (leader + i) % 4
-        if len(play) == 1:
-            key = (1, rank_value(play[0])) if play[0][0] == suit else (0, 0)
-        else:
-            in_suit = all(c[0] == suit for c in play)
-            if not in_suit:
-                key = (0, 0)
-            elif play[0] == play[1]:
-                key = (2 if suit == "D" else 1, rank_value(play[0]))
-            else:
-                key = (1 if suit == "D" else 2, max(map(rank_value, play)))
-        keyed.append((key, i, seat))
-    keyed.sort(key=lambda k: (-k[0][0], -k[0][1], k[1]))
-    return [seat for _, _, seat in keyed]
+    return oracle.trick_ranking([((leader + i) % 4, tuple(card_numbers(play))) for i, play in enumerate(plays)])
 
 
 # ---------------------------------------------------------------- walking deals through the API
@@ -1611,43 +1515,6 @@ def score_cases() -> None:
         )
 
 
-TITLES = [
-    ("八戒", -50000000),
-    ("猪圣", -10000000),
-    ("猪神", -5000000),
-    ("猪王", -1000000),
-    ("乳猪格格", -700000),
-    ("野猪", -500000),
-    ("架子猪", -300000),
-    ("微型猪", -100000),
-    ("猪小弟", 0),
-    ("猪倌", 10000),
-    ("猎人", 50000),
-    ("屠夫", 100000),
-    ("饲养员", 200000),
-    ("优秀饲养员", 300000),
-    ("养猪专业户", 400000),
-    ("地主", 600000),
-    ("知县", 800000),
-    ("知州", 1000000),
-    ("知府", 3000000),
-    ("巡抚", 5000000),
-    ("大学士", 7000000),
-    ("宰相", 10000000),
-    ("王爷", 50000000),
-    ("帝王", 100000000),
-]
-
-
-def title_for(points: int) -> str:
-    """R's table: a negative title at or below its number, a positive one at or above, 猪小弟 between."""
-    if points < 0:
-        held = [name for name, at in TITLES if at < 0 and points <= at]
-        return held[0] if held else "猪小弟"
-    held = [name for name, at in TITLES if at > 0 and points >= at]
-    return held[-1] if held else "猪小弟"
-
-
 def results_cases() -> None:
     f = "results.json"
     new_file(f, "rules.md §6: ingots (元宝) and titles (等级).")
@@ -1699,7 +1566,7 @@ def results_cases() -> None:
             hand={"status": 200, "equal": {"/winners": expected["winners"], "/net": expected["net"]}},
         )
     points = sorted(
-        {p for _, at in TITLES for p in (at - 1, at, at + 1)}
+        {p for _, at in oracle.TITLES for p in (at - 1, at, at + 1)}
         | {-99999, 9999, -100000, 10000, -1, 0, 1, 250000000, -60000000}
     )
     for p in points:
@@ -1714,7 +1581,7 @@ def results_cases() -> None:
             request,
             answer,
             equal=("/points",),
-            hand={"status": 200, "equal": {"/title/name": title_for(p)}},
+            hand={"status": 200, "equal": {"/title/name": oracle.title_for(p)}},
         )
     request, answer = call("GET", "/ranks")
     add(
@@ -1727,7 +1594,7 @@ def results_cases() -> None:
         answer,
         hand={"status": 200, "equal": {"/titles": list(json.loads(answer.body)["titles"])}},
     )
-    assert [(t["name"], t["points"]) for t in json.loads(answer.body)["titles"]] == TITLES
+    assert [(t["name"], t["points"]) for t in json.loads(answer.body)["titles"]] == oracle.TITLES
     for bad in ("abc", "1.5", "1e5"):
         request, answer = call("GET", f"/ranks/{bad}")
         add(

@@ -86,7 +86,7 @@ def test_the_assets_are_package_data():
 
     from tests.conftest import ROOT
     data = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]
-    assert "api/deal_page_files/*" in data["gongzhu"]
+    assert "table_page/*" in data["gongzhu"]
     assert sorted(p.name for p in PAGE_DIR.iterdir()) == sorted(["index.html", *ASSETS])
 
 

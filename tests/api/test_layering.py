@@ -171,3 +171,13 @@ def test_operations_are_thin():
         lines = inspect.getsource(function).strip().splitlines()
         body = [line for line in lines if not line.lstrip().startswith("@")]
         assert len(body) <= MAX_VIEW_LINES, function.__name__
+
+
+def test_the_table_page_is_a_client_beside_the_http_layer_with_no_module_to_import():
+    import gongzhu
+    from gongzhu.api.pages import PAGE_DIR
+
+    # its files are the package's (served at /table, shipped in the wheel), not the HTTP layer's
+    assert PAGE_DIR == Path(gongzhu.__file__).parent / "table_page"
+    # static files only: it reaches the engine through the public API, never by an import
+    assert sorted(p.suffix for p in PAGE_DIR.iterdir()) == [".css", ".html", ".js"]

@@ -13,8 +13,9 @@ import pytest
 
 from gongzhu.api import PIPELINE_KEY, create_app, schemas
 from gongzhu.api.pipeline import Pipeline
-from gongzhu.rules import Rules
+from gongzhu.rules import CARD_NAMES, Rules
 from tests.conftest import load_contract
+from tests.rules import oracle
 
 from .deals import SEED1
 from .problems import assert_problem
@@ -275,27 +276,9 @@ def test_spec_hex_seed_deals_reproducibly_and_differently_from_others(client):
 
 def test_hex_seed_derivation_is_the_documented_sha256_stream(client):
     """docs/rules.md "Dealing": block k is SHA-256("gongzhu-deal:<seed>:<k>"), words are
-    big-endian 64-bit, Fisher-Yates from the end with rejection; seat s gets positions s, s+4, …"""
-    import hashlib
-
-    def words():
-        block = 0
-        while True:
-            digest = hashlib.sha256(f"gongzhu-deal:{HEX_SEED}:{block}".encode()).digest()
-            for at in range(0, 32, 8):
-                yield int.from_bytes(digest[at:at + 8], "big")
-            block += 1
-
-    deck = [s + r for s in "SHDC" for r in ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")]
-    stream = words()
-    for i in range(len(deck) - 1, 0, -1):
-        limit = 2**64 - 2**64 % (i + 1)
-        word = next(stream)
-        while word >= limit:
-            word = next(stream)
-        j = word % (i + 1)
-        deck[i], deck[j] = deck[j], deck[i]
-    hands = [deck[seat::4] for seat in range(4)]
+    big-endian 64-bit, Fisher-Yates from the end with rejection; seat s gets positions s, s+4, … (the rules
+    oracle's reading of it)."""
+    hands = [[CARD_NAMES[card] for card in hand] for hand in oracle.seeded_deal(HEX_SEED, 1)]
     assert post(client, "/deal", {"seed": HEX_SEED}).get_json()["hands"] == hands
 
 

@@ -12,7 +12,7 @@ from gongzhu.api import create_app, searches, slots
 from gongzhu.api.clients import ClientGone
 from gongzhu.api.slots import Busy
 from tests.api.test_searches import UNHURRIED_S
-from tests.faults.test_serving import _mid_deal
+from tests.faults.test_serving_drills import _mid_deal
 
 
 @pytest.fixture(scope="module")

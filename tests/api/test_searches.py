@@ -10,7 +10,7 @@ import pytest
 from gongzhu.api import create_app, searches
 from gongzhu.api.slots import Busy
 from tests.faults.test_pod_safety import HARD_CLAIM
-from tests.faults.test_serving import _mid_deal
+from tests.faults.test_serving_drills import _mid_deal
 
 
 @pytest.fixture()

@@ -90,3 +90,16 @@ def reshuffled_deal(p: Position, rng: random.Random):
         if other.hands != p.state.hands:
             return hands, leader, other
     return None
+
+
+def deal_start(rules: Rules, seed: int):
+    return replay(rules, hands=deal_hands(rules, seed))
+
+
+def played_deal(rules: Rules, seed: int, choose) -> tuple:
+    """(start state, plays) of a deal seeded ``seed`` played to the end by ``choose(state, rng)``."""
+    state = deal_start(rules, seed)
+    rng = random.Random(seed)
+    while not state.finished:
+        state.apply(choose(state, rng))
+    return deal_start(rules, seed), state.plays()

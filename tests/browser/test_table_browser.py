@@ -392,13 +392,37 @@ def test_pasted_json_shows_exposures_and_a_bad_seed_marks_its_field(browser, liv
     assert exposed == {(str(seat), card) for seat, cards in enumerate(effective["exposed"]) for card in cards}
     assert ("2", "C10") in exposed
     assert page_state(browser) == state
-    values = browser.find_element(By.CSS_SELECTOR, "[data-role=exposure-values]").text
-    assert f"C10 ×{effective['transformer_factor']}" in values
+    # the fourth card exposed automatically is named with the three (rules.md §3), each value doubled (§5)
+    assert exposure_values(browser) == "Card values, SQ DJ C10 HA exposed: " \
+        f"{values_text(effective)}; with C10, the rest ×{effective['transformer_factor']}"
+    assert values_text(effective) == "SQ −200 · DJ +200 · C10 +100 · HA −100"
     answer = post(live_server, "/deal", {"seed": "not-a-seed"}).json()
     open_table(browser, live_server, "seed=not-a-seed&lang=en")
     assert problem_text(browser)[:2] == ("schema_violation", answer["detail"])
     assert browser.find_element(By.CSS_SELECTOR, "[data-field=seed]").get_attribute("data-problem") == "true"
     check_console_and_network(browser, live_server, allowed_statuses=(422,))
+
+
+def exposure_values(browser) -> str:
+    return browser.find_element(By.CSS_SELECTOR, "[data-role=exposure-values]").text
+
+
+def values_text(sheet) -> str:
+    """/exposures' values as the page writes numbers: a sign on both sides of 0."""
+    return " · ".join(f"{card} {value:+d}".replace("-", "−") for card, value in sheet["values"].items())
+
+
+@pytest.mark.parametrize("lang, line", [
+    ("en", "Card values, none exposed: SQ −100 · DJ +100 · C10 +50 · HA −50; with C10, the rest ×2"),
+    ("zh", "分牌分值（无亮牌）：SQ −100 · DJ +100 · C10 +50 · HA −50；得变压器者其余分数 ×2")])
+def test_the_card_values_say_none_is_exposed_when_none_is(browser, live_server, lang, line):
+    # seed 5: nobody exposes, so each card scores its plain value (rules.md §5) and the transformer doubles
+    hands = post(live_server, "/deal", {"seed": 5}).json()["hands"]
+    sheet = post(live_server, "/exposures", {"hands": hands}).json()
+    assert (sheet["exposed"], sheet["transformer_factor"]) == ([[], [], [], []], 2)
+    open_table(browser, live_server, f"seed=5&lang={lang}")
+    assert exposure_values(browser) == line
+    assert values_text(sheet) in line
 
 
 # Rejected states of every shape: each is drawn with the service's own problem, never a

@@ -16,7 +16,7 @@ import pytest
 
 from tests.faults.test_hostile import _start
 from tests.faults.test_pod_safety import WORKER_PEAK_KIB, _peak_kib, _post
-from tests.faults.test_serving import _mid_deal, drills
+from tests.faults.test_serving_drills import _mid_deal, drills
 from tests.servers import workers_of
 
 pytestmark = pytest.mark.faults

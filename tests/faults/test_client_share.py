@@ -20,7 +20,7 @@ import pytest
 
 from tests.faults.test_hostile import HOST, LEGAL_MOVES, _start
 from tests.faults.test_pod_safety import HARD_CLAIM, _peak_kib, _post
-from tests.faults.test_serving import _mid_deal, drills
+from tests.faults.test_serving_drills import _mid_deal, drills
 from tests.servers import children_of, workers_of
 
 pytestmark = pytest.mark.faults

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from tests.faults.test_faults import Gunicorn, _wait
-from tests.faults.test_serving import _mid_deal
+from tests.faults.test_serving_drills import _mid_deal
 
 pytestmark = pytest.mark.faults
 

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from tests.faults.test_hostile import HOST, JSON_HEAD, LEGAL_MOVES, _exchange, _start, answer_200
-from tests.faults.test_serving import _mid_deal
+from tests.faults.test_serving_drills import _mid_deal
 from tests.servers import children_of, workers_of
 
 pytestmark = pytest.mark.faults

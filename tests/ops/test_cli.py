@@ -186,7 +186,7 @@ def test_a_bind_serve_cannot_listen_on_is_refused_with_one_line(monkeypatch, cap
 
 def test_review_prints_the_operations_answer_as_a_table_or_as_json(tmp_path, capsys, monkeypatch):
     from gongzhu.api import create_app
-    from tests.faults.test_serving import _mid_deal
+    from tests.faults.test_serving_drills import _mid_deal
 
     body = {**_mid_deal(plays=52), "seed": 2, "budget_ms": 200}
     path = tmp_path / "deal.json"
@@ -223,7 +223,7 @@ def test_review_of_a_deal_the_rules_reject_prints_the_problem(tmp_path, capsys):
 
 
 def test_review_into_a_pipe_closed_early_is_quiet(tmp_path):
-    from tests.faults.test_serving import _mid_deal
+    from tests.faults.test_serving_drills import _mid_deal
 
     path = tmp_path / "deal.json"
     path.write_text(json.dumps({**_mid_deal(plays=52), "seed": 2, "budget_ms": 50}))

@@ -1,6 +1,6 @@
 """serve's copy of nginx's and gunicorn's lines to stdout (server/logpipe.py), against a stdout that is written to
 by a function: whole lines, valid UTF-8, dropped and counted while stdout takes nothing, one warning once it
-takes lines again. The drills against a real serve are in tests/faults/test_log_pipe.py."""
+takes lines again. The drills against a real serve are in tests/faults/test_log_pipe_drills.py."""
 from __future__ import annotations
 
 import fcntl

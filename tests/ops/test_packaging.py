@@ -69,11 +69,12 @@ def metadata(wheel: Path):
         return Parser().parsestr(archive.read(name).decode("utf-8"))
 
 
-def test_the_wheel_carries_the_licence_py_typed_the_contract_and_the_commit(wheel):
+def test_the_wheel_carries_the_licence_py_typed_the_contract_the_table_page_and_the_commit(wheel):
     with zipfile.ZipFile(wheel) as archive:
         names = set(archive.namelist())
         assert "gongzhu/py.typed" in names
         assert "gongzhu/openapi.yaml" in names
+        assert {f"gongzhu/table_page/{name}" for name in ("index.html", "table.css", "table.js")} <= names
         licence = f"gongzhu_service-{wheel.name.split('-')[1]}.dist-info/licenses/LICENSE"
         assert licence in names
         assert archive.read(licence).decode().startswith("MIT License")

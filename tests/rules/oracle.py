@@ -1,13 +1,16 @@
-"""An independent reading of rules.md §2–6, used as the oracle of the property
-tests and of bench/drills/properties.py: the legal plays of §2–4 (opening card,
+"""An independent reading of rules.md §2–6, the one oracle of the rules: of the property
+tests, of bench/drills/properties.py and of the conformance cases' drafts
+(mk/conformance_cases.py, whose check tests/conformance/test_case_drafts.py runs):
+the seeded deal of §2, the legal plays of §2–4 (opening card,
 exposure restriction with per-copy exposure, follow suit / follow pair,
 first-trick ban), the trick ranking of §4, the raw scores of §5 and the
-settlements of §6. It is written from rules.md and its quotations R and P
+settlements and titles of §6. It is written from rules.md and its quotations R and P
 only, never from the engine, so that the two can be compared deal by deal.
 
 Where rules.md leaves a case open, the functions return None ("no opinion")
 instead of guessing; the caller then checks only what is certain."""
 
+import hashlib
 from collections import Counter
 from itertools import combinations
 
@@ -52,6 +55,38 @@ def deck(decks):
 
 
 # --------------------------------------------------------------- §2 and §3
+# §2 "Seeds": SHA-256 blocks, each read as four big-endian 64-bit words
+WORD = 2**64
+WORD_BYTES = 8
+DIGEST_BYTES = 32
+
+
+def _seed_words(seed):
+    text = str(seed).lower()
+    block = 0
+    while True:
+        digest = hashlib.sha256(f"gongzhu-deal:{text}:{block}".encode()).digest()
+        for at in range(0, DIGEST_BYTES, WORD_BYTES):
+            yield int.from_bytes(digest[at:at + WORD_BYTES], "big")
+        block += 1
+
+
+def seeded_deal(seed, decks):
+    """§2 "Seeds": the deck in card order (two decks: each card twice in a row) shuffled by Fisher–Yates
+    from the end, each index drawn from the seed's words below 2^64 − 2^64 mod (i + 1); position p goes to
+    seat p mod 4. ``seed`` an integer or 64 hexadecimal digits (either case)."""
+    cards = deck(decks)
+    words = _seed_words(seed)
+    for i in range(len(cards) - 1, 0, -1):
+        limit = WORD - WORD % (i + 1)
+        word = next(words)
+        while word >= limit:
+            word = next(words)
+        j = word % (i + 1)
+        cards[i], cards[j] = cards[j], cards[i]
+    return tuple(tuple(cards[seat::SEATS]) for seat in range(SEATS))
+
+
 def first_leader(decks, opening_card, hands):
     """§2: holder of the opening card; two decks: the seat dealt the first
     copy (card i of seat s was dealt at time 4·i + s)."""
@@ -250,7 +285,7 @@ def two_card_plays(hand):
 def rank_plays(plays):
     """§4 ranking. plays: (seat, move) in play order. Returns (top, discards):
     the seats that did not discard, best first, and the set of those that did
-    (rules.md does not order discards among themselves)."""
+    (they rank last, in play order: ``trick_ranking``)."""
     led = plays[0][1]
     suit = suit_of(led[0])
     keyed = []
@@ -269,6 +304,12 @@ def rank_plays(plays):
         keyed.append((category, high, -order, seat))
     top = [seat for *_, seat in sorted(keyed, reverse=True)]
     return top, discards
+
+
+def trick_ranking(plays):
+    """§4 ``ranking``: every seat best first, the discards last in play order."""
+    top, discards = rank_plays(plays)
+    return top + [seat for seat, _ in plays if seat in discards]
 
 
 # ---------------------------------------------------------------- §5 score
@@ -355,3 +396,41 @@ def ingots(raw, multiplier=1, fee=0):
             net[payee] += amount
             transfers.append((payer, payee, amount))
     return winners, tuple(net), transfers
+
+
+# §6 titles (等级): R's table, each title with its threshold, lowest first (title_for: which side holds it)
+TITLES = [
+    ("八戒", -50000000),
+    ("猪圣", -10000000),
+    ("猪神", -5000000),
+    ("猪王", -1000000),
+    ("乳猪格格", -700000),
+    ("野猪", -500000),
+    ("架子猪", -300000),
+    ("微型猪", -100000),
+    ("猪小弟", 0),
+    ("猪倌", 10000),
+    ("猎人", 50000),
+    ("屠夫", 100000),
+    ("饲养员", 200000),
+    ("优秀饲养员", 300000),
+    ("养猪专业户", 400000),
+    ("地主", 600000),
+    ("知县", 800000),
+    ("知州", 1000000),
+    ("知府", 3000000),
+    ("巡抚", 5000000),
+    ("大学士", 7000000),
+    ("宰相", 10000000),
+    ("王爷", 50000000),
+    ("帝王", 100000000),
+]
+
+
+def title_for(points):
+    """R's table: a negative title at or below its number, a positive one at or above, 猪小弟 between."""
+    if points < 0:
+        held = [name for name, at in TITLES if at < 0 and points <= at]
+        return held[0] if held else "猪小弟"
+    held = [name for name, at in TITLES if at > 0 and points >= at]
+    return held[-1] if held else "猪小弟"

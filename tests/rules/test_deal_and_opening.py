@@ -10,6 +10,7 @@ from gongzhu.rules import InvalidDeal, Rules, deal_hands, legal_moves, replay
 from gongzhu.rules.cards import hand_bits
 from gongzhu.rules.deal import first_leader
 
+from . import oracle as O
 from .helpers import advance, build_hands, c, cs, normalized_moves, singles
 
 
@@ -29,6 +30,13 @@ def test_deal_is_reproducible_with_a_seed_and_complete(decks):
     assert deal_hands(rules, seed=20240608) != hands
     assert [len(hand) for hand in hands] == [13 * decks] * 4
     assert Counter(card for hand in hands for card in hand) == Counter(dict.fromkeys(range(52), decks))
+
+
+@pytest.mark.parametrize("decks", [1, 2])
+@pytest.mark.parametrize("seed", [0, 1, 20240607, 2**53 - 1, "3f" * 32, "c0ffee" * 10 + "abcd"])
+def test_seed_the_oracles_deal_is_the_engines(seed, decks):
+    # rules.md §2 "Seeds": the oracle re-derives a deal from its seed without the engine
+    assert O.seeded_deal(seed, decks) == deal_hands(Rules(decks=decks), seed=seed)
 
 
 @pytest.mark.parametrize("decks", [1, 2])

@@ -6,6 +6,8 @@ import pytest
 from gongzhu.rules import Rules, final_scores, settle_ingots, title_for
 from gongzhu.rules.settlement import normalize, partnership
 
+from . import oracle as O
+
 
 def transfers_of(ingots):
     return sorted((t.payer, t.payee, t.amount) for t in ingots.transfers)
@@ -98,3 +100,8 @@ def test_spec_6_7_titles(points, name):
 )
 def test_title_boundaries(points, name):
     assert title_for(points).name == name
+
+
+@pytest.mark.parametrize("points", sorted({p for _, at in O.TITLES for p in (at - 1, at, at + 1)}))
+def test_every_title_threshold_is_the_oracles(points):
+    assert title_for(points).name == O.title_for(points)

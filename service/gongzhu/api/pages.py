@@ -92,7 +92,8 @@ DOCS_CSP = ("default-src 'none'; "
             f"script-src 'self' 'sha256-{_SCRIPT_HASH}'; style-src 'self' 'unsafe-inline'; "
             f"img-src 'self' data:; font-src 'self' data:; connect-src 'self'; {LOCKED}")
 
-PAGE_DIR = Path(__file__).parent / "deal_page_files"
+# the page is a client of the API, kept outside the HTTP layer: files of the package, as CONTRACT_PATH
+PAGE_DIR = Path(str(resources.files("gongzhu").joinpath("table_page")))
 TABLE_ASSETS = {"table.css": "text/css", "table.js": "text/javascript"}
 # a digest of every asset: it changes whenever one of them does
 _TABLE_BYTES = b"".join([(PAGE_DIR / name).read_bytes() for name in sorted(TABLE_ASSETS)])

@@ -38,7 +38,9 @@
       transformer: 'Transformer', raw: 'Raw', normalized: 'Normalized', partnership: 'Partnership',
       final: 'Final', notes: 'Notes', all_hearts: 'all hearts (满红)', grand_slam: 'grand slam (满贯)',
       ingots: 'Ingots (元宝)', transfers: 'Transfers', pays: (a, b, n) => `seat ${a} pays seat ${b} ${n}`,
-      multiplier: 'room multiplier 1, no fee', rules: 'Rules in force', values: 'Exposed values',
+      multiplier: 'room multiplier 1, no fee', rules: 'Rules in force',
+      values: (shown) => `Card values, ${shown ? `${shown} exposed` : 'none exposed'}`,
+      transformer_rest: (f) => `; with C10, the rest ×${f}`,
       yes: 'yes', no: 'no', rule_decks: 'decks', rule_partnership: 'partnership',
       rule_opening_card: 'opening card', rule_must_lead_opening_card: 'must lead the opening card',
       rule_first_trick_ban: 'first-trick ban', rule_pig_flips_with_all_hearts: 'pig flips with all hearts',
@@ -95,7 +97,9 @@
       transformer: '变压器', raw: '原始分', normalized: '标准分', partnership: '打对家',
       final: '最后得分', notes: '备注', all_hearts: '满红', grand_slam: '满贯',
       ingots: '元宝', transfers: '支付', pays: (a, b, n) => `座位 ${a} 付给座位 ${b} ${n}`,
-      multiplier: '房间倍数 1，无台费', rules: '本局规则', values: '亮牌分值',
+      multiplier: '房间倍数 1，无台费', rules: '本局规则',
+      values: (shown) => `分牌分值（${shown ? `亮牌 ${shown}` : '无亮牌'}）`,
+      transformer_rest: (f) => `；得变压器者其余分数 ×${f}`,
       yes: '是', no: '否', rule_decks: '副数', rule_partnership: '打对家',
       rule_opening_card: '首出牌', rule_must_lead_opening_card: '必须先出首出牌',
       rule_first_trick_ban: '首圈禁出', rule_pig_flips_with_all_hearts: '满红时猪变正',
@@ -938,8 +942,13 @@
     }
     section.append(el('h2', {}, t('rules')), list);
     if (T.exposures) {
-      const values = Object.entries(T.exposures.values).map(([card, v]) => `${card} ${number(v)}`).join(' · ');
-      section.append(el('p', { 'data-role': 'exposure-values' }, `${t('values')}: ${values} · C10 ×${T.exposures.transformer_factor}`));
+      // what the exposures in force (the automatic one included) make each exposable card score alone, and the
+      // transformer's factor: "none exposed" when they are the plain values
+      const { values, exposed, transformer_factor: factor } = T.exposures;
+      const shown = Object.keys(values).flatMap((card) => exposed.flat().filter((c) => c === card)).join(' ');
+      const list = Object.entries(values).map(([card, v]) => `${card} ${number(v)}`).join(' · ');
+      section.append(el('p', { 'data-role': 'exposure-values' },
+        `${t('values', shown)}${t('colon')}${list}${t('transformer_rest', factor)}`));
     }
   }
 

@@ -1,4 +1,8 @@
-"""The arena's opponents (bench/bot/opponents.py) and harness (bench/bot/arena.py): legal, honest, reproducible."""
+"""The arena's opponents (bench/bot/opponents.py), harness (bench/bot/arena.py) and the ISMCTS experiment: legal,
+honest, reproducible. They test the lab, not the package, so ``make test`` does not run them (bench/README.md):
+
+    .venv/bin/python -m pytest -q bench/bot/test_arena.py
+"""
 import json
 import random
 
@@ -8,8 +12,7 @@ from bench.bot import arena, arena_results, ismcts, opponents
 from bench.bot.opponents import OPPONENTS, greedy_play, make_opponent, rules2_play
 from gongzhu.rules import Rules, deal_hands, is_legal_move, legal_moves, parse_card, replay
 from gongzhu.rules.play import apply_move
-
-from .states import random_position, reshuffled
+from tests.bot.states import random_position, reshuffled
 
 FEW_SAMPLES = 2
 POSITIONS = range(40)
