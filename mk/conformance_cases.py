@@ -1986,6 +1986,58 @@ def error_cases() -> None:
         )
 
 
+# ---------------------------------------------------------------- /solve: exact values worked out by hand
+
+
+def solve_cases() -> None:
+    """``/solve`` at positions of the deal of seed 10 (played by the heuristic seat, as review.json's case) with
+    1–2 tricks left, each move's value worked out by hand in the case's description (rules.md §5: hearts ♥5–10
+    −10, ♥J −20, ♥Q −30, ♥K −40, ♥A −50, ♥2–4 0, all 13 hearts +200; the sheep +100; the pig −100; the
+    transformer doubles its taker's score)."""
+    f = "solve.json"
+    new_file(f, "openapi.yaml /solve: every legal move's exact open-card value (best play by every seat, the "
+             "others against the acting seat; with partnership each side for itself), on /review's scale, at "
+             "positions with 1-2 tricks left a reader checks by hand (docs/review.md, \"The solver as an operation\").")
+    review = json.loads((OUT / "review.json").read_text(encoding="utf-8"))["cases"][0]["request"]["body"]
+    hands, plays = review["hands"], review["plays"]
+    held = ("Seat 0 holds H10 HK and has taken every other heart but HJ (H2-H9, HQ, HA: -130) and the sheep (+100); "
+            "seat 1 holds SA D2, seat 2 SK HJ (it has taken the pig and the transformer), seat 3 D3 D7, none of them "
+            "a heart.")
+    scenarios = (
+        ("solve-1d-seed-10-lead-hk-takes-all-hearts", {}, 44, 0, 2,
+         f"Play 44, two tricks left, seat 0 to lead. {held} Leading HK: seat 2 must follow with HJ, HK wins, and "
+         "H10 wins the last trick (nobody else holds a heart): all 13 hearts, +200, and the sheep: 300. Leading "
+         "H10: HJ wins, seat 2 leads SK to the last trick and seat 0 drops HK under it: -130 + 100 = -30.",
+         [{"move": ["H10"], "value": -30}, {"move": ["HK"], "value": 300}], [["HK"]]),
+        ("solve-1d-seed-10-keep-d2-or-take-hk", {}, 45, 1, 2,
+         f"After H10 is led at play 44, seat 1 (no heart) discards. {held} Seat 2 wins the trick with HJ and leads "
+         "SK to the last trick. Discarding SA now, seat 1 plays D2 under SK and takes nothing: 0. Discarding D2, "
+         "seat 1 must win SK with SA and takes seat 0's HK: -40.",
+         [{"move": ["SA"], "value": 0}, {"move": ["D2"], "value": -40}], [["SA"]]),
+        ("solve-1d-seed-10-last-trick-forced", {}, 48, 2, 1,
+         "Play 48, the last trick, seat 2 to lead its one card SK: seat 0 drops HK, seats 1 and 3 diamonds, and "
+         "seat 2 takes SK and HK. Its pile: the pig (-100), H10, HJ (-30) and HK (-40), doubled by the "
+         "transformer C10 it took: -340.",
+         [{"move": ["SK"], "value": -340}], [["SK"]]),
+        ("solve-1d-partnership-seed-10-lead-hk", {"partnership": True}, 44, 0, 2,
+         f"Partnership (seats 0 and 2 against 1 and 3), the same cards at play 44, seat 0 to lead. {held} "
+         "Values are the side's raw scores less the other side's. Leading HK: seat 0 takes all hearts, +200, "
+         "and the sheep: 300; seat 2 the pig doubled by the transformer: -200; the other side 0: 100. Leading "
+         "H10: seat 2 takes H10 and HJ; seat 1, playing for its side, discards SA, so that SK wins the last "
+         "trick with seat 0's HK: seat 2 has (-100 - 10 - 20 - 40) x 2 = -340, seat 0 -30: -370 (keeping SA, "
+         "seat 1 would take HK itself: -290 against -40, -250, worse for its side).",
+         [{"move": ["H10"], "value": -370}, {"move": ["HK"], "value": 100}], [["HK"]]),
+    )
+    for case_id, rules, made, seat, left, description, values, best in scenarios:
+        state = deal_state(hands, plays[:made], rules or None)
+        request, answer = call("POST", "/solve", state)
+        exact = [{**v, "lower": v["value"], "upper": v["value"], "exact": True} for v in values]
+        add(f, case_id, description + " Exact within the default budget.", "openapi.yaml /solve",
+            [deck_tag(1), "solve"], request, answer,
+            hand={"status": 200, "equal": {"/seat": seat, "/tricks_left": left, "/exact": True, "/values": exact,
+                                           "/best": best}})
+
+
 # ---------------------------------------------------------------- §8 claims, §9 views, §10 matches
 
 
@@ -2685,6 +2737,7 @@ def main() -> int:
     results_cases()
     error_cases()
     claim_cases()
+    solve_cases()
     view_cases()
     match_cases()
     http_cases()

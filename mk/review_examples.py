@@ -49,10 +49,11 @@ def flow(value: object) -> str:
 
 
 def block(value: dict, indent: int) -> list[str]:
-    """``value``'s fields a line each; a list of rows (hands, plays, decisions, seats) a row a line."""
+    """``value``'s fields a line each; a list of rows (hands, plays, decisions, seats, /solve's values) a row a
+    line."""
     pad, out = " " * indent, []
     for key, field in value.items():
-        if key in ("hands", "plays", "decisions", "seats") or (key == "score" and field is not None):
+        if key in ("hands", "plays", "decisions", "seats", "values") or (key == "score" and field is not None):
             out.append(f"{pad}{key}:")
             if isinstance(field, dict):
                 out += block(field, indent + 2)

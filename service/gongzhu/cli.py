@@ -19,6 +19,10 @@
   estimate's standard error, the lens and the verdict), each seat's total loss, accuracy, verdicts and largest
   mistakes; ``--json`` prints ``/review``'s answer instead
   (docs/review.md). Needs the server extra.
+- ``gongzhu-service solve FILE`` (``-`` for stdin) values every legal move of the seat to act in the deal state in
+  FILE (``/solve``'s request body) with this package's app in process: a line a move, its exact value with every
+  card open or its bounds when the budget runs out, the best starred; ``--json`` prints ``/solve``'s answer
+  (docs/review.md, "The solver as an operation"). Needs the server extra.
 - ``gongzhu-service --help``, ``gongzhu-service serve --help``: this command's help.
 """
 from __future__ import annotations
@@ -30,7 +34,7 @@ import os
 import socket
 import subprocess
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from gongzhu import about, settings
@@ -76,7 +80,7 @@ def parser() -> argparse.ArgumentParser:
         epilog=f"`python -m gongzhu` is the same command. `{PROG} serve --help` for serving.")
     top.add_argument("--version", action="store_true",
                      help="print the service and contract versions, the engine build and the commit")
-    commands = top.add_subparsers(dest="command", metavar="{serve,conformance,review}")
+    commands = top.add_subparsers(dest="command", metavar="{serve,conformance,review,solve}")
     commands.add_parser("serve", help="serve the API with gunicorn (HOST, PORT, ...: serve --help)",
                         usage=f"{PROG} serve [-h] [gunicorn options ...]", description=SERVE_HELP,
                         formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -91,12 +95,32 @@ def parser() -> argparse.ArgumentParser:
                                  "moves, the loss, whether exact; then each seat's total loss and largest mistakes.")
     review.add_argument("file", metavar="FILE", help="the request body as JSON; - reads stdin")
     review.add_argument("--json", action="store_true", help="print /review's JSON answer instead of the table")
+    solve = commands.add_parser("solve", help="every legal move's exact value, cards open (/solve, in process)",
+                                description="Value every legal move of the seat to act in the deal state in FILE "
+                                "(a /solve request body: a deal state, optionally budget_ms) with this package's "
+                                "app, no server: each move's exact value in raw points at the end of the deal "
+                                "with every card open and best play by all, or its bounds when the budget runs "
+                                "out; the best moves starred.")
+    solve.add_argument("file", metavar="FILE", help="the request body as JSON; - reads stdin")
+    solve.add_argument("--json", action="store_true", help="print /solve's JSON answer instead of the table")
     return top
 
 
 def review(path: str, as_json: bool) -> int:
     """Print the review of the deal in ``path`` (``-``: stdin); 1 with the problem on stderr when the body
     is not a deal /review takes, 2 when it is not JSON."""
+    return _operation("/review", path, review_table, as_json)
+
+
+def solve(path: str, as_json: bool) -> int:
+    """Print every legal move's value at the deal state in ``path`` (``-``: stdin); 1 with the problem on
+    stderr when the body is not a deal state /solve takes, 2 when it is not JSON."""
+    return _operation("/solve", path, solve_table, as_json)
+
+
+def _operation(operation: str, path: str, table: Callable[[dict], str], as_json: bool) -> int:
+    """Answer the request body in ``path`` by ``operation`` with this package's app in process and print it,
+    as JSON or by ``table``; 1 with the problem on stderr when it is refused, 2 when the body is not JSON."""
     try:
         require_server()
     except ServerExtraMissing as missing:
@@ -115,15 +139,30 @@ def review(path: str, as_json: bool) -> int:
     except ValueError as error:
         print(f"{PROG}: {path} is not JSON: {error}", file=sys.stderr)
         return 2
-    answer = in_process(create_app())({"method": "POST", "path": "/review", "body": body})
+    answer = in_process(create_app())({"method": "POST", "path": operation, "body": body})
     found = json.loads(answer.body)
     if answer.status != 200:
         print(f"{PROG}: {found['code']}: {found['detail']}", file=sys.stderr)
         for fault in found.get("errors", []):
             print(f"  {fault['pointer']}: {fault['detail']}", file=sys.stderr)
         return 1
-    print(json.dumps(found, ensure_ascii=False, indent=1) if as_json else review_table(found))
+    print(json.dumps(found, ensure_ascii=False, indent=1) if as_json else table(found))
     return 0
+
+
+def solve_table(found: dict) -> str:
+    """``/solve``'s answer as a line a move (its value, or its bounds where the budget ran out; ``*`` on the
+    best), then the scale."""
+    best = {tuple(move) for move in found["best"]}
+    lines = [f"{'move':<8} {'value':>13}"]
+    for v in found["values"]:
+        value = str(v["value"]) if v["exact"] else f"{v['lower']}..{v['upper']}"
+        lines.append(f"{_cards([v['move']]):<8} {value:>13}" + ("  *" if tuple(v["move"]) in best else ""))
+    scale = "side difference (partnership)" if found["rules"]["partnership"] else "own raw score"
+    lines.append(f"seat {found['seat']} to act, {found['tricks_left']} tricks left; values: raw points at the end "
+                 f"of the deal, every card open, {scale}; * best" +
+                 ("" if found["exact"] else f"; the budget ({found['budget_ms']} ms) ran out: lower..upper bounds"))
+    return "\n".join(lines)
 
 
 def _cards(plays: list[list[str]]) -> str:
@@ -255,6 +294,8 @@ def _main(args: Sequence[str] | None) -> int:
         return conformance_runner.run(chosen)
     if chosen.command == "review":
         return review(chosen.file, chosen.json)
+    if chosen.command == "solve":
+        return solve(chosen.file, chosen.json)
     if chosen.command == "serve":  # only with -h, which argparse has answered
         return 0
     parser().print_help(sys.stderr)

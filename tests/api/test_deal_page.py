@@ -70,7 +70,7 @@ def test_the_page_calls_public_operations_of_the_contract_only():
     public = {path for path, item in contract["paths"].items()
               if "post" in item and "meta" not in item["post"]["tags"]}
     assert called == {"/deal", "/legal-moves", "/view", "/play", "/exposures", "/score", "/ingots",
-                      "/suggest", "/claim", "/review"}
+                      "/suggest", "/claim", "/review", "/solve"}
     assert called <= public
     # fetch is called in one place, api(), with a path the script names
     assert len(re.findall(r"\bfetch\(", script)) == 1

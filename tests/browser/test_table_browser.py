@@ -374,6 +374,26 @@ def test_suggest_and_claim_answer_as_the_api_does(browser, live_server):
     check_console_and_network(browser, live_server)
 
 
+def test_best_play_cards_open_shows_solves_values_and_plays_a_move(browser, live_server):
+    # the conformance case solve-1d-seed-10-lead-hk-takes-all-hearts: HK takes all hearts (300), H10 -30
+    from gongzhu.conformance import cases
+
+    state = next(c for c in cases.read_file("solve.json")
+                 if c["id"] == "solve-1d-seed-10-lead-hk-takes-all-hearts")["request"]["body"]
+    open_table(browser, live_server, f"state={b64url(state)}&lang=en")
+    click(browser, browser.find_element(By.CSS_SELECTOR, "[data-action=solve]"))
+    answer = post(live_server, "/solve", state).json()
+    shown = browser.find_element(By.CSS_SELECTOR, "[data-role=solve]")
+    assert shown.get_attribute("data-exact") == "true"
+    buttons = shown.find_elements(By.CSS_SELECTOR, "[data-action=move]")
+    assert [(json.loads(b.get_attribute("data-move")), b.text.split()[-1], b.get_attribute("data-best"))
+            for b in buttons] == [(v["move"], str(v["value"]), str(v["move"] in answer["best"]).lower())
+                                  for v in answer["values"]] == [(["H10"], "-30", "false"), (["HK"], "300", "true")]
+    click(browser, buttons[1])
+    assert page_state(browser)["plays"] == state["plays"] + [["HK"]]
+    check_console_and_network(browser, live_server)
+
+
 def test_pasted_json_shows_exposures_and_a_bad_seed_marks_its_field(browser, live_server):
     hands = post(live_server, "/deal", {"seed": 1}).json()["hands"]
     # three of SQ DJ C10 HA exposed: the fourth (C10, seat 2) is exposed too (rules.md §3)

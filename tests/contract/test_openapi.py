@@ -320,7 +320,7 @@ def test_every_problem_example_validates():
     (schemas.RulesSchema(), "Rules"), (schemas.SUGGEST, "SuggestRequest"),
     (schemas.SUGGEST_EXPOSURES, "SuggestExposuresRequest"), (schemas.CLAIM, "ClaimRequest"),
     (schemas.VIEW, "ViewRequest"), (schemas.MATCH, "MatchRequest"), (schemas.DEAL_RECORD, "DealRecord"),
-    (schemas.REVIEW, "ReviewRequest"),
+    (schemas.REVIEW, "ReviewRequest"), (schemas.SOLVE, "SolveRequest"),
 ])
 def test_request_schemas_match_the_contract(schema, component):
     contract = CONTRACT["components"]["schemas"][component]
@@ -339,4 +339,4 @@ def test_request_bodies_use_the_request_schemas():
                       "/suggest": "SuggestRequest", "/suggest-exposures": "SuggestExposuresRequest",
                       "/claim": "ClaimRequest", "/view": "ViewRequest", "/match": "MatchRequest",
                       "/batch": "BatchRequest",
-                      "/review": "ReviewRequest"}
+                      "/review": "ReviewRequest", "/solve": "SolveRequest"}

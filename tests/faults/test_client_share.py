@@ -308,6 +308,8 @@ def _batch_of(url: str, body: dict, count: int) -> bytes:
 @pytest.mark.parametrize("url, body, count", [
     ("/review", {**_mid_deal(plays=52), "seed": 1, "budget_ms": 300}, 300),
     ("/claim", json.loads(HARD_CLAIM), 1000),
+    # a whole deal's first lead: every solve runs to its budget
+    ("/solve", {**_mid_deal(plays=0), "budget_ms": 3000}, 100),
 ])
 def test_a_client_that_leaves_its_batch_stops_it_no_500_no_traceback_cpu_idle_within_2_s(server, url, body, count):
     sent = _batch_of(url, body, count)

@@ -71,7 +71,7 @@ def test_help_is_ours_and_lists_serve(capsys):
         cli.main(["--help"])
     assert done.value.code == 0
     text = capsys.readouterr().out
-    assert text.startswith("usage: gongzhu-service [-h] [--version] {serve,conformance,review} ...")
+    assert text.startswith("usage: gongzhu-service [-h] [--version] {serve,conformance,review,solve} ...")
     assert "gunicorn" not in text.split("\n")[0]
     with pytest.raises(SystemExit):
         cli.main(["serve", "--help"])
@@ -229,5 +229,52 @@ def test_review_into_a_pipe_closed_early_is_quiet(tmp_path):
     path.write_text(json.dumps({**_mid_deal(plays=52), "seed": 2, "budget_ms": 50}))
     # the reader has gone before the review is written (as `| head` once it has its lines)
     done = subprocess.run(f"{sys.executable} -m gongzhu review --json {path} | true", shell=True,
+                          capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert done.stderr == ""
+
+
+def test_solve_prints_the_operations_answer_as_a_table_or_as_json(tmp_path, capsys, monkeypatch):
+    from gongzhu.api import create_app
+    from tests.faults.test_serving_drills import _mid_deal
+
+    body = _mid_deal(plays=44)
+    path = tmp_path / "deal.json"
+    path.write_text(json.dumps(body))
+    assert cli.main(["solve", str(path), "--json"]) == 0
+    found = json.loads(capsys.readouterr().out)
+    assert found == create_app().test_client().post("/solve", json=body).get_json()
+    monkeypatch.setattr(sys, "stdin", io.StringIO(json.dumps(body)))
+    assert cli.main(["solve", "-"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    best = {tuple(m) for m in found["best"]}
+    assert [line.split() for line in lines[1:-1]] == [[*v["move"], str(v["value"]), *(["*"] if tuple(v["move"]) in best
+                                                                                    else [])]
+                                                      for v in found["values"]]
+    assert lines[-1].startswith(f"seat {found['seat']} to act, {found['tricks_left']} tricks left; ")
+
+
+def test_solve_of_a_finished_deal_prints_the_problem_and_a_cut_prints_bounds(tmp_path, capsys):
+    from tests.faults.test_serving_drills import _mid_deal
+
+    path = tmp_path / "deal.json"
+    path.write_text(json.dumps(_mid_deal(plays=52)))
+    assert cli.main(["solve", str(path)]) == 1
+    assert capsys.readouterr().err == ("gongzhu-service: deal_finished: the deal is finished: no seat is to act\n"
+                                       "  /plays: the deal is finished: no seat is to act\n")
+    path.write_text("[")
+    assert cli.main(["solve", str(path)]) == 2
+    path.write_text(json.dumps({**_mid_deal(plays=12), "budget_ms": 1}))
+    capsys.readouterr()
+    assert cli.main(["solve", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert ".." in out and "ran out: lower..upper bounds" in out
+
+
+def test_solve_into_a_pipe_closed_early_is_quiet(tmp_path):
+    from tests.faults.test_serving_drills import _mid_deal
+
+    path = tmp_path / "deal.json"
+    path.write_text(json.dumps(_mid_deal(plays=44)))
+    done = subprocess.run(f"{sys.executable} -m gongzhu solve --json {path} | true", shell=True,
                           capture_output=True, text=True, timeout=120, cwd=ROOT)
     assert done.stderr == ""

@@ -286,6 +286,43 @@ def test_typescript_sdk_reviews_a_deal(built, python_sdk, live_server):
     assert estimated and result["errors"] == [[d["play"], d["se"], d["loss_se"]] for d in estimated]
 
 
+def test_python_sdk_solves_a_position(python_sdk, live_server):
+    from gongzhu_client import Client, answer
+    from gongzhu_client.api.bot import solve
+    from gongzhu_client.models import Card, Solve, SolveRequest
+
+    from tests.faults.test_serving_drills import _mid_deal
+
+    client = Client(base_url=live_server, raise_on_unexpected_status=True)
+    state = _mid_deal(plays=40)
+    hands, plays = ([[Card(c) for c in row] for row in state[key]] for key in ("hands", "plays"))
+    found = answer(solve.sync(client=client, body=SolveRequest(hands=hands, plays=plays)))
+    assert isinstance(found, Solve)
+    by_hand = requests.post(f"{live_server}/solve", timeout=30, json=state)
+    assert found.to_dict() == by_hand.json()
+    assert found.exact and [v.move for v in found.values] == requests.post(
+        f"{live_server}/legal-moves", timeout=30, json=state).json()["moves"]
+
+
+def test_typescript_sdk_solves_a_position(built, live_server):
+    from tests.faults.test_serving_drills import _mid_deal
+
+    # 10 tricks left in 1 ms: bounds for some moves
+    for state, cut in ((_mid_deal(plays=40), False), ({**_mid_deal(plays=12), "budget_ms": 1}, True)):
+        done = subprocess.run(["node", "test-build/solve.js", live_server], cwd=built / "typescript",
+                              input=json.dumps(state), capture_output=True, text=True, timeout=TIMEOUT)
+        assert done.returncode == 0, done.stdout + done.stderr
+        result = json.loads(done.stdout)
+        found = result["solve"]
+        assert found["exact"] is not cut
+        if not cut:
+            assert found == requests.post(f"{live_server}/solve", timeout=30, json=state).json()
+            assert result["best"] == found["best"] and result["bounded"] == []
+        else:
+            assert result["bounded"] == [[v["move"], v["lower"], v["upper"]] for v in found["values"] if not v["exact"]]
+            assert result["bounded"]
+
+
 def readme_code(path, language: str, block: int = 0) -> str:
     """A code block of a README in ``language``: the first (the deal played), or another."""
     text = path.read_text(encoding="utf-8")

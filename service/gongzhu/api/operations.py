@@ -14,7 +14,7 @@ from gongzhu import rules as engine
 from . import results
 from . import schemas as s
 from .schemas import Call
-from .searches import claim, review, suggest, suggest_exposures
+from .searches import claim, review, solve, suggest, suggest_exposures
 
 
 def legal_moves(call: Call) -> dict:
@@ -106,6 +106,7 @@ HANDLERS: dict[str, Handler] = {
     "suggest_exposures": Handler(s.SUGGEST_EXPOSURES.convert, suggest_exposures),
     "claim": Handler(s.CLAIM.convert, claim),
     "review": Handler(s.REVIEW.convert, review),
+    "solve": Handler(s.SOLVE.convert, solve),
     "match": Handler(s.MATCH.convert, match),
     "titles": Handler(None, titles),
     "title_for": Handler(None, title_for),

@@ -23,12 +23,13 @@ from gongzhu.rules import (
     legal_moves,
 )
 from gongzhu.rules import replay as replay_history
-from gongzhu.rules.cards import CARD_NAMES, ONE_PLANE, PLANE, bits_cards, format_card, mask_cards
+from gongzhu.rules.cards import CARD_NAMES, ONE_PLANE, PLANE, Play, bits_cards, format_card, mask_cards
 from gongzhu.rules.match import MatchDeal, deal_leader
 from gongzhu.rules.running import hand_sizes, score_state, seated_plays, void_suits, winning_seat
 from gongzhu.rules.scoring import exposure_values
 from gongzhu.rules.settlement import base_scores
 from gongzhu.rules.titles import Title
+from gongzhu.solve import tricks_left
 
 from . import metrics
 
@@ -271,3 +272,15 @@ def review_out(state: DealState, review: Review, budget_ms: int) -> dict:
             "seats": [seat_review_out(s) for s in review.seats],
             "score": score_out(rules, state.scores()) if state.finished else None,
             "budget_ms": budget_ms, "budget_cut": review.budget_cut}
+
+
+def solve_out(state: DealState, bounds: dict[Play, tuple[int, int]], budget_ms: int) -> dict:
+    """``/solve``'s answer for ``state`` and ``OpenValues.bounds``' answer: every legal move in ``/legal-moves``
+    order with its value, or its bounds where the budget cut it, and the moves that are (or may still be) best."""
+    highest = max(low for low, _ in bounds.values())
+    exact = all(low == high for low, high in bounds.values())
+    return {"rules": rules_out(state.rules), "seat": state.seat, "tricks_left": tricks_left(state),
+            "exact": exact, "best": card_lists(move for move, (_, high) in bounds.items() if high >= highest),
+            "values": [{"move": cards(move), "value": low if low == high else None, "lower": low, "upper": high,
+                        "exact": low == high} for move, (low, high) in bounds.items()],
+            "budget_ms": budget_ms}

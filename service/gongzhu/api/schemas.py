@@ -20,6 +20,9 @@ from gongzhu.rules.state import NO_EXPOSURE
 
 from .engine_values import card_rows_in, cards_in, convert_fields
 
+# /solve's budget when none is sent (openapi.yaml, ``SolveRequest``): a few times what 8 tricks left take
+SOLVE_BUDGET_MS = 2000
+
 
 class Call(NamedTuple):
     """One request's input: the converted body, the body as sent, the path parameters, and the WSGI environ
@@ -172,6 +175,10 @@ class ReviewSchema(DealStateSchema):
     seed = Function(deserialize=int)
 
 
+class SolveSchema(DealStateSchema):
+    budget_ms = Function(deserialize=int, load_default=SOLVE_BUDGET_MS)
+
+
 class ClaimSchema(DealStateSchema):
     claim = Function(deserialize=_claim)
 
@@ -211,5 +218,6 @@ SUGGEST: SuggestSchema = SuggestSchema()
 SUGGEST_EXPOSURES: SuggestExposuresSchema = SuggestExposuresSchema()
 CLAIM: ClaimSchema = ClaimSchema()
 REVIEW: ReviewSchema = ReviewSchema()
+SOLVE: SolveSchema = SolveSchema()
 VIEW: ViewSchema = ViewSchema()
 MATCH: MatchSchema = MatchSchema()

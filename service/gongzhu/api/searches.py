@@ -19,15 +19,16 @@ from collections.abc import Callable
 from multiprocessing.connection import Connection
 from typing import Any
 
-from gongzhu import bot, solve
+from gongzhu import bot
 from gongzhu import rules as engine
+from gongzhu import solve as solver
 from gongzhu.solve.claims import POSITIONS_PER_SECOND
 
 from . import messages as text
 from . import metrics
 from . import schemas as s
 from .clients import ClientGone, gone
-from .results import card_lists, cards, deal_state, replay, review_out, rules_out, score_out
+from .results import card_lists, cards, deal_state, replay, review_out, rules_out, score_out, solve_out
 from .slots import BOT, REVIEW_BUDGET_CAP_MS, Busy
 
 # The claims search stops at whichever comes first and answers null: the positions one core searches in its slot's
@@ -65,7 +66,7 @@ def _claim(body: dict, _budget_ms: int) -> tuple:
     data = s.CLAIM.convert(body)
     state = deal_state(data)
     seat, kind = data["claim"]
-    verdict = solve.decide_claim(state, seat, kind, CLAIM_MAX_POSITIONS[state.rules.decks], CLAIM_SLOT_MS / 1000)
+    verdict = solver.decide_claim(state, seat, kind, CLAIM_MAX_POSITIONS[state.rules.decks], CLAIM_SLOT_MS / 1000)
     return verdict.holds, verdict.refutation, verdict.nodes
 
 
@@ -77,7 +78,18 @@ def _review(body: dict, budget_ms: int, stop: Callable[[], bool] | None = None) 
     return review_out(state, found, budget_ms)
 
 
-SEARCHES: dict[str, Callable[[dict, int], Any]] = {"suggest": _suggest, "claim": _claim, "review": _review}
+def _solve(body: dict, budget_ms: int) -> dict:
+    data = s.SOLVE.convert(body)
+    state = deal_state(data)
+    bounds = solver.OpenValues().bounds(state, deadline=time.monotonic() + budget_ms / 1000)
+    return solve_out(state, bounds, budget_ms)
+
+
+SEARCHES: dict[str, Callable[[dict, int], Any]] = {"suggest": _suggest, "claim": _claim, "review": _review,
+                                                   "solve": _solve}
+# The searches whose budget is the client's for the whole call, capped as /review's (``REVIEW_BUDGET_CAP_MS``): the
+# budget when none is sent
+BUDGETS = {"review": s.REVIEW_BUDGET_MS, "solve": s.SOLVE_BUDGET_MS}
 # The operations that search, by operationId: a batch starts one only with its bound left before its deadline
 # (batch.py, ``search_bound_s``).
 SEARCH_OPERATIONS = frozenset(SEARCHES)
@@ -88,9 +100,9 @@ def search_bound_s(operation: str, body: object) -> float:
     no search; a review its budget (capped), the others the longest they are given."""
     if operation not in SEARCH_OPERATIONS:
         return 0.0
-    if operation == "review":
+    if operation in BUDGETS:
         asked = body.get("budget_ms") if isinstance(body, dict) else None
-        budget = asked if isinstance(asked, int) and asked > 0 else s.REVIEW_BUDGET_MS
+        budget = asked if isinstance(asked, int) and asked > 0 else BUDGETS[operation]
         return min(budget, REVIEW_BUDGET_CAP_MS) / 1000
     return max(BOT.budget_cap_ms, CLAIM_SLOT_MS) / 1000
 
@@ -219,7 +231,7 @@ def stop() -> None:
         _processes.pop().stop()
 
 
-def _search(kind: str, call: s.Call, budget_ms: int) -> tuple:
+def _search(kind: str, call: s.Call, budget_ms: int) -> Any:
     """A search's answer, from the worker's search process (stopped if the call's client goes) or this thread."""
     if _processes:
         return _processes[0].run(kind, call.body, budget_ms, budget_ms / 1000, gone=lambda: gone(call.environ))
@@ -245,16 +257,16 @@ def claim(call: s.Call) -> dict:
     seat, kind = data["claim"]
     state = replay(data)
     # the engine's checks of the claim with no position to search: a claim it refuses is a rule error here
-    solve.decide_claim(state, seat, kind, 0)
+    solver.decide_claim(state, seat, kind, 0)
     with BOT.slot(CLAIM_SLOT_MS, on_busy=metrics.count_bot_shed, kind="claim"):
         holds, refutation, positions = _search("claim", call, CLAIM_SLOT_MS)
     rules, score = state.rules, None
     if holds and kind == "all_tricks":
-        score = score_out(rules, engine.score_cards(rules, solve.claimed_captures(state, seat), state.exposed))
+        score = score_out(rules, engine.score_cards(rules, solver.claimed_captures(state, seat), state.exposed))
     return {"claim": {"seat": seat, "kind": kind}, "holds": holds,
             "reason": None if holds is not None else "search_budget",
             "refutation": None if refutation is None else card_lists(refutation),
-            "score": score, "tricks_left": solve.tricks_left(state), "positions": positions}
+            "score": score, "tricks_left": solver.tricks_left(state), "positions": positions}
 
 
 def review(call: s.Call) -> dict:
@@ -278,3 +290,14 @@ def suggest_exposures(call: s.Call) -> dict:
     data = call.data
     shown, reason = bot.suggest_exposures(data["rules"], data["hand"])
     return {"rules": rules_out(data["rules"]), "expose": cards(shown), "reason": reason}
+
+
+def solve(call: s.Call) -> dict:
+    """Every legal move's exact open-card value, or the bounds proven within the budget (``OpenValues.bounds``),
+    in a search process while a bot slot is held; a client gone meanwhile stops it."""
+    state = replay(call.data)
+    if state.finished:
+        raise engine.IllegalMove(text.NO_SEAT_TO_ACT(), code="deal_finished", path="/plays")
+    budget_ms = min(call.data["budget_ms"], REVIEW_BUDGET_CAP_MS)
+    with BOT.slot(budget_ms, on_busy=metrics.count_bot_shed, kind="solve"):
+        return _search("solve", call, budget_ms)

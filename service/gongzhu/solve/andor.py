@@ -29,7 +29,10 @@ Key = TypeVar("Key", bound=Hashable)
 
 
 class Budget(Exception):
-    """The search reached its node limit."""
+    """The search reached its node limit; ``proven``: the bounds (low, high) of the value the driver had
+    proven when it stopped (``endgame.mtd`` sets them; ``OpenValues.bounds`` answers with them)."""
+
+    proven: tuple[int, int] | None = None
 
 
 class Nodes:

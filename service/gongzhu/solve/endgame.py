@@ -610,11 +610,16 @@ def mtd(question: Callable[[int], int], low: int, high: int, guess: int) -> int:
     """The exact value between ``low`` and ``high`` (score units on the grid) by null-window questions, as
     MTD(f) asks them: ``question(t)`` bounds the value, at ``t`` or above from below, below ``t`` from above.
     The first question asks ``guess`` (on the grid) and the next just beyond what the last one proved; from
-    the ``MTD_STEPS``-th on, the middle of what is still open (a bisection)."""
+    the ``MTD_STEPS``-th on, the middle of what is still open (a bisection). A ``Budget`` raised by a question
+    leaves with what was proven until then (``Budget.proven``)."""
     threshold = min(max(guess - guess % UNIT, low + UNIT), high)
     asked = 0
     while low < high:
-        value = question(threshold)
+        try:
+            value = question(threshold)
+        except Budget as cut:
+            cut.proven = (low, high)
+            raise
         if value >= threshold:
             low = max(low, value)
             threshold = low + UNIT

@@ -14,6 +14,7 @@ one deal share what earlier ones settled.
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping
 from typing import Final
 
 from ..rules.cards import Play
@@ -80,6 +81,46 @@ class OpenValues:
         self._settle(pos, max(out.values()), plain)
         return out
 
+    def bounds(self, state: DealState, *, deadline: float | None = None,
+               max_nodes: int | None = None) -> dict[Play, tuple[int, int]]:
+        """Each legal move of the seat to act in ``state`` (as ``legal_moves`` lists them) with the bounds
+        (lower, upper) of its exact value (``values``' scale) proven before ``deadline`` or ``max_nodes``:
+        equal where the value is known. The moves are searched in turn, each with an equal share of what is
+        left of the budget (an easy move leaves the rest of its share to the moves after it); a move whose
+        search its share cuts keeps what its questions proved (at least what the rest of the deal proves
+        with no search: the points still out). POST /solve's call. ``state`` is left as found."""
+        seat = state.seat
+        assert seat is not None, "the deal is finished"
+        plain = plain_open(state)
+        search = self._search(state, seat, plain)
+        pos = state.clone()
+        moves = pos.legal_moves()
+        rivals, apart = rivals_live(pos, seat), kept_apart(pos, seat)
+        out: dict[Play, tuple[int, int]] = {}
+        guess = self._last.get(id(search), 0)
+        self.searched = 0
+        for i, move in enumerate(moves):
+            same = _equivalent(move, out, rivals, apart)
+            if same is not None:
+                out[move] = out[same]
+                continue
+            search.nodes = _share(len(moves) - i, deadline, max_nodes, self.searched)
+            pos.apply_unchecked(move)
+            try:
+                guess = self._exact(search, pos, guess)
+                out[move] = (guess, guess)
+                pos.undo()
+            except Budget as cut:
+                assert cut.proven is not None, "only the driver's questions meet the budget"
+                out[move] = cut.proven
+                # a cut search leaves its position anywhere: a fresh one
+                pos = state.clone()
+            self.searched += search.nodes.count
+        if all(low == high for low, high in out.values()):
+            self._last[id(search)] = guess
+            self._settle(pos, max(low for low, _ in out.values()), plain)
+        return out
+
     @staticmethod
     def _exact(search: AtLeast | PlainOpen, pos: DealState, guess: int) -> int:
         """``pos``'s exact value by ``search``, the first question asking ``guess``."""
@@ -123,7 +164,17 @@ class OpenValues:
         return search
 
 
-def _equivalent(move: Play, done: dict[Play, int], rivals: int, apart: int) -> Play | None:
+def _share(left: int, deadline: float | None, max_nodes: int | None, searched: int) -> Nodes:
+    """The budget of the next of ``left`` moves: an equal share of the time to ``deadline`` and of the
+    positions ``max_nodes`` leaves after ``searched``."""
+    until = None
+    if deadline is not None:
+        now = time.monotonic()
+        until = now + max(0.0, deadline - now) / left
+    return Nodes(UNLIMITED if max_nodes is None else max(0, max_nodes - searched) // left, until)
+
+
+def _equivalent(move: Play, done: Mapping[Play, object], rivals: int, apart: int) -> Play | None:
     """A single card already valued that ``move`` (a single card) wins, loses and scores alike with
     (``distinct_cards`` merges the two), else None."""
     if len(move) != 1:

@@ -29,7 +29,8 @@
       title: 'Gong Zhu deal table', load: 'Load a deal', seed: 'Seed', decks: 'Decks', deal: 'Deal',
       paste: 'Or paste a deal state (the JSON body /legal-moves accepts):', load_json: 'Load JSON',
       suggest: 'Suggest', claim: 'Claim', all_tricks: 'takes every trick', no_tricks: 'takes no trick',
-      share: 'Share', curl: 'Copy as curl', footer: 'Every answer comes from this service\'s public API.',
+      solve: 'Best play, cards open', solve_title: (s, n) => `Seat ${s}, cards open, ${n} tricks left:`,
+      solve_cut: 'the budget ran out: bounds', share: 'Share', curl: 'Copy as curl', footer: 'Every answer comes from this service\'s public API.',
       seat: (s) => `Seat ${s}`, to_play: 'to play', points: 'points', taken: 'Taken',
       trick: (n) => `Trick ${n}`, led_by: (s) => `led by seat ${s}`, winning: 'winning',
       last_trick: (n, s) => `Trick ${n}, won by seat ${s}`, moves: (s) => `Legal moves of seat ${s}`,
@@ -88,7 +89,8 @@
       title: '拱猪牌桌', load: '载入牌局', seed: '种子', decks: '副数', deal: '发牌',
       paste: '或粘贴牌局状态（/legal-moves 接受的 JSON 请求体）：', load_json: '载入 JSON',
       suggest: '提示', claim: '声称', all_tricks: '拿下所有剩余的圈', no_tricks: '不再拿任何一圈',
-      share: '分享', curl: '复制为 curl', footer: '所有结果都来自本服务的公开 API。',
+      solve: '明牌最优', solve_title: (s, n) => `座位 ${s}，明牌，剩 ${n} 圈：`,
+      solve_cut: '时间用尽：上下界', share: '分享', curl: '复制为 curl', footer: '所有结果都来自本服务的公开 API。',
       seat: (s) => `座位 ${s}`, to_play: '出牌', points: '分', taken: '已收',
       trick: (n) => `第 ${n} 圈`, led_by: (s) => `座位 ${s} 领出`, winning: '领先',
       last_trick: (n, s) => `第 ${n} 圈，座位 ${s} 收牌`, moves: (s) => `座位 ${s} 的合法出牌`,
@@ -393,6 +395,15 @@
     render();
   }
 
+  // Every legal move's exact value with every hand open (POST /solve); a move is played by a click.
+  async function solve() {
+    const answer = await api('/solve', stateAt(T.cursor));
+    if (!answer.ok) return showProblem(answer, T.cursor);
+    T.problem = null;
+    T.answer = { kind: 'solve', body: answer.body };
+    render();
+  }
+
   async function claim() {
     const seat = Number($('[data-field=claim-seat]').value);
     const kind = $('[data-field=claim-kind]').value;
@@ -497,6 +508,7 @@
     end: () => step(totalPlays()),
     suggest,
     claim,
+    solve,
     review,
     'review-jump': (b) => step(Number(b.dataset.play)),
     move: (b) => play(JSON.parse(b.dataset.move)),
@@ -770,6 +782,7 @@
         el('button', { type: 'button', 'data-action': 'play-suggestion' }, t('play_it'))));
       return;
     }
+    if (answer.kind === 'solve') return drawSolve(section, answer.body);
     const v = answer.body;
     const kind = t(v.claim.kind);
     const box = el('div', { class: 'answer', 'data-role': 'verdict', 'data-holds': String(v.holds) },
@@ -782,6 +795,16 @@
     }
     if (v.score) box.append(el('p', {}, `${t('claim_score')}: ${v.score.raw.map(number).join(', ')}`));
     section.append(box);
+  }
+
+  function drawSolve(section, s) {
+    const best = new Set(s.best.map((move) => move.join(' ')));
+    section.append(el('div', { class: 'answer', 'data-role': 'solve', 'data-exact': String(s.exact) },
+      el('strong', {}, t('solve_title', s.seat, s.tricks_left)), s.exact ? '' : ` (${t('solve_cut')})`,
+      ...s.values.map((v) => el('button', {
+        type: 'button', 'data-action': 'move', 'data-move': JSON.stringify(v.move),
+        'data-best': String(best.has(v.move.join(' '))), class: best.has(v.move.join(' ')) ? 'solve-best' : '',
+      }, moveView(v.move), ` ${v.exact ? v.value : `${v.lower}…${v.upper}`}`))));
   }
 
   // ---- the review: the decision at the cursor, a summary a seat, every play by trick ----
@@ -966,6 +989,7 @@
     const playing = !!T.turn && !T.turn.finished;
     $('[data-action=suggest]').disabled = !playing;
     $('[data-action=claim]').disabled = !playing;
+    $('[data-action=solve]').disabled = !playing;
     $('[data-action=review]').disabled = !loaded || total === 0 || T.reviewing;
     $('[data-action=share]').disabled = !loaded;
     $('[data-action=curl]').disabled = !T.curl;
