@@ -101,11 +101,14 @@ def test_the_readme_is_read_into_commands_with_their_answers():
 
 @pytest.fixture(scope="module")
 def readme_server(tmp_path_factory):
-    """A server as make run starts it, with its defaults (the README's review runs at the default budget)."""
+    """A server as make run starts it, with its defaults (the README's review runs at the default budget) but
+    a request timeout of a minute: beside the suite's other processes, the seeded review's fixed work took longer
+    than the default 10 s, and the README shows answers, not a loaded server's 503."""
     port = free_port()
     log = tmp_path_factory.mktemp("readme") / "server.log"
     base = f"http://127.0.0.1:{port}"
-    proc = start(SERVE, log, f"{base}/readyz", {"PORT": str(port), "HOST": "127.0.0.1", "WEB_CONCURRENCY": "2"})
+    proc = start(SERVE, log, f"{base}/readyz", {"PORT": str(port), "HOST": "127.0.0.1", "WEB_CONCURRENCY": "2",
+                                                "GUNICORN_REQUEST_TIMEOUT": "60"})
     try:
         yield base
     finally:
