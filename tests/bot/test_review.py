@@ -4,16 +4,18 @@ verdicts from two seeds, and a seat playing at random losing more a decision tha
 from __future__ import annotations
 
 import random
+from functools import partial
 from statistics import mean
 
 import pytest
 
-from bench.bot.opponents import rules2_play
+from bench.bot.opponents import greedy_trick_play, rules2_play
 from bench.perf.review import mixed_deals, stability
 from gongzhu import bot
 from gongzhu.bot import deal_review as review_module
 from gongzhu.bot.deal_review import EXACT_TRICKS, estimate
-from gongzhu.bot.fair_values import MIN_DEALS, raw_value
+from gongzhu.bot.fair_values import MIN_DEALS, SOLVED_PER_MS, SOLVED_TRICKS, raw_value
+from gongzhu.bot.knowledge import absent_cards, knowledge
 from gongzhu.bot.verdicts import NOISE_Z, Verdict, accuracy, verdict
 from gongzhu.rules import Rules, deal_hands, legal_moves, replay
 from gongzhu.solve import OpenValues, tricks_left
@@ -56,8 +58,10 @@ def test_a_review_has_a_decision_a_play_and_leaves_the_state_as_found():
         assert decision.best == tuple(m for m in moves if values[m] == top)
         assert decision.loss == pytest.approx(top - decision.value) and decision.loss >= 0
         assert (decision.values is None) == (len(moves) == 1)
+        # a play with a choice is judged in the fair lens, its hindsight beside it where the exact search reached
+        assert decision.exact == (decision.values is None and decision.error is None)
         if tricks_left(state) <= EXACT_TRICKS:
-            assert decision.exact
+            assert decision.exact or decision.hindsight is not None
         state.apply(decision.played)
 
 
@@ -69,7 +73,17 @@ def test_exact_values_are_the_open_card_values_and_the_last_play_is_what_it_scor
     solver = OpenValues()
     for decision in found.decisions:
         if decision.exact:
-            assert decision.values is None or dict(decision.values) == solver.values(state)
+            assert decision.values is None and {decision.played: decision.value} == solver.values(state)
+        if decision.hindsight is not None:
+            hindsight = decision.hindsight
+            assert not decision.exact and dict(hindsight.values) == solver.values(state)
+            top = max(v for _, v in hindsight.values)
+            assert hindsight.value == dict(hindsight.values)[decision.played]
+            assert hindsight.loss == top - hindsight.value
+            assert hindsight.best == tuple(m for m, v in hindsight.values if v == top)
+            assert hindsight.verdict == verdict(hindsight.loss, None)
+        elif tricks_left(state) <= EXACT_TRICKS:
+            assert decision.exact
         state.apply(decision.played)
     last = found.decisions[-1]
     assert last.exact and last.values is None
@@ -112,6 +126,26 @@ def test_every_estimate_of_a_review_is_the_same_with_the_hidden_cards_dealt_anew
         values = tuple(zip(found_again.moves, found_again.values))
         assert values == (decision.values or ((decision.played, decision.value),))
         assert found_again.errors == (decision.errors or (decision.error,))
+
+
+def test_near_the_end_a_fair_value_is_the_mean_of_the_exact_values_of_the_deals_sampled():
+    rules = Rules()
+    start, plays = _played(rules, 6, lambda state, rng: rng.choice(legal_moves(state)))
+    checked = 0
+    for index in range(len(plays)):
+        state = replay(rules, hands=start.hands, plays=plays[:index])
+        moves = legal_moves(state)
+        if tricks_left(state) > SOLVED_TRICKS[1] or len(moves) < 2:
+            continue
+        found = estimate(state, budget_ms=100, seed=3, play=index)
+        rng = random.Random(f"review 3 {index}")
+        solver, k, absent = OpenValues(), knowledge(state), absent_cards(state)
+        count = max(MIN_DEALS, int(100 * SOLVED_PER_MS[1]))
+        deals = [solver.values(state.resample(k, rng, absent)) for _ in range(count)]
+        assert found.moves == tuple(moves) and set(found.deals) == {len(deals)}
+        assert found.values == tuple(round(mean(deal[move] for deal in deals), 1) for move in moves)
+        checked += 1
+    assert checked >= 3
 
 
 def test_a_stop_stops_the_review_and_the_state_is_left_as_found():
@@ -174,27 +208,45 @@ def test_accuracy_is_the_mean_of_each_decisions_exp_of_its_loss():
     assert all(s.accuracy is not None and 0 <= s.accuracy <= 100 and sum(s.verdicts) > 0 for s in seats)
 
 
-def _decent_or_random(state, rng):
-    # seats 0 and 2 play rules2 (written apart from the bot), seats 1 and 3 at random
-    if state.seat in (0, 2):
-        return rules2_play(state)
-    return rng.choice(legal_moves(state))
+def _decent_or_random(player):
+    """Seats 0 and 2 play ``player`` (written apart from the bot's search), seats 1 and 3 at random."""
+    def choose(state, rng):
+        return player(state) if state.seat in (0, 2) else rng.choice(legal_moves(state))
+    return choose
 
 
-# The review's discrimination bar, not reached yet: over 20 such deals at the default budget the random seats
-# lose ×1.4 what rules2 loses a decision, over all decisions and over the estimated ones alone (docs/review.md,
-# "How stable an estimate is"); the test stands for the bar and fails loudly (strict) once it is met.
-@pytest.mark.xfail(strict=True, reason="the discrimination bar (×2) is not reached yet: docs/review.md")
-def test_random_seats_lose_at_least_twice_what_a_decent_seat_loses_a_decision():
+def _losses(player, seeds) -> dict[tuple[bool, bool], list[float]]:
+    """The losses of the plays with a choice of deals ``seeds`` played by ``_decent_or_random(player)``, reviewed
+    at 1000 ms: keyed by (a decent seat's, beyond the exact search's reach)."""
     losses: dict[tuple[bool, bool], list[float]] = {(a, b): [] for a in (True, False) for b in (True, False)}
-    for seed in range(6):
-        start, plays = _played(Rules(partnership=True), 200 + seed, _decent_or_random)
+    for seed in seeds:
+        start, plays = _played(Rules(partnership=True), 200 + seed, _decent_or_random(player))
         for d in bot.review(start, plays, budget_ms=1000, seed=seed).decisions:
             if d.values is not None:
-                losses[d.seat in (0, 2), d.exact].append(d.loss)
+                losses[d.seat in (0, 2), d.hindsight is None].append(d.loss)
+    return losses
+
+
+def _twice(losses: dict[tuple[bool, bool], list[float]]) -> None:
+    """The random seats lose at least twice the decent seats' loss a decision, over every play with a choice (each
+    judged in the fair lens) and over those the exact search does not reach (the estimate alone)."""
     every = {decent: losses[decent, True] + losses[decent, False] for decent in (True, False)}
     assert mean(every[False]) >= 2 * mean(every[True]) > 0
-    assert mean(losses[False, False]) >= 2 * mean(losses[True, False]) > 0
+    assert mean(losses[False, True]) >= 2 * mean(losses[True, True]) > 0
+
+
+def test_random_seats_lose_at_least_twice_what_a_greedy_seat_loses_a_decision():
+    # greedy-trick (bench/bot/opponents.py): a one-trick best reply on deals of the hidden cards, built like the
+    # open-source greedy Gong Zhu AIs; neither the bot's search nor its playout policy
+    _twice(_losses(partial(greedy_trick_play, samples=20, seed=1), range(6)))
+
+
+# The bar is not reached with rules2: over 20 deals at the default budget the random seats lose ×1.7 what rules2
+# loses a decision, ×1.45 over the plays the exact search does not reach; rules2 blunders with the sheep, and the
+# fair lens says so (docs/review.md, "How stable an estimate is"). Strict: it fails loudly once it is met.
+@pytest.mark.xfail(strict=True, reason="not reached with rules2 (×1.7, ×1.45): docs/review.md")
+def test_random_seats_lose_at_least_twice_what_a_rules2_seat_loses_a_decision():
+    _twice(_losses(rules2_play, range(6)))
 
 
 @pytest.mark.slow
