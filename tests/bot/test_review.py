@@ -256,6 +256,10 @@ def test_two_seeds_give_the_same_verdicts_at_the_default_budget():
     found = stability(first, second)
     assert found["estimated"] >= 200
     assert found["p90"] <= 10 and found["flips"] <= 0.05
+    # and over the plays the exact search does not reach, where the playouts alone decide
+    early = stability(first, second, reached=False)
+    assert early["estimated"] >= 200
+    assert early["p90"] <= 10 and early["flips"] <= 0.05
 
 
 def _bot_or_random(state, rng):

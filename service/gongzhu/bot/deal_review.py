@@ -188,10 +188,11 @@ def review(start: DealState, plays: Sequence[Play], *, budget_ms: int = DEFAULT_
     """The review of ``plays`` (legal, sorted: a replayed state's ``plays()``; the deal finished or not) made
     from ``start``, the deal's state before its first play; ``start`` is left as found.
 
-    Exact values while the solver finishes: always with ``EXACT_TRICKS`` tricks left or fewer; further back
-    within ``EXACT_NODES_PER_MS`` × ``budget_ms`` positions over the whole review (``_Exact``) and, without a
-    seed, until ``EXACT_SHARE`` of ``budget_ms`` of wall-clock time has passed. Estimates for the rest;
-    without a seed, past ``budget_ms`` the remaining ones get the fewest deals and ``budget_cut`` is
+    An estimate for every play with a choice; the exact values beside it (``hindsight``) while the solver
+    finishes: always with ``EXACT_TRICKS`` tricks left or fewer; further back within ``EXACT_NODES_PER_MS`` ×
+    ``budget_ms`` positions over the whole review (``_Exact``) and, without a seed, until ``EXACT_SHARE`` of
+    ``budget_ms`` of wall-clock time has passed. Without a seed, past ``budget_ms`` the remaining estimates get
+    the fewest deals and ``budget_cut`` is
     true. With a seed the clock does not count (as for ``suggest``): the same seed gives the same review on
     an idle or a busy server, which may then take longer than ``budget_ms``. ``stop`` (optional) is asked
     between decisions; True raises ``Stopped``.
