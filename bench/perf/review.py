@@ -32,11 +32,13 @@ own deals would be cheaper to solve: fewer points in play late), with ``--review
 ones included) valued exactly.
 
 Stability (``stability_rows``, ``--stability N``): N seeded one-deck partnership deals played by ``rules2``
-(bench/bot/opponents.py, a seat the bot's search did not shape) in seats 0 and 2 against uniformly random play in
-seats 1 and 3 (``mixed_deals``), each reviewed with seeds 1 and 2 at ``--review-budget-ms``: the CPU time, the share
-exact, and over the estimated decisions with a choice the change of the loss of the play made between the seeds
-(median, p90) and how often the verdict "lost 20 points or more" differs; then the random and the decent seats'
-loss a decision (all, exact, estimated decisions) and their verdicts and accuracy.
+(bench/bot/opponents.py, a seat the bot's search did not shape; ``--decent``: another of its players) in seats 0
+and 2 against uniformly random play in seats 1 and 3 (``mixed_deals``), each reviewed with seeds 1 and 2 at
+``--review-budget-ms``: the CPU time, the share the exact search reached, and over the estimated decisions with a
+choice (all, those the exact search reached, the others) the change of the loss of the play made between the
+seeds (median, p90) and how often the verdict "lost 20 points or more" differs; then the random and the decent
+seats' loss a decision (all in the fair lens, those the exact search reached in both lenses, the others) and
+their verdicts and accuracy.
 """
 from __future__ import annotations
 
@@ -292,13 +294,19 @@ def review_deals(decks: int, count: int, seed: int) -> list[tuple[engine.DealSta
     return found
 
 
+def exact_share(found: bot.Review) -> float:
+    """The share of a review's decisions the exact search valued: forced plays valued exactly, and plays with a
+    choice judged fair with their hindsight beside."""
+    return sum(d.exact or d.hindsight is not None for d in found.decisions) / len(found.decisions)
+
+
 def review_once(start: engine.DealState, plays: list, *, budget_ms: int, seed: int) -> tuple[float, float, float]:
     """One ``gongzhu.bot.review`` of ``plays`` from ``start`` with ``seed``: its process CPU seconds, the share of
     its decisions valued exactly, and its wall-clock seconds."""
     started, used = time.monotonic(), time.process_time()
     found = bot.review(start, plays, budget_ms=budget_ms, seed=seed)
     cpu = time.process_time() - used
-    return cpu, sum(d.exact for d in found.decisions) / len(found.decisions), time.monotonic() - started
+    return cpu, exact_share(found), time.monotonic() - started
 
 
 def review_rows(args: argparse.Namespace) -> None:
@@ -328,31 +336,33 @@ DECENT = (0, 2)
 VERDICT = 20
 
 
-def mixed_deals(count: int, seed: int) -> list[tuple[engine.DealState, list]]:
-    """``count`` seeded one-deck partnership deals, ``rules2`` in ``DECENT`` and random legal plays elsewhere,
-    played to the end: each one's state before its first play and its plays."""
-    from bench.bot.opponents import rules2_play
+def mixed_deals(count: int, seed: int, decent: str = "rules2") -> list[tuple[engine.DealState, list]]:
+    """``count`` seeded one-deck partnership deals, the arena's ``decent`` seat (bench/bot/opponents.py: rules2 by
+    default) in ``DECENT`` and random legal plays elsewhere, played to the end: each one's state before its first
+    play and its plays."""
+    from bench.bot.opponents import make_opponent
     rules = engine.Rules(partnership=True)
     found = []
     for number in range(count):
         rng = random.Random(f"mixed {seed} {number}")
         hands = engine.deal_hands(rules, seed=rng.randrange(1 << 40))
         state = engine.replay(rules, hands=hands)
+        player = make_opponent(decent, number)
         while not state.finished:
-            decent = state.seat in DECENT
-            state.apply(rules2_play(state) if decent else rng.choice(engine.legal_moves(state)))
+            state.apply(player(state) if state.seat in DECENT else rng.choice(engine.legal_moves(state)))
         found.append((engine.replay(rules, hands=hands), list(state.plays())))
     return found
 
 
-def stability(first: list, second: list) -> dict:
+def stability(first: list, second: list, reached: bool | None = None) -> dict:
     """The two seeds' reviews of the same deals (``bot.review``'s ``Review``s) compared over the estimated
-    decisions with a choice: the p90 and median of the loss of the play made's difference, the share whose
-    verdict at ``VERDICT`` points differs, and how many there were."""
+    decisions with a choice (``reached`` True or False: only those the exact search reached, or did not): the p90
+    and median of the loss of the play made's difference, the share whose verdict at ``VERDICT`` points differs,
+    and how many there were."""
     changes, flips = [], 0
     for one, two in zip(first, second):
         for a, b in zip(one.decisions, two.decisions):
-            if a.exact or b.exact or a.values is None:
+            if a.exact or b.exact or a.values is None or reached is not None and (a.hindsight is not None) != reached:
                 continue
             changes.append(abs(a.loss - b.loss))
             flips += (a.loss >= VERDICT) != (b.loss >= VERDICT)
@@ -360,22 +370,30 @@ def stability(first: list, second: list) -> dict:
             "estimated": len(changes)}
 
 
-def discrimination(reviews: list, exact: bool | None = None) -> tuple[float, float]:
-    """The mean loss a decision with a choice of the random seats and of the decent ones (``DECENT``), over
-    ``reviews``' decisions (``exact`` True or False: only those)."""
+# The discrimination rows: (label, which decisions with a choice, the loss read). Every such decision is judged in
+# the fair lens; the exact search reaches the late ones, whose hindsight loss is the other lens.
+ROWS = (("all (fair)", lambda d: True, lambda d: d.loss),
+        ("reached by the exact search (fair)", lambda d: d.hindsight is not None, lambda d: d.loss),
+        ("the same (hindsight)", lambda d: d.hindsight is not None, lambda d: d.hindsight.loss),
+        ("not reached (fair)", lambda d: d.hindsight is None, lambda d: d.loss))
+
+
+def discrimination(reviews: list, which=ROWS[0][1], loss=ROWS[0][2]) -> tuple[float, float]:
+    """The mean loss (``loss``) a decision with a choice of the random seats and of the decent ones (``DECENT``),
+    over ``reviews``' decisions ``which`` keeps."""
     losses: dict[bool, list[float]] = {True: [], False: []}
     for found in reviews:
         for d in found.decisions:
-            if d.values is not None and (exact is None or d.exact == exact):
-                losses[d.seat in DECENT].append(d.loss)
+            if d.values is not None and which(d):
+                losses[d.seat in DECENT].append(loss(d))
     return statistics.mean(losses[False]), statistics.mean(losses[True])
 
 
 def stability_rows(args: argparse.Namespace) -> None:
     """``--stability N``: ``mixed_deals`` reviewed with seeds 1 and 2 at ``--review-budget-ms``."""
-    print(f"\n## Stability and discrimination: {args.stability} one-deck partnership deals (rules2 in seats 0 "
+    print(f"\n## Stability and discrimination: {args.stability} one-deck partnership deals ({args.decent} in seats 0 "
           f"and 2, random in 1 and 3), budget_ms {args.review_budget_ms}, seeds 1 and 2\n", flush=True)
-    deals = mixed_deals(args.stability, args.seed)
+    deals = mixed_deals(args.stability, args.seed, args.decent)
     reviews: dict[int, list] = {1: [], 2: []}
     cpu: list[float] = []
     for start, plays in deals:
@@ -383,22 +401,23 @@ def stability_rows(args: argparse.Namespace) -> None:
             used = time.process_time()
             reviews[seed].append(bot.review(start, plays, budget_ms=args.review_budget_ms, seed=seed))
             cpu.append(time.process_time() - used)
-    found = stability(reviews[1], reviews[2])
-    share = statistics.median(sum(d.exact for d in r.decisions) / len(r.decisions) for r in reviews[1])
-    print("| CPU s median | exact share median | estimated decisions | loss change median | p90 | "
+    share = statistics.median(exact_share(r) for r in reviews[1])
+    print("| estimated decisions | CPU s median | exact share median | decisions | loss change median | p90 | "
           f"verdict ≥ {VERDICT} flips |")
-    print("|---|---|---|---|---|---|")
-    print(f"| {statistics.median(cpu):.2f} | {share:.0%} | {found['estimated']} | {found['median']:.1f} | "
-          f"{found['p90']:.1f} | {found['flips']:.1%} |")
+    print("|---|---|---|---|---|---|---|")
+    for label, reached in (("all", None), ("reached by the exact search", True), ("not reached", False)):
+        found = stability(reviews[1], reviews[2], reached)
+        print(f"| {label} | {statistics.median(cpu):.2f} | {share:.0%} | {found['estimated']} | "
+              f"{found['median']:.1f} | {found['p90']:.1f} | {found['flips']:.1%} |")
     print("\n| decisions | random seats' loss a decision | decent seats' | ratio |")
     print("|---|---|---|---|")
-    for label, exact in (("all", None), ("exact", True), ("estimated", False)):
-        bad, good = discrimination(reviews[1], exact)
+    for label, which, loss in ROWS:
+        bad, good = discrimination(reviews[1], which, loss)
         print(f"| {label} | {bad:.1f} | {good:.1f} | ×{bad / good:.2f} |", flush=True)
     print("\n| seats | decisions with a choice | " + " | ".join(str(v) for v in VERDICTS)
           + " | accuracy (mean of seats) |")
     print("|---|---|" + "---|" * len(VERDICTS) + "---|")
-    for label, decent in (("random (1, 3)", False), ("rules2 (0, 2)", True)):
+    for label, decent in (("random (1, 3)", False), (f"{args.decent} (0, 2)", True)):
         counts = [sum(s.verdicts[k] for r in reviews[1] for s in r.seats if (s.seat in DECENT) == decent)
                   for k in range(len(VERDICTS))]
         accuracy = statistics.mean(s.accuracy for r in reviews[1] for s in r.seats
@@ -420,6 +439,7 @@ def main() -> None:
     ap.add_argument("--review-budget-ms", type=int, default=3000, help="the reviews' budget_ms")
     ap.add_argument("--stability", type=int, default=0,
                     help="deals reviewed with two seeds for the stability and discrimination figures (0: none)")
+    ap.add_argument("--decent", default="rules2", help="the decent seats' player (bench/bot/opponents.py)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--base", type=Path, help="another checkout's root: its positions' times beside these, in turn")
     ap.add_argument("--solver", action="store_true", help=argparse.SUPPRESS)

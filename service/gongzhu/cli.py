@@ -16,8 +16,8 @@
   docs/conformance.md.
 - ``gongzhu-service review FILE`` (``-`` for stdin) reviews the deal state in FILE (``/review``'s request body) with
   this package's app in process, no server: a table of every play (its value, the best moves, the loss, each
-  estimate's standard error, the lens and the verdict), each seat's total loss, accuracy, verdicts and largest
-  mistakes; ``--json`` prints ``/review``'s answer instead
+  estimate's standard error, the lens, the verdict, and the hindsight loss and verdict where there is one), each
+  seat's total loss, accuracy, verdicts and largest mistakes; ``--json`` prints ``/review``'s answer instead
   (docs/review.md). Needs the server extra.
 - ``gongzhu-service solve FILE`` (``-`` for stdin) values every legal move of the seat to act in the deal state in
   FILE (``/solve``'s request body) with this package's app in process: a line a move, its exact value with every
@@ -173,11 +173,13 @@ def review_table(found: dict) -> str:
     """``/review``'s answer as a table of plays (an estimate with its standard error, ``±``), then each seat's
     total loss, accuracy, verdicts and largest mistakes."""
     lines = [f"{'play':>4} {'trick':>5} {'seat':>4}  {'played':<8} {'value':>14}  {'best':<20} {'loss':>14}  "
-             f"{'lens':<9}  verdict"]
+             f"{'lens':<9}  {'verdict':<10}  hindsight"]
     for d in found["decisions"]:
-        lines.append(f"{d['play']:>4} {d['trick']:>5} {d['seat']:>4}  {_cards([d['played']]):<8} "
-                     f"{_noisy(d['value'], d.get('se')):>14}  {_cards(d['best']):<20} "
-                     f"{_noisy(d['loss'], d.get('loss_se')):>14}  {d['lens']:<9}  {d['verdict']}")
+        other = d.get("hindsight")
+        lines.append((f"{d['play']:>4} {d['trick']:>5} {d['seat']:>4}  {_cards([d['played']]):<8} "
+                      f"{_noisy(d['value'], d.get('se')):>14}  {_cards(d['best']):<20} "
+                      f"{_noisy(d['loss'], d.get('loss_se')):>14}  {d['lens']:<9}  {d['verdict']:<10}  "
+                      + ("" if other is None else f"{other['loss']} {other['verdict']}")).rstrip())
     lines.append("")
     for seat in found["seats"]:
         mistakes = ", ".join(f"play {m['play']} ({m['loss']})" for m in seat["mistakes"]) or "none"
@@ -188,7 +190,8 @@ def review_table(found: dict) -> str:
                      f"{verdicts or 'no choice'}; largest mistakes: {mistakes}")
     scale = "side difference (partnership)" if found["rules"]["partnership"] else "own raw score"
     lines.append(f"values: raw points at the end of the deal, {scale}; tricks from 0; lens hindsight = every card "
-                 f"open (exact), fair = what the seat knew (estimated, ± one standard error); budget "
+                 f"open (exact), fair = what the seat knew (estimated, ± one standard error; a play with a choice is "
+                 f"judged fair, its hindsight loss and verdict beside it where the exact search reached it); budget "
                  f"{found['budget_ms']} ms" + ("; the budget ran out (budget_cut)" if found["budget_cut"] else ""))
     return "\n".join(lines)
 

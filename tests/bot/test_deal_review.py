@@ -12,7 +12,8 @@ import pytest
 from gongzhu import bot
 from gongzhu.bot import deal_review as review_module
 from gongzhu.bot.deal_review import EXACT_TRICKS, estimate
-from gongzhu.bot.fair_values import MIN_DEALS, raw_value
+from gongzhu.bot.fair_values import MIN_DEALS, SOLVED_PER_MS, SOLVED_TRICKS, raw_value
+from gongzhu.bot.knowledge import absent_cards, knowledge
 from gongzhu.bot.verdicts import NOISE_Z, Verdict, accuracy, verdict
 from gongzhu.rules import Rules, deal_hands, legal_moves, replay
 from gongzhu.solve import OpenValues, tricks_left
@@ -42,8 +43,10 @@ def test_a_review_has_a_decision_a_play_and_leaves_the_state_as_found():
         assert decision.best == tuple(m for m in moves if values[m] == top)
         assert decision.loss == pytest.approx(top - decision.value) and decision.loss >= 0
         assert (decision.values is None) == (len(moves) == 1)
+        # a play with a choice is judged in the fair lens, its hindsight beside it where the exact search reached
+        assert decision.exact == (decision.values is None and decision.error is None)
         if tricks_left(state) <= EXACT_TRICKS:
-            assert decision.exact
+            assert decision.exact or decision.hindsight is not None
         state.apply(decision.played)
 
 
@@ -55,7 +58,17 @@ def test_exact_values_are_the_open_card_values_and_the_last_play_is_what_it_scor
     solver = OpenValues()
     for decision in found.decisions:
         if decision.exact:
-            assert decision.values is None or dict(decision.values) == solver.values(state)
+            assert decision.values is None and {decision.played: decision.value} == solver.values(state)
+        if decision.hindsight is not None:
+            hindsight = decision.hindsight
+            assert not decision.exact and dict(hindsight.values) == solver.values(state)
+            top = max(v for _, v in hindsight.values)
+            assert hindsight.value == dict(hindsight.values)[decision.played]
+            assert hindsight.loss == top - hindsight.value
+            assert hindsight.best == tuple(m for m, v in hindsight.values if v == top)
+            assert hindsight.verdict == verdict(hindsight.loss, None)
+        elif tricks_left(state) <= EXACT_TRICKS:
+            assert decision.exact
         state.apply(decision.played)
     last = found.decisions[-1]
     assert last.exact and last.values is None
@@ -98,6 +111,26 @@ def test_every_estimate_of_a_review_is_the_same_with_the_hidden_cards_dealt_anew
         values = tuple(zip(found_again.moves, found_again.values))
         assert values == (decision.values or ((decision.played, decision.value),))
         assert found_again.errors == (decision.errors or (decision.error,))
+
+
+def test_near_the_end_a_fair_value_is_the_mean_of_the_exact_values_of_the_deals_sampled():
+    rules = Rules()
+    start, plays = played_deal(rules, 6, lambda state, rng: rng.choice(legal_moves(state)))
+    checked = 0
+    for index in range(len(plays)):
+        state = replay(rules, hands=start.hands, plays=plays[:index])
+        moves = legal_moves(state)
+        if tricks_left(state) > SOLVED_TRICKS[1] or len(moves) < 2:
+            continue
+        found = estimate(state, budget_ms=100, seed=3, play=index)
+        rng = random.Random(f"review 3 {index}")
+        solver, k, absent = OpenValues(), knowledge(state), absent_cards(state)
+        count = max(MIN_DEALS, int(100 * SOLVED_PER_MS[1]))
+        deals = [solver.values(state.resample(k, rng, absent)) for _ in range(count)]
+        assert found.moves == tuple(moves) and set(found.deals) == {len(deals)}
+        assert found.values == tuple(round(mean(deal[move] for deal in deals), 1) for move in moves)
+        checked += 1
+    assert checked >= 3
 
 
 def test_a_stop_stops_the_review_and_the_state_is_left_as_found():

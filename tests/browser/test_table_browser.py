@@ -645,7 +645,7 @@ def check_review_shown(browser, answer: dict, lang: str = "en") -> None:
 def test_the_review_colours_every_play_by_its_loss_and_steps_to_its_mistakes(browser, live_server, screenshots):
     state, seat, values = deal_with_a_known_mistake(live_server)
     # seat 1 played DQ and kept SJ: the last trick then went as its raw score says, 100 points short of
-    # playing SJ — a large loss, exact (three tricks or fewer left)
+    # playing SJ — a large loss, in hindsight (three tricks or fewer left) and in the fair lens alike
     played, best = state["plays"][KNOWN_PLAY][0], max(values, key=values.get)
     assert (seat, played, best, values[best] - values[played]) == (1, "DQ", "SJ", 100)
     open_table(browser, live_server, f"state={b64url(state)}&lang=en")
@@ -668,7 +668,8 @@ def test_the_review_colours_every_play_by_its_loss_and_steps_to_its_mistakes(bro
     check_review_shown(browser, answer)
     known = datasets(browser, f"[data-role=review-play][data-play='{KNOWN_PLAY}']")[0]
     assert (known["seat"], known["played"], float(known["loss"]), known["level"], known["exact"], known["verdict"],
-            known["lens"]) == ("1", "DQ", 100, "large", "true", "blunder", "hindsight")
+            known["lens"], known["hindsightVerdict"]) == (
+        "1", "DQ", 100, "large", "false", "blunder", "fair", "blunder")
     assert json.loads(known["best"]) == [["SJ"]]
     shown_best = browser.find_element(By.CSS_SELECTOR, f"[data-play='{KNOWN_PLAY}'] [data-role=review-best]")
     assert shown_best.get_attribute("textContent") == "best J♠"
@@ -682,6 +683,10 @@ def test_the_review_colours_every_play_by_its_loss_and_steps_to_its_mistakes(bro
     assert sorted(card for card, _ in legal_shown(browser)) == sorted(values)
     assert [c.get_attribute("data-card") for c in hand_cards(browser, 1, "[data-review-best]")] == ["SJ"]
     assert {e["move"]: float(e["value"]) for e in datasets(browser, "[data-role=review-value]")} == values
+    # the play is judged fair, its hindsight shown beside it
+    hindsight = datasets(browser, "[data-role=review-decision] [data-role=review-hindsight]")[0]
+    assert (float(hindsight["loss"]), hindsight["verdict"]) == (100, "blunder")
+    assert hindsight["text"] == " · hindsight (exact): Loss 100 blunder"
     assert datasets(browser, "[data-role=review-play][data-current]")[0]["play"] == str(KNOWN_PLAY)
     # each seat's largest mistake steps the table to it, at a phone's width in Chinese too
     click(browser, browser.find_element(By.CSS_SELECTOR, "[data-action=lang][data-lang=zh]"))

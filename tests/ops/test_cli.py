@@ -197,7 +197,12 @@ def test_review_prints_the_operations_answer_as_a_table_or_as_json(tmp_path, cap
     monkeypatch.setattr(sys, "stdin", io.StringIO(json.dumps(body)))
     assert cli.main(["review", "-"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0].split() == ["play", "trick", "seat", "played", "value", "best", "loss", "lens", "verdict"]
+    assert lines[0].split() == ["play", "trick", "seat", "played", "value", "best", "loss", "lens", "verdict",
+                                "hindsight"]
+    judged = [d for d in found["decisions"] if "hindsight" in d]
+    assert judged and all(not d["exact"] for d in judged)
+    assert lines[judged[-1]["play"] + 1].split()[-2:] == [str(judged[-1]["hindsight"]["loss"]),
+                                                          judged[-1]["hindsight"]["verdict"]]
     last = found["decisions"][-1]
     assert lines[52].split() == [str(last["play"]), "12", str(last["seat"]), *last["played"], str(last["value"]),
                                  *last["played"], "0", "hindsight", "best"]

@@ -9,7 +9,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import fields
 
-from gongzhu.bot.deal_review import Decision, Review, SeatReview
+from gongzhu.bot.deal_review import Decision, Hindsight, Review, SeatReview
 from gongzhu.bot.verdicts import VERDICTS
 from gongzhu.rules import (
     TRANSFORMER,
@@ -252,7 +252,15 @@ def decision_out(decision: Decision) -> dict:
         out["values"] = [{"move": cards(move), "value": value} if errors is None else
                          {"move": cards(move), "value": value, "se": errors[i]}
                          for i, (move, value) in enumerate(decision.values)]
+    if decision.hindsight is not None:
+        out["hindsight"] = hindsight_out(decision.hindsight)
     return out
+
+
+def hindsight_out(hindsight: Hindsight) -> dict:
+    return {"value": hindsight.value, "best": card_lists(hindsight.best), "loss": hindsight.loss,
+            "verdict": str(hindsight.verdict),
+            "values": [{"move": cards(move), "value": value} for move, value in hindsight.values]}
 
 
 def seat_review_out(seat: SeatReview) -> dict:

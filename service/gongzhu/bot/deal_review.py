@@ -5,19 +5,21 @@ from the last play to the first, and values every legal move of each decision in
 points at the end of the deal, the acting seat's own raw score, or with partnership its side's raw scores
 less the other side's (``solve.raw_value``, the exact search's one scale). Two kinds of value:
 
-- exact (``exact: true``): the open-card value of each move, every hand seen and every seat playing best
+- estimated (``exact: false``, the fair lens), every play with a choice: the fair value from what the seat knew
+  at the time (its hand, the plays, the exposures, the voids shown and the inferences of
+  ``knowledge.absent_cards``), hidden cards dealt anew and every move valued on the same deals (``fair_values``:
+  played out by the baseline heuristic, or near the end solved exactly), with each value's standard error. The
+  deals' number depends only on the budget, the deck count and what they found, and the deals on the seed and
+  the play's index, so the same seed gives the same estimate whatever the hidden cards are.
+- exact (the hindsight lens): the open-card value of each move, every hand seen and every seat playing best
   (``solve.OpenValues``); always with ``EXACT_TRICKS`` tricks left or fewer, and further back while the
   solver finishes within the positions the budget gives it. Going backwards lets the solver's tables, kept
-  across the positions of the deal, serve the earlier ones.
-- estimated (``exact: false``): the fair value from what the seat knew at the time (its hand, the plays, the
-  exposures, the voids shown and the inferences of ``knowledge.absent_cards``), hidden cards dealt anew and every
-  move played out by the baseline heuristic on the same deals (``fair_values``), with each value's standard
-  error. The playouts depend only on the budget, the deck count and what they found, and the deals on the seed
-  and the play's index, so the same seed gives the same estimate whatever the hidden cards are.
+  across the positions of the deal, serve the earlier ones. It is a decision's ``hindsight``, beside the fair
+  values; a forced play (one legal move, nothing to judge) it reached is valued by it alone (``exact: true``).
 
 ``best`` is every move whose (rounded) value is the highest; ``loss`` the best value less the value of the
-move played; ``verdict`` its class (``verdicts``). An exact value is the hindsight lens (every card open), an
-estimate the fair one (what the seat could know).
+move played; ``verdict`` its class (``verdicts``). A play is judged by what its seat could know: hindsight
+finds a decent seat's late plays nearly as costly as random ones (docs/review.md, "How stable an estimate is").
 """
 from __future__ import annotations
 
@@ -60,10 +62,23 @@ Value = int | float
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Hindsight:
+    """The hindsight lens of an estimated decision the exact search reached: every legal move's open-card value
+    (``values``, ``legal_moves`` order), the value of the move played, the best moves, the loss and its verdict."""
+
+    values: tuple[tuple[Play, int], ...]
+    value: int
+    best: tuple[Play, ...]
+    loss: int
+    verdict: Verdict
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Decision:
     """One play of the deal reviewed: every legal move's value (``values``, None when the move was forced); when
     estimated, the standard errors of the value played (``error``), of the loss (``loss_error``) and of each
-    move's value (``errors``, beside ``values``), and the deals the move played was valued on."""
+    move's value (``errors``, beside ``values``), the deals the move played was valued on, and the hindsight
+    lens where the exact search reached it (``hindsight``)."""
 
     play: int
     trick: int
@@ -79,6 +94,7 @@ class Decision:
     loss_error: float | None = None
     errors: tuple[float, ...] | None = None
     deals: int | None = None
+    hindsight: Hindsight | None = None
 
     @property
     def lens(self) -> str:
@@ -129,7 +145,16 @@ def _exact_decision(state: DealState, play: int, played: Play, values: dict[Play
                     values=tuple(values.items()) if len(values) > 1 else None, verdict=verdict(loss, None))
 
 
-def _fair_decision(state: DealState, play: int, played: Play, found: FairValues) -> Decision:
+def _hindsight(played: Play, values: dict[Play, int]) -> Hindsight:
+    top = max(values.values())
+    loss = top - values[played]
+    return Hindsight(values=tuple(values.items()), value=values[played],
+                     best=tuple(move for move, value in values.items() if value == top), loss=loss,
+                     verdict=verdict(loss, None))
+
+
+def _fair_decision(state: DealState, play: int, played: Play, found: FairValues,
+                   hindsight: Hindsight | None = None) -> Decision:
     seat = state.seat
     assert seat is not None
     top = max(found.values)
@@ -142,7 +167,7 @@ def _fair_decision(state: DealState, play: int, played: Play, found: FairValues)
                     best=tuple(m for m, v in zip(found.moves, found.values) if v == top), loss=loss, exact=False,
                     values=None if forced else tuple(zip(found.moves, found.values)),
                     verdict=verdict(loss, loss_error), error=found.errors[mine], loss_error=loss_error,
-                    errors=None if forced else found.errors, deals=found.deals[mine])
+                    errors=None if forced else found.errors, deals=found.deals[mine], hindsight=hindsight)
 
 
 def _seat_review(seat: int, decisions: Sequence[Decision]) -> SeatReview:
@@ -163,10 +188,11 @@ def review(start: DealState, plays: Sequence[Play], *, budget_ms: int = DEFAULT_
     """The review of ``plays`` (legal, sorted: a replayed state's ``plays()``; the deal finished or not) made
     from ``start``, the deal's state before its first play; ``start`` is left as found.
 
-    Exact values while the solver finishes: always with ``EXACT_TRICKS`` tricks left or fewer; further back
-    within ``EXACT_NODES_PER_MS`` × ``budget_ms`` positions over the whole review (``_Exact``) and, without a
-    seed, until ``EXACT_SHARE`` of ``budget_ms`` of wall-clock time has passed. Estimates for the rest;
-    without a seed, past ``budget_ms`` the remaining ones get the fewest deals and ``budget_cut`` is
+    An estimate for every play with a choice; the exact values beside it (``hindsight``) while the solver
+    finishes: always with ``EXACT_TRICKS`` tricks left or fewer; further back within ``EXACT_NODES_PER_MS`` ×
+    ``budget_ms`` positions over the whole review (``_Exact``) and, without a seed, until ``EXACT_SHARE`` of
+    ``budget_ms`` of wall-clock time has passed. Without a seed, past ``budget_ms`` the remaining estimates get
+    the fewest deals and ``budget_cut`` is
     true. With a seed the clock does not count (as for ``suggest``): the same seed gives the same review on
     an idle or a busy server, which may then take longer than ``budget_ms``. ``stop`` (optional) is asked
     between decisions; True raises ``Stopped``.
@@ -182,12 +208,14 @@ def review(start: DealState, plays: Sequence[Play], *, budget_ms: int = DEFAULT_
                 raise Stopped
             start.undo()
             values = exact.values(start)
-            if values is not None:
+            # (a forced play has no choice to judge: its value is the exact one where the search reached it)
+            if values is not None and len(values) == 1:
                 found.append(_exact_decision(start, index, plays[index], {**values}))
                 continue
             guess = estimate(start, budget_ms=budget_ms, seed=seed, play=index, played=plays[index],
                              playouts=CUT_PLAYOUTS if clock.late() else None)
-            found.append(_fair_decision(start, index, plays[index], guess))
+            hindsight = None if values is None else _hindsight(plays[index], {**values})
+            found.append(_fair_decision(start, index, plays[index], guess, hindsight))
     finally:
         while start.plays_count:
             start.undo()

@@ -9,9 +9,10 @@ played out once, the lowest of each run, and the others take its value. At ``MIN
 the moves clearly worse than the leader (its mean less theirs above ``RACE_Z`` standard errors of their paired
 difference) leave the race; the move played never leaves, so the loss of the play made, the figure a player
 reads, gets the deals the others no longer take, and more of them while it is in doubt about the line a mistake
-is drawn at. The number of playouts depends only on the budget, the deck count and the playouts' values, and the
-deals on the seed and the play's index: the same seed gives the same values whatever the hidden cards are, on
-any machine.
+is drawn at. Near the end (``SOLVED_TRICKS``) each deal is solved exactly instead, every move valued by the
+open-card search on it (perfect-information Monte Carlo), on a number of deals fixed by the budget. The number
+of playouts depends only on the budget, the deck count and the playouts' values, and the deals on the seed and
+the play's index: the same seed gives the same values whatever the hidden cards are, on any machine.
 """
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ from dataclasses import dataclass
 
 from gongzhu.rules import DealState, Play, legal_moves
 from gongzhu.rules.cards import SUIT_SIZE
-from gongzhu.solve import raw_value
+from gongzhu.solve import OpenValues, raw_value, tricks_left
 
 from .advice import playout_weights
 from .equivalence import distinct_plays
@@ -31,7 +32,7 @@ from .verdicts import MISTAKE_FROM
 
 # Playouts an estimated decision gets per millisecond of the review's budget, by the number of decks, over all its
 # moves; every move in the race gets at least MIN_DEALS deals.
-PLAYOUTS_PER_MS = {1: 2.0, 2: 0.1}
+PLAYOUTS_PER_MS = {1: 1.2, 2: 0.1}
 MIN_DEALS = 16
 # The playouts' policy: "learned" (advice's, one deck) or "heuristic".
 PLAYOUT = "heuristic"
@@ -42,6 +43,13 @@ RACE_Z = 3.0
 # half its playouts more, up to DOUBT_PLAYOUTS times them: the deals go where they decide what a player is shown.
 DOUBT_Z = 2.0
 DOUBT_PLAYOUTS = 3
+# With this many tricks left or fewer (by the number of decks), each deal is valued by the exact open-card search
+# instead of a playout (perfect-information Monte Carlo over the exact solver, as bridge programs do): every seat
+# plays best on each deal, a model of the other seats no rule of thumb shaped, and one search values every move.
+# Such a position has few hidden cards and its search takes a fraction of a millisecond, so every move gets
+# SOLVED_PER_MS deals a millisecond of budget (at least MIN_DEALS), no race.
+SOLVED_TRICKS = {1: 4, 2: 0}
+SOLVED_PER_MS = {1: 0.17, 2: 0.0}
 # Values, losses and their standard errors are rounded to one decimal.
 DECIMALS = 1
 
@@ -73,10 +81,15 @@ def fair_values(state: DealState, *, budget_ms: int, seed: int | None, play: int
     k = knowledge(state)
     distinct = distinct_plays(k, state.trick, moves)
     kept = played if played in distinct else None if played is None else _representative(played, distinct)
-    if playouts is None:
-        playouts = int(budget_ms * PLAYOUTS_PER_MS[state.rules.decks])
+    decks = state.rules.decks
     rng = random.Random(None if seed is None else f"review {seed} {play}")
-    samples = _race(state, seat, distinct, kept, playouts, rng)
+    if tricks_left(state) <= SOLVED_TRICKS[decks]:
+        deals = int(budget_ms * SOLVED_PER_MS[decks]) if playouts is None else playouts
+        samples = _solved(state, distinct, max(deals, MIN_DEALS), rng)
+    else:
+        if playouts is None:
+            playouts = int(budget_ms * PLAYOUTS_PER_MS[decks])
+        samples = _race(state, seat, distinct, kept, playouts, rng)
     anchor = max(samples, key=len)
     own = {move: samples[i] for i, move in enumerate(distinct)}
     chosen = tuple(own[move if move in own else _representative(move, distinct)] for move in moves)
@@ -120,6 +133,20 @@ def _race(state: DealState, seat: int, moves: list[Play], kept: Play | None, pla
             limit += playouts // 2
         if done >= MIN_DEALS and done & (done - 1) == 0:
             racing = _still_racing(samples, racing, mine)
+    return [tuple(s) for s in samples]
+
+
+def _solved(state: DealState, moves: list[Play], deals: int, rng: random.Random) -> list[tuple[float, ...]]:
+    """Each of ``moves``' exact open-card values on ``deals`` deals of the hidden cards (one search a deal)."""
+    k = knowledge(state)
+    absent = absent_cards(state)
+    solver = OpenValues()
+    samples: list[list[float]] = [[] for _ in moves]
+    for _ in range(deals):
+        values = solver.values(state.resample(k, rng, absent))
+        assert values is not None, "no deadline: the search finishes"
+        for i, move in enumerate(moves):
+            samples[i].append(float(values[move]))
     return [tuple(s) for s in samples]
 
 

@@ -848,7 +848,14 @@
       el('span', { class: `loss loss-${lossLevel(d.loss)}`, 'data-role': 'review-loss' }, lossText(d.loss, d.loss_se)),
       ' · ', el('span', { class: `verdict verdict-${d.verdict}`, 'data-role': 'review-verdict', 'data-verdict': d.verdict },
         t(`verdict_${d.verdict}`)),
-      ` · ${t(d.exact ? 'exact' : 'estimate')}`, values);
+      ` · ${t(d.exact ? 'exact' : 'estimate')}`, hindsightView(d.hindsight), values);
+  }
+
+  // The other lens of a play judged fair, where the exact search reached it: its loss and verdict, all cards open.
+  function hindsightView(h) {
+    if (!h) return null;
+    return el('span', { class: 'hindsight', 'data-role': 'review-hindsight', 'data-loss': h.loss, 'data-verdict': h.verdict },
+      ` · ${t('exact')}: ${t('review_loss')} ${lossText(h.loss)} ${t(`verdict_${h.verdict}`)}`);
   }
 
   function jumpButton(d, role, loss) {
@@ -907,7 +914,7 @@
       type: 'button', class: `review-play loss-${lossLevel(d.loss)} ${d.exact ? 'exact' : 'estimate'}${forced ? ' forced' : ''}`,
       'data-action': 'review-jump', 'data-role': 'review-play', 'data-play': d.play, 'data-trick': d.trick,
       'data-seat': d.seat, 'data-played': d.played.join(' '), 'data-loss': d.loss, 'data-level': lossLevel(d.loss),
-      'data-verdict': d.verdict, 'data-lens': d.lens,
+      'data-verdict': d.verdict, 'data-lens': d.lens, 'data-hindsight-verdict': d.hindsight?.verdict,
       'data-exact': String(d.exact), 'data-forced': forced || undefined, 'data-best': JSON.stringify(d.best),
       'data-current': d.play === T.cursor || undefined,
       title: `${t('review_at', d.play, d.trick, d.seat, d.played.join(' '))} · ${t(`verdict_${d.verdict}`)} · ${t(d.exact ? 'exact' : 'estimate')}`,
