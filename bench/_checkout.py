@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import operator
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -63,17 +64,19 @@ def determinized(engine: ModuleType, state: Any, hands: list[int]) -> tuple[Any,
     unchecked ``apply``) builds that state through its own functions, as if those hands had been dealt:
     ``initial_state`` with each seat's hand plus the cards it played, then every play of the history
     (nothing outside the engine writes a state's fields). One from before takes the hands itself."""
-    if not hasattr(state, "history") or not hasattr(state, "first_leader"):
+    first_leader = query(engine, "first_leader")
+    if not hasattr(state, "history") or not hasattr(state, "undo"):
         return state, hands
     bits_cards = member(engine, "bits_cards")
     dealt = [list(bits_cards(bits)) for bits in hands]
-    tricks = [(trick.leader, trick.plays) for trick in state.history] + [(state.leader, tuple(state.trick))]
+    tricks = [(trick.leader, trick.plays) for trick in state.history]
+    tricks.append((query(engine, "leader")(state), tuple(state.trick)))
     for leader, plays in tricks:
         for i, play in enumerate(plays):
             dealt[(leader + i) % 4] += play
     rebuilt = initial_state(engine)(state.rules, [sorted(cards) for cards in dealt], state.exposed,
-                                    leader=state.first_leader)
-    for play in state.plays():
+                                    leader=first_leader(state))
+    for play in query(engine, "plays")(state):
         rebuilt.apply(play)
     return rebuilt, None
 
@@ -90,3 +93,13 @@ def playout(search: ModuleType) -> Callable[[Any, list[int] | None, tuple[int, .
         assert hands is None, "the hidden cards are dealt into the state (determinized)"
         return value(state, move, state.seat)
     return run
+
+
+def query(engine: ModuleType, name: str) -> Callable[..., Any]:
+    """The query ``name`` over a deal state, as a function of the state (and its arguments): ``running``'s,
+    or in a checkout from before the state's one door the state's own method or field of that name."""
+    running = getattr(engine, "running", None)
+    if running is not None and hasattr(running, name):
+        return getattr(running, name)
+    found = getattr(engine.DealState, name, None)
+    return found if callable(found) else operator.attrgetter(name)

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from gongzhu import bot
 from gongzhu.api import create_app
-from gongzhu.rules import Rules, deal_hands, format_cards, replay
+from gongzhu.rules import Rules, deal_hands, format_cards, replay, running
 
 CONTRACT = Path(__file__).resolve().parents[1] / "service" / "gongzhu" / "openapi.yaml"
 # (name, summary, rules sent, deal seed, plays made: None to the end)
@@ -33,10 +33,10 @@ def body(rules_sent: dict, seed: int, made: int | None) -> dict:
     rules = Rules(**rules_sent)
     hands = deal_hands(rules, seed)
     state = replay(rules, hands=hands)
-    while not state.finished and (made is None or state.plays_count < made):
+    while not state.finished and (made is None or running.plays_count(state) < made):
         state.apply(bot.heuristic_suggestion(state).move)
     sent = {**REVIEW, **({"rules": rules_sent} if rules_sent else {})}
-    return {**sent, "hands": [format_cards(h) for h in hands], "plays": [format_cards(p) for p in state.plays()]}
+    return {**sent, "hands": [format_cards(h) for h in hands], "plays": [format_cards(p) for p in running.plays(state)]}
 
 
 def flow(value: object) -> str:

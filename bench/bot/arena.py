@@ -40,7 +40,7 @@ from gongzhu.bot.policy import parse_weights
 from gongzhu.rules import Rules, deal_hands, legal_moves, replay
 from gongzhu.rules.cards import SEATS
 from gongzhu.rules.play import apply_move
-from gongzhu.rules.running import score_state
+from gongzhu.rules.running import plays_count, score_state
 from gongzhu.rules.settlement import base_scores
 
 from .opponents import DEFAULT_GREEDY_SAMPLES, EXPERIMENTS, OPPONENTS, make_opponent
@@ -139,7 +139,7 @@ def play_deal(arena: Arena, deal_seed: int, bot_seat: int, expose: bool, times: 
         if state.seat == bot_seat:
             start, cpu = time.perf_counter(), time.thread_time()
             if player is None:
-                suggestion = suggest(state, budget_ms=arena.budget_ms, seed=deal_seed * 1000 + state.plays_count,
+                suggestion = suggest(state, budget_ms=arena.budget_ms, seed=deal_seed * 1000 + plays_count(state),
                                      plays=plays)
                 move = suggestion.move
                 if suggestion.reason == "monte_carlo":

@@ -24,7 +24,7 @@ from gongzhu.bot.equivalence import distinct_plays
 from gongzhu.bot.knowledge import absent_cards, knowledge
 from gongzhu.bot.policy import PolicyChooser, Tally, card_score, decision
 from gongzhu.bot.search import HeuristicChooser
-from gongzhu.rules import DealState, Play, exact_score, legal_moves
+from gongzhu.rules import DealState, Play, exact_score, legal_moves, running
 from gongzhu.rules.table import LiveDeal, advance
 from gongzhu.solve import tricks_left
 
@@ -119,7 +119,7 @@ def search(state: DealState, moves: list[Play], iterations: int, rng: random.Ran
             live = LiveDeal(deal)
             chooser = HeuristicChooser(live)
             advance(deal, chooser if weights is None else PolicyChooser(live, weights, chooser))
-        raw = deal.raw_scores()
+        raw = running.raw_scores(deal)
         for child, seat in path:
             child.visits += 1
             child.total += exact_score(rules, raw, seat)
@@ -133,5 +133,5 @@ def ismcts_play(state: DealState, *, seed: int, iterations: int = ITERATIONS,
     if len(moves) > 1:
         moves = distinct_plays(knowledge(state), state.trick, moves)
     if len(moves) == 1 or tricks_left(state) <= advice.EXACT_TRICKS[state.rules.decks]:
-        return suggest(state, budget_ms=budget_ms, seed=seed * 1000 + state.plays_count).move
-    return search(state, moves, iterations, random.Random(f"ismcts:{seed}:{state.plays_count}"))
+        return suggest(state, budget_ms=budget_ms, seed=seed * 1000 + running.plays_count(state)).move
+    return search(state, moves, iterations, random.Random(f"ismcts:{seed}:{running.plays_count(state)}"))

@@ -20,7 +20,19 @@ from functools import lru_cache, partial
 from gongzhu.bot import heuristic_suggestion
 from gongzhu.bot.policy import best_card, decision, load_weights
 from gongzhu.bot.search import playout_value
-from gongzhu.rules import PIG, SHEEP, TRANSFORMER, Card, DealState, Play, Rules, SeatView, legal_moves, score_cards
+from gongzhu.rules import (
+    PIG,
+    SHEEP,
+    TRANSFORMER,
+    Card,
+    DealState,
+    Play,
+    Rules,
+    SeatView,
+    legal_moves,
+    running,
+    score_cards,
+)
 from gongzhu.rules.cards import (
     CARD_BY_NAME,
     DIAMONDS,
@@ -92,7 +104,7 @@ def greedy_play(state: DealState, *, samples: int, seed: int) -> Play:
     if len(moves) == 1:
         return moves[0]
     view = state.view()
-    rng = random.Random(f"greedy:{seed}:{state.plays_count}")
+    rng = random.Random(f"greedy:{seed}:{running.plays_count(state)}")
     totals = [0.0] * len(moves)
     for _ in range(samples):
         root = state.resample(view, rng)
@@ -331,9 +343,9 @@ class _TrickSearch:
 
     def __init__(self, state: DealState) -> None:
         rules = state.rules
-        captured = self.captured = tuple(state.captured_bits)
+        captured = self.captured = tuple(running.captured_bits(state))
         self.decks = rules.decks
-        self.raw = state.raw_scores()
+        self.raw = running.raw_scores(state)
         self.gone = {c: sum(_copies(bits, c) for bits in captured) for c in (PIG, SHEEP, TRANSFORMER)}
         points = _card_points(rules, state.exposed)
         out = sum(points[c] * (self.decks - sum(_copies(bits, c) for bits in captured)) for c in POINT_CARDS)
@@ -382,12 +394,12 @@ class _TrickSearch:
         all hearts, the transformer's doubling of the points already taken); a transformer newly
         taken also counts (factor − 1) × the points still out per seat, which it will double.
         """
-        winner = state.winners[-1]
+        winner = running.winners(state)[-1]
         # the copies the trick added to the winner's pile (its two-plane bits changed only there)
-        taken = state.captured_bits[winner] ^ self.captured[winner]
+        taken = running.captured_bits(state)[winner] ^ self.captured[winner]
         if not taken & SCORING_BITS:
             return winner, 0.0
-        delta = float(state.raw_scores()[winner] - self.raw[winner])
+        delta = float(running.raw_scores(state)[winner] - self.raw[winner])
         if taken & TRANSFORMER_BITS and not self.has_transformer[winner]:
             delta += (self.transformer_factor - 1) * self.average_out
         return winner, delta
@@ -429,7 +441,7 @@ class _TrickSearch:
         assert seat is not None
         moves = legal_moves(state)
         found = self.outcomes(state, moves)
-        relief = self.relief(seat, state.hands_bits[seat], state.trick)
+        relief = self.relief(seat, running.hands_bits(state)[seat], state.trick)
         best, best_value = found[0], float("-inf")
         for move, outcome in zip(moves, found):
             winner, delta = outcome
@@ -481,7 +493,7 @@ def greedy_trick_play(state: DealState, *, samples: int, seed: int) -> Play:
     seat = view.seat
     search = _TrickSearch(state)
     relief = search.relief(seat, view.hand, state.trick)
-    rng = random.Random(f"greedy-trick:{seed}:{state.plays_count}")
+    rng = random.Random(f"greedy-trick:{seed}:{running.plays_count(state)}")
     rounds = 1 if len(state.trick) == SEATS - 1 else samples
     totals = [0.0] * len(moves)
     for _ in range(rounds):
@@ -489,7 +501,7 @@ def greedy_trick_play(state: DealState, *, samples: int, seed: int) -> Play:
         for i, (winner, delta) in enumerate(search.outcomes(root, moves)):
             totals[i] += delta if winner % 2 == seat % 2 else -delta
     values = [totals[i] / rounds + sum([relief[c] for c in move]) for i, move in enumerate(moves)]
-    if not state.trick and state.trick_number < EARLY_TRICKS:
+    if not state.trick and running.trick_number(state) < EARLY_TRICKS:
         prefs = _short_suit_preference(view, state.rules.decks)
         values = [v + prefs[_suit(move[0])] for v, move in zip(values, moves)]
     best = max(range(len(moves)), key=lambda i: (values[i], -i))

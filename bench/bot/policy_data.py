@@ -27,16 +27,16 @@ from gongzhu.bot.equivalence import distinct_plays
 from gongzhu.bot.knowledge import absent_cards, knowledge
 from gongzhu.bot.policy import load_weights
 from gongzhu.bot.search import playout_value
-from gongzhu.rules import DealState, Rules, deal_hands, legal_moves, replay
+from gongzhu.rules import DealState, Rules, deal_hands, legal_moves, replay, running
 from gongzhu.rules.cards import ONE_PLANE
 
 
 def inputs(state: DealState) -> dict[str, object]:
     """What ``policy.decision(state)`` reads, as JSON."""
-    return {"hand": state.hands_bits[state.seat] & ONE_PLANE, "played": state.played() & ONE_PLANE,
-            "trick": [list(p) for p in state.trick], "seat": state.seat, "voids": list(state.voids),
-            "tricks": len(state.winners), "partnership": state.rules.partnership,
-            "captured": [c & ONE_PLANE for c in state.captured_bits]}
+    return {"hand": running.hands_bits(state)[state.seat] & ONE_PLANE, "played": running.played(state) & ONE_PLANE,
+            "trick": [list(p) for p in state.trick], "seat": state.seat, "voids": list(running.voids(state)),
+            "tricks": len(running.winners(state)), "partnership": state.rules.partnership,
+            "captured": [c & ONE_PLANE for c in running.captured_bits(state)]}
 
 
 def deal_decisions(partnership: bool, samples: int, playout: str, seed: int) -> list[dict[str, object]]:

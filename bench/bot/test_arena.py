@@ -10,7 +10,7 @@ import pytest
 
 from bench.bot import arena, arena_results, ismcts, opponents
 from bench.bot.opponents import OPPONENTS, greedy_play, make_opponent, rules2_play
-from gongzhu.rules import Rules, deal_hands, is_legal_move, legal_moves, parse_card, replay
+from gongzhu.rules import Rules, deal_hands, is_legal_move, legal_moves, parse_card, replay, running
 from gongzhu.rules.play import apply_move
 from tests.bot.states import random_position, reshuffled
 
@@ -256,7 +256,7 @@ def test_the_ismcts_experiment_plays_a_whole_deal_legally_and_reproducibly(monke
     search = ismcts.search
 
     def counted(*args):
-        searches.append(args[0].plays_count)
+        searches.append(running.plays_count(args[0]))
         return search(*args)
 
     monkeypatch.setattr(ismcts, "search", counted)

@@ -40,7 +40,7 @@ from pathlib import Path
 
 sys.path.insert(1, str(Path(__file__).resolve().parents[1]))  # bench/: the shared helpers
 
-from _checkout import initial_state  # noqa: E402
+from _checkout import initial_state, query  # noqa: E402
 
 import gongzhu.rules as engine  # noqa: E402
 from gongzhu.rules import Play, Rules, deal_hands, legal_moves, replay
@@ -49,6 +49,7 @@ from gongzhu.rules.table import advance, random_chooser
 
 # the deal before the first play (this script also runs on another checkout's engine: --base)
 new_state = initial_state(engine)
+raw_scores = query(engine, "raw_scores")
 
 FIGURES = "#figures "
 
@@ -72,7 +73,7 @@ def deals_per_second(rules: Rules, seconds: float, seed: int) -> tuple[float, fl
             for _ in range(100):
                 t = new_state(rules, deal_hands(rules, rng=rng))
                 advance(t, choose)
-                t.raw_scores()
+                raw_scores(t)
             count += 100
         rates.append(count / (time.process_time() - start))
         total += count

@@ -25,7 +25,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(1, str(Path(__file__).resolve().parents[1]))  # bench/: the shared helpers
-from _checkout import initial_state, member, package_dir  # noqa: E402
+from _checkout import initial_state, member, package_dir, query  # noqa: E402
 
 HERE = Path(__file__).resolve().parents[2]
 REPLAY_DEALS = 20
@@ -50,11 +50,12 @@ def deal_batch(engine, decks: int, count: int, seed: int) -> float:
     rules = engine.Rules(decks=decks)
     rng = random.Random(seed)
     choose = chooser(engine, rng)
+    raw_scores = query(engine, "raw_scores")
     start = time.process_time()
     for _ in range(count):
         t = initial_state(engine)(rules, engine.deal_hands(rules, rng=rng))
         member(engine, "advance")(t, choose)
-        t.raw_scores()
+        raw_scores(t)
     return time.process_time() - start
 
 

@@ -39,13 +39,14 @@ def any_legal(rng: random.Random):
 
 def inner(root: str, decks: int, count: int, what: str) -> None:
     sys.path.insert(1, str(HERE.parents[1]))  # bench/: the shared helpers
-    from _checkout import import_from, initial_state, member
+    from _checkout import import_from, initial_state, member, query
 
     engine = import_from(Path(root), "rules")
     Rules, deal_hands, replay = engine.Rules, engine.deal_hands, engine.replay
     advance, first_leader, random_chooser = (member(engine, name) for name in ("advance", "first_leader",
                                                                                 "random_chooser"))
     new_table = initial_state(engine)
+    raw_scores = query(engine, "raw_scores")
 
     rules = Rules(decks=decks)
     rng = random.Random(1)
@@ -56,7 +57,7 @@ def inner(root: str, decks: int, count: int, what: str) -> None:
         for _ in range(count):
             t = new_table(rules, deal_hands(rules, rng=rng))
             advance(t, choose)
-            t.raw_scores()
+            raw_scores(t)
         return
     deals = []
     for _ in range(REPLAY_DEALS):

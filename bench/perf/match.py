@@ -30,6 +30,7 @@ import statistics  # noqa: E402
 import time  # noqa: E402
 
 from gongzhu import rules as engine  # noqa: E402
+from gongzhu.rules import running  # noqa: E402
 
 NEVER_ENDS = 1_000_000
 
@@ -44,8 +45,8 @@ def played_match(decks: int, deals: int, seed: int) -> tuple[engine.Rules, list[
         hands = engine.deal_hands(rules, rng=rng)
         state = engine.initial_state(rules, hands, first_deal=first_deal, leader=leader)
         engine.table.advance(state, engine.table.random_chooser(rng))
-        records.append(engine.match.DealRecord(hands=hands, plays=tuple(state.plays())))
-        first_deal, leader = False, state.first_pig_taker
+        records.append(engine.match.DealRecord(hands=hands, plays=tuple(running.plays(state))))
+        first_deal, leader = False, running.first_pig_taker(state)
     return rules, records
 
 

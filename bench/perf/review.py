@@ -55,6 +55,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
+from bench._checkout import query  # noqa: E402
 from bench.perf.claims import late_state  # noqa: E402
 from gongzhu import bot, solve  # noqa: E402
 from gongzhu import rules as engine  # noqa: E402
@@ -288,9 +289,9 @@ def review_deals(decks: int, count: int, seed: int) -> list[tuple[engine.DealSta
     for _ in range(count):
         states = played_deal(rng, decks, False)
         last = states[-1].clone()
-        last.apply_unchecked(rng.choice(engine.legal_moves(last)))
+        last.apply(rng.choice(engine.legal_moves(last)))
         start = engine.replay(last.rules, hands=states[0].hands, plays=(), leader=states[0].seat)
-        found.append((start, list(last.plays())))
+        found.append((start, list(query(engine, "plays")(last))))
     return found
 
 
@@ -350,7 +351,7 @@ def mixed_deals(count: int, seed: int, decent: str = "rules2") -> list[tuple[eng
         player = make_opponent(decent, number)
         while not state.finished:
             state.apply(player(state) if state.seat in DECENT else rng.choice(engine.legal_moves(state)))
-        found.append((engine.replay(rules, hands=hands), list(state.plays())))
+        found.append((engine.replay(rules, hands=hands), list(query(engine, "plays")(state))))
     return found
 
 

@@ -19,6 +19,7 @@ import pytest
 import gongzhu.rules as R
 from gongzhu.api.pipeline import encode
 from gongzhu.api.results import view_out
+from gongzhu.rules import running
 from tests.rules import oracle as O
 from tests.rules.invariants import random_spec
 
@@ -140,8 +141,8 @@ def hidden_cards(state: R.DealState, seat: int) -> Counter:
     hidden: Counter = Counter()
     for other in range(4):
         if other != seat:
-            hidden += Counter(names(R.cards.bits_cards(state.hands_bits[other]))) - \
-                Counter(names(R.cards.bits_cards(state.held_exposed[other])))
+            hidden += Counter(names(R.cards.bits_cards(running.hands_bits(state)[other]))) - \
+                Counter(names(R.cards.bits_cards(running.held_exposed(state)[other])))
     return hidden
 
 
@@ -166,7 +167,7 @@ def test_view_never_shows_a_hidden_card(client, random_states):
             answer = client.post("/view", json={**body, "seat": seat})
             assert answer.status_code == 200, answer.get_json()
             view = answer.get_json()
-            own = Counter(names(R.cards.bits_cards(state.hands_bits[seat])))
+            own = Counter(names(R.cards.bits_cards(running.hands_bits(state)[seat])))
             # the seat's own cards, the cards played, the exposures: nothing else
             assert cards_in(view["hand"]) == own
             assert all(cards_in(move) <= own for move in view["moves"] or ())

@@ -6,7 +6,7 @@ import random
 import pytest
 
 from gongzhu.api import create_app
-from gongzhu.rules import format_cards, is_legal_move, parse_card
+from gongzhu.rules import format_cards, is_legal_move, parse_card, running
 from tests.bot.states import random_position, reshuffled_deal
 
 # one Monte Carlo round (the first always completes), so no deadline can change the answer
@@ -25,7 +25,7 @@ def body(p, hands=None, leader=None, **extra) -> dict:
                       "must_lead_opening_card": p.rules.must_lead_opening_card,
                       "first_trick_ban": p.rules.first_trick_ban,
                       "pig_flips_with_all_hearts": p.rules.pig_flips_with_all_hearts},
-            "first_deal": p.first_deal, "leader": p.state.leader if leader is None else leader,
+            "first_deal": p.first_deal, "leader": running.leader(p.state) if leader is None else leader,
             "hands": [format_cards(h) for h in (hands or p.hands)],
             "exposed": [format_cards(e) for e in p.exposed],
             "plays": [format_cards(m) for m in p.plays], **extra}
@@ -35,7 +35,7 @@ def test_suggestions_are_legal_and_blind_to_hidden_cards(client):
     checked = blind = 0
     for seed in range(STATES):
         p = random_position(seed, decks=1 + seed % 2)
-        leader = p.seats[0] if p.seats else p.state.leader
+        leader = p.seats[0] if p.seats else running.leader(p.state)
         answer = client.post("/suggest", json=body(p, leader=leader, budget_ms=ONE_ROUND_MS, seed=seed))
         assert answer.status_code == 200, answer.get_json()
         data = answer.get_json()
@@ -55,7 +55,7 @@ def test_suggestions_are_legal_and_blind_to_hidden_cards(client):
 
 def test_finished_deal_is_a_problem(client):
     p = random_position(3)
-    state = body(p, leader=p.seats[0] if p.seats else p.state.leader)
+    state = body(p, leader=p.seats[0] if p.seats else running.leader(p.state))
     while True:
         moves = client.post("/legal-moves", json=state).get_json()
         if moves["finished"]:

@@ -25,6 +25,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+from gongzhu.rules import running
+
 ANSWERS = Path(__file__).with_name("wire_answers.json")
 REQUEST_ID = "wire-corpus"
 JSON_TYPE = "application/json"
@@ -135,7 +137,7 @@ def _held_move(rng: random.Random, rules, body: dict[str, Any], plays: list[tupl
     state = replay(rules, hands=[[CARD_BY_NAME[c] for c in h] for h in body["hands"]],
                    exposed=[[CARD_BY_NAME[c] for c in e] for e in body.get("exposed", [[]] * 4)], plays=plays,
                    first_deal=body.get("first_deal", True), leader=body.get("leader"))
-    held = list(bits_cards(state.hands_bits[state.seat]))
+    held = list(bits_cards(running.hands_bits(state)[state.seat]))
     return _names(rng.sample(held, min(size, len(held))))
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from gongzhu.rules import InvalidDeal, Rules, deal_hands, legal_moves, replay
+from gongzhu.rules import InvalidDeal, Rules, deal_hands, legal_moves, replay, running
 from gongzhu.rules.cards import EXPOSABLE, bits_cards
 from gongzhu.rules.play import apply_move
 
@@ -63,9 +63,9 @@ def reshuffled_deal(p: Position, rng: random.Random):
     """(hands as dealt, leader, state) of ``reshuffled``; None if no other deal fits."""
     me = p.state.seat
     others = [s for s in range(SEATS) if s != me]
-    hidden = {s: list(bits_cards(p.state.hands_bits[s])) for s in others}
+    hidden = {s: list(bits_cards(running.hands_bits(p.state)[s])) for s in others}
     for s in others:
-        for c in bits_cards(p.state.held_exposed[s]):
+        for c in bits_cards(running.held_exposed(p.state)[s]):
             hidden[s].remove(c)
     pool = [c for s in others for c in hidden[s]]
     for _ in range(20):
@@ -77,11 +77,12 @@ def reshuffled_deal(p: Position, rng: random.Random):
         hands = []
         for s in range(SEATS):
             played = [c for play, by in zip(p.plays, p.seats) if by == s for c in play]
-            current = list(p.hands[s]) if s == me else new[s] + list(bits_cards(p.state.held_exposed[s])) + played
+            held = list(bits_cards(running.held_exposed(p.state)[s]))
+            current = list(p.hands[s]) if s == me else new[s] + held + played
             hands.append(tuple(current) if s != me else tuple(p.hands[s]))
         try:
             # the seat that led first is public (two decks: the seat dealt the first copy of the opening card)
-            leader = p.seats[0] if p.seats else p.state.leader
+            leader = p.seats[0] if p.seats else running.leader(p.state)
             other = replay(p.rules, hands=hands, exposed=p.exposed, plays=p.plays,
                            first_deal=p.first_deal, leader=leader)
         except InvalidDeal:
@@ -102,4 +103,4 @@ def played_deal(rules: Rules, seed: int, choose) -> tuple:
     rng = random.Random(seed)
     while not state.finished:
         state.apply(choose(state, rng))
-    return deal_start(rules, seed), state.plays()
+    return deal_start(rules, seed), running.plays(state)

@@ -15,7 +15,7 @@ from gongzhu.bot.deal_review import EXACT_TRICKS, estimate
 from gongzhu.bot.fair_values import MIN_DEALS, SOLVED_PER_MS, SOLVED_TRICKS, raw_value
 from gongzhu.bot.knowledge import absent_cards, knowledge
 from gongzhu.bot.verdicts import NOISE_Z, Verdict, accuracy, verdict
-from gongzhu.rules import Rules, deal_hands, legal_moves, replay
+from gongzhu.rules import RuleError, Rules, deal_hands, legal_moves, replay, running
 from gongzhu.solve import OpenValues, tricks_left
 
 from .states import Position, deal_start, played_deal, random_position, reshuffled
@@ -29,14 +29,14 @@ def test_a_review_has_a_decision_a_play_and_leaves_the_state_as_found():
     rules = Rules()
     start, plays = played_deal(rules, 3, _heuristic)
     found = bot.review(start, plays, budget_ms=200, seed=5)
-    assert start.plays_count == 0 and start.seat is not None
+    assert running.plays_count(start) == 0 and start.seat is not None
     assert [d.play for d in found.decisions] == list(range(len(plays)))
     assert [d.played for d in found.decisions] == plays
     assert sorted(p for s in found.seats for p in s.decisions) == list(range(len(plays)))
     state = deal_start(rules, 3)
     for decision in found.decisions:
         moves = legal_moves(state)
-        assert (decision.seat, decision.trick) == (state.seat, state.trick_number)
+        assert (decision.seat, decision.trick) == (state.seat, running.trick_number(state))
         values = dict(decision.values) if decision.values is not None else {decision.played: decision.value}
         assert list(values) == moves
         top = max(values.values())
@@ -72,7 +72,7 @@ def test_exact_values_are_the_open_card_values_and_the_last_play_is_what_it_scor
         state.apply(decision.played)
     last = found.decisions[-1]
     assert last.exact and last.values is None
-    assert last.value == raw_value(rules, state.raw_scores(), last.seat)
+    assert last.value == raw_value(rules, running.raw_scores(state), last.seat)
 
 
 def test_mistakes_are_the_largest_losses_largest_first():
@@ -143,7 +143,10 @@ def test_a_stop_stops_the_review_and_the_state_is_left_as_found():
 
     with pytest.raises(bot.Stopped):
         bot.review(start, plays, budget_ms=100, seed=1, stop=stop)
-    assert start.plays_count == 0 and len(start.frames) == 0
+    assert running.plays_count(start) == 0
+    with pytest.raises(RuleError) as raised:
+        start.undo()
+    assert raised.value.code == "nothing_to_undo"
 
 
 def test_without_a_seed_past_the_budget_the_remaining_estimates_get_the_fewest_deals_and_say_so(monkeypatch):

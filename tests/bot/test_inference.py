@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from gongzhu.bot import heuristic_suggestion
 from gongzhu.bot.equivalence import distinct_plays
 from gongzhu.bot.knowledge import _passed_up, absent_cards
-from gongzhu.rules import PIG, Rules, deal_hands, is_legal_move, legal_moves, parse_card, replay
+from gongzhu.rules import PIG, Rules, deal_hands, is_legal_move, legal_moves, parse_card, replay, running
 from gongzhu.rules.information import sample_hidden
 from gongzhu.rules.play import apply_move
 from gongzhu.rules.running import score_state
@@ -174,9 +174,9 @@ def test_beliefs_never_exclude_the_true_deal_of_sensible_seats(seed, partnership
     while not state.finished:
         absent = absent_cards(state)
         for seat in range(4):
-            assert not absent[seat] & state.hands_bits[seat], (seat, absent, state.plays())
+            assert not absent[seat] & running.hands_bits(state)[seat], (seat, absent, running.plays(state))
             for suit in range(4):
-                if state.voids[seat] >> suit & 1:
-                    assert not state.hands_bits[seat] >> suit * 13 & 0x1FFF
+                if running.voids(state)[seat] >> suit & 1:
+                    assert not running.hands_bits(state)[seat] >> suit * 13 & 0x1FFF
         state = apply_move(state, heuristic_suggestion(state).move)
 

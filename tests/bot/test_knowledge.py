@@ -7,7 +7,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gongzhu.bot import knowledge
-from gongzhu.rules import Rules, parse_card, replay
+from gongzhu.rules import Rules, parse_card, replay, running
 from gongzhu.rules.cards import bits_cards
 from gongzhu.rules.information import sample_hidden as deal_unseen
 from gongzhu.rules.play import apply_move
@@ -33,8 +33,8 @@ PLAYS = [cards("C2"), cards("C3"), cards("D2"), cards("CA"), cards("S5"), cards(
 
 def test_discards_show_voids():
     state = replay(Rules(), hands=HANDS, plays=PLAYS)
-    assert [state.trick_leader(0), state.leader] == [0, 3]
-    assert state.voids == (0, SPADES_VOID, CLUBS_VOID, 0)
+    assert [running.trick_leader(state, 0), running.leader(state)] == [0, 3]
+    assert running.voids(state) == (0, SPADES_VOID, CLUBS_VOID, 0)
 
 
 def test_knowledge_of_seat_two():
@@ -43,7 +43,7 @@ def test_knowledge_of_seat_two():
     k = knowledge(state, PLAYS)
     assert k.voids == (0, SPADES_VOID, CLUBS_VOID, 0)
     assert k.sizes == (11, 11, 12, 11)
-    assert k.hand == state.hands_bits[2]
+    assert k.hand == running.hands_bits(state)[2]
     assert Counter(k.unseen) == Counter(c for s in (0, 1, 3) for c in state.hands[s])
 
 
@@ -63,13 +63,13 @@ def test_determinization_is_consistent(seed, decks):
     k = knowledge(p.state, p.plays)
     hands = deal_unseen(k, random.Random(seed))
     me = p.state.seat
-    assert hands[me] == p.state.hands_bits[me]
+    assert hands[me] == running.hands_bits(p.state)[me]
     guessed = Counter(c for s in range(4) if s != me for c in bits_cards(hands[s]))
     actual = Counter(c for s in range(4) if s != me for c in p.state.hands[s])
     assert guessed == actual
     for s in range(4):
         assert len(bits_cards(hands[s])) == len(p.state.hands[s])
         held = Counter(bits_cards(hands[s]))
-        assert all(held[c] >= n for c, n in Counter(bits_cards(p.state.held_exposed[s])).items())
+        assert all(held[c] >= n for c, n in Counter(bits_cards(running.held_exposed(p.state)[s])).items())
         # the true deal respects the voids, so a consistent guess exists and is found
         assert not any(k.voids[s] >> (c // 13) & 1 for c in bits_cards(hands[s]))

@@ -24,7 +24,7 @@ from gongzhu.bot.policy import (
     load_weights,
 )
 from gongzhu.bot.search import HeuristicChooser, playout_value
-from gongzhu.rules import is_legal_move, legal_moves, parse_card
+from gongzhu.rules import is_legal_move, legal_moves, parse_card, running
 from gongzhu.rules.cards import hand_bits
 from gongzhu.rules.table import LiveDeal, advance
 
@@ -94,7 +94,7 @@ def test_playouts_with_the_policy_play_legal_cards_to_the_end(seed):
     state = p.state.clone()
     advance(state, checked(state, load_weights(state.rules.partnership)))
     assert state.finished
-    assert sum(c.bit_count() for c in state.captured_bits) == 52
+    assert sum(c.bit_count() for c in running.captured_bits(state)) == 52
 
 
 @settings(max_examples=100, **FIXED)

@@ -12,6 +12,7 @@ from collections import Counter, _count_elements
 from dataclasses import dataclass
 
 import gongzhu.rules as R
+from gongzhu.rules import running
 
 from . import oracle as O
 
@@ -91,7 +92,8 @@ def check_deal(spec, rng, ck, *, apply_limit=None, probe_rate=1.0):
         leader = O.first_leader(decks, spec.rules.get("opening_card", "C2"), spec.hands)
         ck(R.deal.first_leader(rules, spec.hands) == leader, "first leader",
            lambda: R.deal.first_leader(rules, spec.hands))
-    ck(state.leader == leader and state.seat == leader, "leader of trick 1", lambda: (state.leader, state.seat, leader))
+    ck(running.leader(state) == leader and state.seat == leader, "leader of trick 1",
+       lambda: (running.leader(state), state.seat, leader))
     effective = O.effective_exposure(decks, spec.hands, spec.exposed)
     ck(_per_seat(state.exposed) == _per_seat(effective), "effective exposure", lambda: (state.exposed, effective))
     model = O.Model(decks=decks, rules=spec.rules, hands=spec.hands, exposed=spec.exposed,
@@ -99,7 +101,7 @@ def check_deal(spec, rng, ck, *, apply_limit=None, probe_rate=1.0):
     plays = []
     while not model.finished:
         moves = R.legal_moves(state)
-        ck(state.plays_count == len(plays), "plays count", lambda: (state.plays_count, len(plays)))
+        ck(running.plays_count(state) == len(plays), "plays count", lambda: (running.plays_count(state), len(plays)))
         ck([tuple(m) for m in state.trick] == [m for _, m in model.trick], "current trick",
            lambda: (state.trick, model.trick))
         ck(all(_same_cards(h, model.hand(seat)) for seat, h in enumerate(state.hands)), "all four hands")
@@ -115,7 +117,8 @@ def check_deal(spec, rng, ck, *, apply_limit=None, probe_rate=1.0):
         if model.trick_number > tricks_before:
             _check_trick(rules, state, model, ck)
         else:
-            ck(state.completed_trick is None, "no completed trick mid-trick", lambda: state.completed_trick)
+            ck(running.completed_trick(state) is None, "no completed trick mid-trick",
+               lambda: running.completed_trick(state))
     _check_finished(rules, spec, state, model, plays, rng, ck)
     return plays
 
@@ -140,7 +143,8 @@ def _normalized(moves):
 def _check_position(state, model, moves, ck):
     seat = model.seat
     ck(not state.finished and state.seat == seat, "seat to act", lambda: (state.seat, seat))
-    ck(state.trick_number == model.trick_number, "trick number", lambda: (state.trick_number, model.trick_number))
+    ck(running.trick_number(state) == model.trick_number, "trick number",
+       lambda: (running.trick_number(state), model.trick_number))
     ck(_same_cards(state.hands[seat], model.hand(seat)), "hand of the seat to act",
        lambda: (sorted(state.hands[seat]), sorted(model.hand(seat).elements())))
     listed = _normalized(moves)
@@ -271,7 +275,7 @@ def _expected_pair_follow_code(model, move):
 
 def _check_trick(rules, state, model, ck):
     plays, winner, top, discards = model.last_trick
-    done = state.completed_trick
+    done = running.completed_trick(state)
     ck(done is not None, "completed trick reported")
     ranking = list(done.ranking)
     def detail():
@@ -286,7 +290,7 @@ def _check_trick(rules, state, model, ck):
     ck(again.winner == winner and list(again.ranking) == ranking, "rank_trick agrees with play",
        lambda: (again.winner, again.ranking))
     if not model.finished:
-        ck(state.seat == winner and state.leader == winner, "winner leads next", lambda: (state.seat, winner))
+        ck(state.seat == winner and running.leader(state) == winner, "winner leads next", lambda: (state.seat, winner))
 
 
 def _check_finished(rules, spec, state, model, plays, rng, ck):
@@ -295,11 +299,11 @@ def _check_finished(rules, spec, state, model, plays, rng, ck):
        lambda: (state.finished, state.seat))
     played = Counter(card for move in plays for card in move)
     ck(played == Counter(O.deck(decks)), "every card played once per copy")
-    captured = [list(seat) for seat in state.captured]
+    captured = [list(seat) for seat in running.captured(state)]
     ck([Counter(c) for c in captured] == [Counter(c) for c in model.captured], "captured cards",
        lambda: (captured, model.captured))
-    ck(state.first_pig_taker == model.first_pig_taker, "first pig taker",
-       lambda: (state.first_pig_taker, model.first_pig_taker))
+    ck(running.first_pig_taker(state) == model.first_pig_taker, "first pig taker",
+       lambda: (running.first_pig_taker(state), model.first_pig_taker))
     counts = O.exposure_counts(O.effective_exposure(decks, spec.hands, spec.exposed))
     flips = spec.rules.get("pig_flips_with_all_hearts", False)
     raw = O.raw_scores(decks, model.captured, counts, pig_flips=flips)
@@ -320,7 +324,7 @@ def _check_finished(rules, spec, state, model, plays, rng, ck):
                         first_deal=spec.first_deal, leader=spec.leader)
     ck(replayed.finished and tuple(replayed.scores().raw) == raw, "replay of the history reproduces the scores",
        lambda: replayed.scores().raw)
-    ck([Counter(c) for c in replayed.captured] == [Counter(c) for c in captured], "replay reproduces captures")
+    ck([Counter(c) for c in running.captured(replayed)] == [Counter(c) for c in captured], "replay reproduces captures")
 
 
 def _flat_counts(exposed):

@@ -11,6 +11,7 @@ import random
 from dataclasses import dataclass
 
 import gongzhu.rules as R
+from gongzhu.rules import running
 
 from . import oracle as O
 
@@ -55,7 +56,7 @@ def play_deal(rules, rng, *, first_deal, leader, exposure=0.0, plays=None):
     exposed = tuple(tuple(c for c in hand if c in O.EXPOSABLE and rng.random() < exposure) for hand in hands)
     state = R.replay(rules, hands=hands, exposed=exposed, first_deal=first_deal, leader=leader)
     R.table.advance(state, R.table.random_chooser(rng), -1 if plays is None else plays)
-    record = R.match.DealRecord(hands=hands, exposed=exposed, plays=tuple(state.plays()))
+    record = R.match.DealRecord(hands=hands, exposed=exposed, plays=tuple(running.plays(state)))
     return record, state
 
 

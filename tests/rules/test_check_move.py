@@ -4,7 +4,7 @@ its specific code (docs/engine-api.md errors)."""
 import pytest
 
 import gongzhu.rules as R
-from gongzhu.rules import IllegalMove, Rules, apply_move, check_move, is_legal_move, replay
+from gongzhu.rules import IllegalMove, Rules, apply_move, check_move, is_legal_move, replay, running
 
 from .helpers import build_hands, cs
 
@@ -125,6 +125,6 @@ def test_apply_move_returns_a_new_state():
     hands = build_hands({0: "C2"})
     state = replay(ONE_DECK, hands=hands)
     after = apply_move(state, cs("C2"))
-    assert (state.plays_count, state.seat, len(state.hands[0])) == (0, 0, 13)
-    assert (after.plays_count, after.seat, len(after.hands[0])) == (1, 1, 12)
+    assert (running.plays_count(state), state.seat, len(state.hands[0])) == (0, 0, 13)
+    assert (running.plays_count(after), after.seat, len(after.hands[0])) == (1, 1, 12)
     assert is_legal_move(state, cs("C2")) is True

@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from gongzhu.rules import Rules, deal_hands, initial_state, legal_moves
+from gongzhu.rules import Rules, deal_hands, initial_state, legal_moves, running
 from gongzhu.rules.cards import EXPOSABLE
 from gongzhu.rules.moves import is_option, option_list, play_options
 from gongzhu.rules.table import advance
@@ -23,10 +23,10 @@ def random_rules(rng: random.Random, decks: int) -> Rules:
 
 
 def expected(t) -> tuple:
-    hand, held = t.hands_bits[t.seat], t.held_exposed[t.seat]
+    hand, held = running.hands_bits(t)[t.seat], running.held_exposed(t)[t.seat]
     lead = t.trick[0] if t.trick else None
-    return play_options(hand, held, lead, t.suits_led, t.first_round, t.opening_lead,
-                        t.rules.first_trick_ban and not t.winners)
+    return play_options(hand, held, lead, running.suits_led(t), running.first_round(t), running.opening_lead(t),
+                        t.rules.first_trick_ban and not running.winners(t))
 
 
 @pytest.mark.parametrize("decks", [1, 2])
@@ -52,4 +52,4 @@ def test_every_option_set_the_loop_hands_out_is_play_options(decks):
             advance(t, choose, 1)
             checked += 1
         assert t.hands == ((), (), (), ())
-        assert checked == t.plays_count >= 52
+        assert checked == running.plays_count(t) >= 52

@@ -3,7 +3,7 @@ of a trick (examples 4.1–4.4, numbered by the test names; R's restored
 sentence on pairs vs singles)."""
 
 import gongzhu.rules as R
-from gongzhu.rules import Rules, legal_moves, rank_trick, replay
+from gongzhu.rules import Rules, legal_moves, rank_trick, replay, running
 
 from .helpers import build_hands, c, cs, normalized_moves, singles
 
@@ -125,10 +125,10 @@ def test_winner_takes_the_trick_and_leads_next():
     hands = build_hands({0: "S5", 1: "S9", 2: "HA", 3: "S2"}, avoid={2: "S"})
     state = replay(ONE_DECK, hands=hands, plays=[cs("S5"), cs("S9"), cs("HA"), cs("S2")], first_deal=False, leader=0)
     assert state.seat == 1
-    assert state.completed_trick.winner == 1
-    assert sorted(state.captured[1]) == sorted(cs("S2 S5 S9 HA"))
-    assert [len(taken) for taken in state.captured] == [0, 4, 0, 0]
-    assert state.trick_number == 1
+    assert running.completed_trick(state).winner == 1
+    assert sorted(running.captured(state)[1]) == sorted(cs("S2 S5 S9 HA"))
+    assert [len(taken) for taken in running.captured(state)] == [0, 4, 0, 0]
+    assert running.trick_number(state) == 1
 
 
 def test_legal_moves_are_in_the_documented_stable_order():

@@ -6,6 +6,7 @@ import random
 
 from gongzhu import rules as engine
 from gongzhu import solve
+from gongzhu.rules import running
 
 from .reference import EXPOSABLE
 
@@ -16,7 +17,7 @@ BRUTE_TRICKS = 3
 def raw_value(state: engine.DealState, seat: int) -> int:
     """The review's scale on a finished deal: ``seat``'s own raw score, or with partnership its side's
     raw scores less the other side's."""
-    raw = state.raw_scores()
+    raw = running.raw_scores(state)
     if state.rules.partnership:
         return raw[seat] + raw[(seat + 2) % 4] - raw[(seat + 1) % 4] - raw[(seat + 3) % 4]
     return raw[seat]
@@ -28,7 +29,7 @@ def brute_force(state: engine.DealState, seat: int, seen: dict | None = None) ->
     the deal's play sequences already walked (one deal's later decisions walk the same lines again)."""
     if state.finished:
         return raw_value(state, seat)
-    key = (tuple(state.plays()), seat)
+    key = (tuple(running.plays(state)), seat)
     if seen is not None and key in seen:
         return seen[key]
     values = []

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from gongzhu import rules as engine
 from gongzhu import solve
+from gongzhu.rules import running
 
 FIXTURE = Path(__file__).with_name("reference_values.json")
 # exposable cards (docs/rules.md §3): the pig, the sheep, the transformer, the ace of hearts
@@ -37,7 +38,7 @@ def deal_at(decks: int, left: int, rng: random.Random, partnership: bool, exposi
     return {"rules": {"decks": decks, "partnership": partnership, "first_trick_ban": rules.first_trick_ban,
                       "pig_flips_with_all_hearts": rules.pig_flips_with_all_hearts},
             "hands": [list(hand) for hand in hands], "exposed": [list(cards) for cards in exposed],
-            "plays": [list(play) for play in state.plays()]}
+            "plays": [list(play) for play in running.plays(state)]}
 
 
 def state_of(position: dict) -> engine.DealState:

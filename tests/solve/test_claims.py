@@ -9,6 +9,7 @@ import random
 import pytest
 
 from gongzhu import rules as engine
+from gongzhu.rules import running
 from gongzhu.solve import andor, claims, plain, vocabulary
 from gongzhu.solve.claims import ClaimVerdict, decide_claim, tricks_left
 
@@ -36,9 +37,9 @@ def late_state(rng: random.Random, decks: int, left: int, *, exposures: bool) ->
 def _step(state: engine.DealState, move, seat: int, wants_all: bool):
     """The next state and whether this play completed a trick against the claim."""
     after = engine.apply_move(state, move)
-    if after.trick_number == state.trick_number:
+    if running.trick_number(after) == running.trick_number(state):
         return after, False
-    return after, (after.last_trick.winner == seat) != wants_all
+    return after, (running.last_trick(after).winner == seat) != wants_all
 
 
 def brute_force(state: engine.DealState, seat: int, kind: str) -> bool:
@@ -181,7 +182,7 @@ def test_the_fast_path_plays_legal_cards_through_the_state():
     compared = 0
     for state in states(1, 6, 90, 9):
         table = state.clone()
-        if not table.plain or table.seat is None:
+        if not running.plain(table) or table.seat is None:
             continue
         live = vocabulary.live_cards(table)
         def number(card: int) -> int:
@@ -191,7 +192,7 @@ def test_the_fast_path_plays_legal_cards_through_the_state():
         assert key[2] == tuple(sum(1 << number(c) for c in hand) for hand in table.hands)
         assert key[3] == tuple((number(play[0]),) for play in table.trick)
         search = claims._Search(rng.randrange(4), rng.choice(KINDS), 10)
-        singles = table.options()[0]
+        singles = running.options(table)[0]
         moves = search.plain.moves(table, key)
         assert {vocabulary.real_card(c, live) for c in moves} <= set(engine.cards.mask_cards(singles))
         for move in moves:
@@ -200,8 +201,8 @@ def test_the_fast_path_plays_legal_cards_through_the_state():
             completed, broken = search.plain.child(table, move)
             after = engine.apply_move(state, (card,))
             assert table == after
-            assert completed == (after.trick_number > state.trick_number)
-            assert broken == (completed and (after.last_trick.winner == search.seat) != search.wants_all)
+            assert completed == (running.trick_number(after) > running.trick_number(state))
+            assert broken == (completed and (running.last_trick(after).winner == search.seat) != search.wants_all)
             search.plain.back(table)
             assert table == state
             compared += 1
@@ -214,7 +215,7 @@ def brute_force_cached(state: engine.DealState, seat: int, kind: str, seen: dict
     where the hands, the trick, the leader and the seat to act decide every later play."""
     if state.finished:
         return True
-    key = (tuple(state.hands_bits), tuple(state.trick), state.seat, state.leader)
+    key = (tuple(running.hands_bits(state)), tuple(state.trick), state.seat, running.leader(state))
     if key not in seen:
         wants_all = kind == "all_tricks"
         outcomes = (not broken and brute_force_cached(after, seat, kind, seen)
@@ -253,7 +254,7 @@ def test_ducking_every_lead_keeps_a_claim_of_no_tricks():
     for state in plain_states(5, 300, 33):
         if state.trick:
             continue
-        hands = state.hands_bits
+        hands = running.hands_bits(state)
         for seat in range(4):
             others = 0
             for other in range(4):

@@ -9,6 +9,7 @@ import pytest
 
 from gongzhu import rules as engine
 from gongzhu import solve
+from gongzhu.rules import running
 from gongzhu.rules.scoring import NO_DOUBLINGS
 from gongzhu.solve import endgame, scale
 from gongzhu.solve.endgame import endgame_values
@@ -21,7 +22,7 @@ def brute_force(state: engine.DealState, seat: int) -> float:
     maximizing and every other seat minimizing, over every legal play: nothing merged, nothing cached,
     no threshold."""
     if state.finished:
-        return engine.exact_score(state.rules, state.raw_scores(), seat)
+        return engine.exact_score(state.rules, running.raw_scores(state), seat)
     values = []
     for move in engine.legal_moves(state):
         state.apply(move)

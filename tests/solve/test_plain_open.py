@@ -8,6 +8,7 @@ import pytest
 
 from gongzhu import rules as engine
 from gongzhu import solve
+from gongzhu.rules import running
 from gongzhu.rules.cards import HEART_MASK, lowest_of_runs
 from gongzhu.solve.andor import Nodes
 from gongzhu.solve.endgame import AtLeast, exact_units
@@ -85,7 +86,7 @@ def test_plain_open_takes_positions_where_no_card_is_special_any_more():
     state = engine.replay(rules, hands=hands, exposed=exposed, plays=(), first_deal=False, leader=0)
     # the exposed pig is held back while spades have not been led
     assert not plain_open(state)
-    while not state.suits_led >> engine.cards.SPADES & 1:
+    while not running.suits_led(state) >> engine.cards.SPADES & 1:
         moves = engine.legal_moves(state)
         spade = [m for m in moves if m[0] // 13 == engine.cards.SPADES] if not state.trick else []
         state = engine.apply_move(state, spade[0] if spade else moves[0])

@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 
 from gongzhu import rules as engine
+from gongzhu.rules import running
 from gongzhu.rules.cards import SCORING_MASK
 from gongzhu.rules.moves import follow_single_mask, option_list, play_options
 from gongzhu.solve.andor import Nodes
@@ -33,13 +34,13 @@ def test_a_plain_position_plays_by_the_follow_rule_alone():
     held_plain = 0
     for decks in (1, 2):
         for state in walked(decks, 12, 30 + decks):
-            if not state.plain:
+            if not running.plain(state):
                 continue
             seat = state.seat
             lead = state.trick[0] if state.trick else None
-            free = play_options(state.hands_bits[seat], 0, lead, state.suits_led, False, None, False)
+            free = play_options(running.hands_bits(state)[seat], 0, lead, running.suits_led(state), False, None, False)
             assert engine.legal_moves(state) == option_list(free)
-            held_plain += bool(state.held_exposed[seat])
+            held_plain += bool(running.held_exposed(state)[seat])
     # the exposed copies of suits already led play as any other, and that is checked here
     assert held_plain >= 200
 
@@ -49,9 +50,9 @@ def test_the_ints_position_takes_each_trick_as_the_engine():
     for state in walked(1, 16, 40):
         if len(state.trick) != 3 or not plain_open(state):
             continue
-        search = PlainOpen(state.rules, state.doublings, value_weights(state.seat, state.rules.partnership, True),
-                           Nodes(1 << 30))
-        hand = state.hands_bits[state.seat]
+        weights = value_weights(state.seat, state.rules.partnership, True)
+        search = PlainOpen(state.rules, running.doublings(state), weights, Nodes(1 << 30))
+        hand = running.hands_bits(state)[state.seat]
         options = follow_single_mask(hand, 0, state.trick[0][0] // 13, False)
         assert [(c,) for c in range(52) if options >> c & 1] == engine.legal_moves(state)
         for (card,) in engine.legal_moves(state):
@@ -59,7 +60,7 @@ def test_the_ints_position_takes_each_trick_as_the_engine():
             search.trick.put(3, card)
             winner, _ = search.taken_by()
             after = engine.apply_move(state, (card,))
-            assert winner == after.winners[-1]
-            assert search.piles.listed() == [pile & SCORING_MASK for pile in after.captured_bits]
+            assert winner == running.winners(after)[-1]
+            assert search.piles.listed() == [pile & SCORING_MASK for pile in running.captured_bits(after)]
             checked += 1
     assert checked >= 200

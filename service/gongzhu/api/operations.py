@@ -26,11 +26,10 @@ def play(call: Call) -> dict:
     data = call.data
     state = results.replay(data)
     try:
-        engine.check_move(state, data["move"], data.get("seat"))
+        # the state is this request's own: the move is applied to it, not to a copy
+        state.apply(data["move"], data.get("seat"))
     except engine.IllegalMove as error:
         raise results.move_problem(error) from None
-    # the state is this request's own: the move is applied to it, not to a copy
-    state.apply_unchecked(tuple(sorted(data["move"])))
     return results.play_out(call.body, state)
 
 

@@ -21,6 +21,7 @@ from gongzhu.rules import (
     ScoreSheet,
     final_scores,
     legal_moves,
+    running,
 )
 from gongzhu.rules import replay as replay_history
 from gongzhu.rules.cards import CARD_NAMES, ONE_PLANE, PLANE, Play, bits_cards, format_card, mask_cards
@@ -98,12 +99,12 @@ def table_out(state: DealState, out: dict) -> dict:
     """``out`` with what the table shows at ``state``: the trick, who is winning it, the running state."""
     # running_state's values, the piles taken written from their bits (no tuple of cards between)
     out["finished"] = state.finished
-    out["trick_number"] = state.trick_number
-    out["trick_leader"] = state.leader
+    out["trick_number"] = running.trick_number(state)
+    out["trick_leader"] = running.leader(state)
     out["trick"] = card_lists(state.trick)
     out["winning"] = winning_seat(state)
-    out["taken"] = [pile(bits) for bits in state.captured_bits]
-    out["points"] = list(state.raw_scores())
+    out["taken"] = [pile(bits) for bits in running.captured_bits(state)]
+    out["points"] = list(running.raw_scores(state))
     out["hand_sizes"] = list(hand_sizes(state))
     out["exposed"] = card_lists(state.exposed)
     return out
@@ -118,7 +119,8 @@ def view_out(state: DealState, seat: int) -> dict:
     """What ``seat`` may see at ``state`` (``SeatView``): its own hand, never another seat's
     unexposed cards."""
     acts = state.seat == seat
-    out = table_out(state, {"seat": seat, "hand": cards(bits_cards(state.hands_bits[seat])), "to_act": state.seat,
+    hand = running.hands_bits(state)[seat]
+    out = table_out(state, {"seat": seat, "hand": cards(bits_cards(hand)), "to_act": state.seat,
                             "moves": card_lists(legal_moves(state)) if acts else None})
     out["plays"] = [{"seat": who, "cards": cards(play)} for who, play in seated_plays(state)]
     out["voids"] = [list(suits) for suits in void_suits(state)]
@@ -158,11 +160,11 @@ def play_out(body: dict, after: DealState) -> dict:
     (validated card names), its plays those sent and the move."""
     state = {key: body[key] for key in STATE_FIELDS if key in body}
     state["plays"] = [*body.get("plays", ()), body["move"]]
-    completed = after.completed_trick
+    completed = running.completed_trick(after)
     score = None
     if after.finished:
         score = score_out(after.rules, score_state(after))
-        score["next_leader"] = after.first_pig_taker
+        score["next_leader"] = running.first_pig_taker(after)
     out = {
         "state": state,
         "trick": trick_out(completed) if completed else None,

@@ -23,6 +23,7 @@ from gongzhu import bot
 from gongzhu import rules as engine
 from gongzhu import solve as solver
 from gongzhu.solve.claims import POSITIONS_PER_SECOND
+from gongzhu.rules.running import plays as plays_of
 
 from . import messages as text
 from . import metrics
@@ -74,7 +75,7 @@ def _review(body: dict, budget_ms: int, stop: Callable[[], bool] | None = None) 
     data = s.REVIEW.convert(body)
     state = deal_state(data)
     start = deal_state({**data, "plays": ()})
-    found = bot.review(start, state.plays(), budget_ms=budget_ms, seed=data.get("seed"), stop=stop)
+    found = bot.review(start, plays_of(state), budget_ms=budget_ms, seed=data.get("seed"), stop=stop)
     return review_out(state, found, budget_ms)
 
 

@@ -1,6 +1,6 @@
 """Deal review (复盘): every play of a deal valued, what it cost and what was best (docs/review.md).
 
-The review walks the deal's history on its own state (``DealState.undo``, then ``apply_unchecked`` back),
+The review walks the deal's history on its own state (``DealState.undo``, then ``table.play_option`` back),
 from the last play to the first, and values every legal move of each decision in one scale: raw-score
 points at the end of the deal, the acting seat's own raw score, or with partnership its side's raw scores
 less the other side's (``solve.raw_value``, the exact search's one scale). Two kinds of value:
@@ -28,8 +28,9 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from gongzhu.rules import DealState, Play
+from gongzhu.rules import DealState, Play, running
 from gongzhu.rules.cards import SEATS
+from gongzhu.rules.table import play_option
 from gongzhu.solve import OpenValues, tricks_left
 
 from .fair_values import DECIMALS, FairValues, fair_values
@@ -140,7 +141,7 @@ def _exact_decision(state: DealState, play: int, played: Play, values: dict[Play
     assert seat is not None
     top = max(values.values())
     loss = top - values[played]
-    return Decision(play=play, trick=state.trick_number, seat=seat, played=played, value=values[played],
+    return Decision(play=play, trick=running.trick_number(state), seat=seat, played=played, value=values[played],
                     best=tuple(move for move, value in values.items() if value == top), loss=loss, exact=True,
                     values=tuple(values.items()) if len(values) > 1 else None, verdict=verdict(loss, None))
 
@@ -163,7 +164,7 @@ def _fair_decision(state: DealState, play: int, played: Play, found: FairValues,
     loss = round(top - found.values[mine], DECIMALS)
     loss_error = round(found.paired_error(first, mine), DECIMALS) if loss > 0 else 0.0
     forced = len(found.moves) == 1
-    return Decision(play=play, trick=state.trick_number, seat=seat, played=played, value=found.values[mine],
+    return Decision(play=play, trick=running.trick_number(state), seat=seat, played=played, value=found.values[mine],
                     best=tuple(m for m, v in zip(found.moves, found.values) if v == top), loss=loss, exact=False,
                     values=None if forced else tuple(zip(found.moves, found.values)),
                     verdict=verdict(loss, loss_error), error=found.errors[mine], loss_error=loss_error,
@@ -200,7 +201,7 @@ def review(start: DealState, plays: Sequence[Play], *, budget_ms: int = DEFAULT_
     clock = _Clock(budget_ms, seed is not None)
     exact = _Exact(budget_ms * EXACT_NODES_PER_MS[start.rules.decks], clock)
     for play in plays:
-        start.apply_unchecked(play)
+        play_option(start, play)
     found: list[Decision] = []
     try:
         for index in range(len(plays) - 1, -1, -1):
@@ -217,7 +218,7 @@ def review(start: DealState, plays: Sequence[Play], *, budget_ms: int = DEFAULT_
             hindsight = None if values is None else _hindsight(plays[index], {**values})
             found.append(_fair_decision(start, index, plays[index], guess, hindsight))
     finally:
-        while start.plays_count:
+        while running.plays_count(start):
             start.undo()
     decisions = tuple(reversed(found))
     return Review(decisions=decisions, seats=tuple(_seat_review(s, decisions) for s in range(SEATS)),

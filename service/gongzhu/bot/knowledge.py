@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from gongzhu.rules import PIG, SHEEP, Card, DealState, Play, SeatView
+from gongzhu.rules import PIG, SHEEP, Card, DealState, Play, SeatView, running
 from gongzhu.rules.cards import DIAMONDS, SEATS, SPADES, SUIT_SIZE
 
 from .heuristic import PIG_BIT, POINT_BITS, SHEEP_BIT
@@ -28,7 +28,7 @@ from .heuristic import PIG_BIT, POINT_BITS, SHEEP_BIT
 
 def knowledge(state: DealState, plays: Sequence[Iterable[Card]] | None = None) -> SeatView:
     """The information set of ``state.seat``; ``plays``, if given, must be the state's history."""
-    if plays is not None and [tuple(sorted(p)) for p in plays] != state.plays():
+    if plays is not None and [tuple(sorted(p)) for p in plays] != running.plays(state):
         raise ValueError("plays is not the history of this deal state")
     return state.view()
 
@@ -57,7 +57,7 @@ def absent_cards(state: DealState) -> tuple[int, ...]:
     rules = state.rules
     tricks = [(t.leader, t.plays) for t in state.history]
     if state.trick:
-        tricks.append((state.leader, tuple(state.trick)))
+        tricks.append((running.leader(state), tuple(state.trick)))
     pig_seats = sheep_seats = 0
     for number, (leader, plays) in enumerate(tricks):
         if len(plays[0]) != 1:

@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from importlib import resources
 from typing import Final
 
-from gongzhu.rules import PIG, SHEEP, TRANSFORMER, Card, DealState, Play
+from gongzhu.rules import PIG, SHEEP, TRANSFORMER, Card, DealState, Play, running
 from gongzhu.rules.cards import HEART_MASK, HEARTS, ONE_PLANE, SEATS, SUIT_SIZE
 from gongzhu.rules.scoring import HEART_VALUES
 from gongzhu.rules.table import Chooser, LiveDeal
@@ -373,8 +373,8 @@ def decision(state: DealState, options: int) -> Decision:
     what that seat may know."""
     seat = state.seat
     assert seat is not None, "the deal is finished"
-    return Decision(state.hands_bits[seat], state.played(), state.trick, seat, state.voids, len(state.winners),
-                    state.rules.partnership, state.captured_bits, options)
+    return Decision(running.hands_bits(state)[seat], running.played(state), state.trick, seat, running.voids(state),
+                    running.trick_number(state), state.rules.partnership, running.captured_bits(state), options)
 
 
 class PolicyChooser(Chooser):

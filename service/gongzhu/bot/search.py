@@ -21,9 +21,9 @@ import random
 import time
 from collections.abc import Callable, Sequence
 
-from gongzhu.rules import DealState, Play, Rules, SeatView, exact_score
+from gongzhu.rules import DealState, Play, Rules, SeatView, exact_score, running
 from gongzhu.rules.cards import mask_cards
-from gongzhu.rules.table import Chooser, LiveDeal, advance
+from gongzhu.rules.table import Chooser, LiveDeal, advance, play_option
 from gongzhu.solve import endgame_values
 
 from .heuristic import heuristic_play
@@ -62,13 +62,13 @@ def playout_value(root: DealState, move: Play, seat: int, weights: list[float] |
     The policy is the baseline heuristic, or with ``weights`` (one deck) the learned policy
     (``policy.PolicyChooser``) in every seat."""
     playout = root.clone()
-    playout.apply_unchecked(move)
+    play_option(playout, move)
     deal = LiveDeal(playout)
     chooser: Chooser = HeuristicChooser(deal)
     if weights is not None and root.rules.decks == 1:
         chooser = PolicyChooser(deal, weights, chooser)
     advance(playout, chooser)
-    return scale(root.rules, playout.raw_scores(), seat)
+    return scale(root.rules, running.raw_scores(playout), seat)
 
 
 class Leaf:

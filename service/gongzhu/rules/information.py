@@ -3,7 +3,7 @@
 A ``SeatView`` is built from a deal state (``DealState.view``) without reading
 any other seat's hand: the seat's own hand, every exposure (an exposed copy not yet played is
 known to be in its exposer's hand), every card played and, from the
-history, the suits each seat is void in (``DealState.voids``).
+history, the suits each seat is void in (``running.voids``).
 
 ``sample_hidden`` (through ``DealState.resample``) deals the unseen cards to the other seats so that each gets
 exactly as many as it holds, keeps the exposed copies it is known to hold,

@@ -31,7 +31,7 @@ from .messages import (
     UNFINISHED_DEAL,
 )
 from .play import replay
-from .running import score_state
+from .running import first_leader, first_pig_taker, plays_count, score_state
 from .settlement import Ingots, base_scores, settle_ingots
 from .state import NO_EXPOSURE, DealState
 from .variants import Rules
@@ -79,7 +79,7 @@ class MatchDeal:
     @property
     def pig_taker(self) -> int | None:
         """The seat that took the (first) pig, once it is taken."""
-        return self.state.first_pig_taker
+        return first_pig_taker(self.state)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -118,7 +118,7 @@ class Match:
 
 def deal_leader(state: DealState) -> int:
     """The seat that led (or leads) trick 1 of the deal."""
-    return state.first_leader
+    return first_leader(state)
 
 
 def next_deal(leader_rule: str, played: Sequence[MatchDeal]) -> NextDeal:
@@ -195,7 +195,7 @@ def score_match(rules: Rules, deals: Sequence[DealRecord], *, target: int = MATC
                             code="match_over", path=f"/deals/{number}")
         if played and not played[-1].finished:
             previous = played[-1].state
-            raise RuleError(UNFINISHED_DEAL(n=number - 1, plays=previous.plays_count),
+            raise RuleError(UNFINISHED_DEAL(n=number - 1, plays=plays_count(previous)),
                             code="unfinished_deal", path=f"/deals/{number - 1}/plays")
         expected = next_deal(leader_rule, played)
         problems = _record_problems(number, record, expected, leader_rule)

@@ -26,6 +26,7 @@ from .messages import (
     PLAY_REJECTED,
     TWO_HOLDERS,
 )
+from .running import plays_count
 from .scoring import NO_DOUBLINGS, doublings
 from .state import NO_EXPOSURE, DealState
 from .table import PAIR_PLAYS, SINGLE_PLAYS, Chooser, advance
@@ -167,14 +168,14 @@ def replay(rules: Rules, *, hands: Sequence[Sequence[Card]], exposed: Sequence[S
         advance(state, _History(plays), len(plays))
     except _Rejected:
         _raise_play_problem(state, plays)
-    if state.plays_count < len(plays):
-        k = state.plays_count
+    if plays_count(state) < len(plays):
+        k = plays_count(state)
         raise InvalidDeal([Problem("deal_finished", f"/plays/{k}", PLAY_AT(k=k, reason=DEAL_FINISHED()))])
     return state
 
 
 def _raise_play_problem(state: DealState, plays: Sequence[Sequence[Card]]) -> None:
-    k = state.plays_count
+    k = plays_count(state)
     move = tuple(plays[k])
     path = f"/plays/{k}"
     try:

@@ -10,6 +10,7 @@ import random as _random
 
 from .deal import deal_hands
 from .play import initial_state
+from .running import raw_scores
 from .state import DealState
 from .table import advance, random_chooser
 from .variants import Rules
@@ -19,4 +20,4 @@ def random_deal(rules: Rules, rng: _random.Random) -> tuple[DealState, tuple[int
     """Deal, play every card by uniformly random legal plays, and score."""
     state = initial_state(rules, deal_hands(rules, rng=rng))
     advance(state, random_chooser(rng))
-    return state, state.raw_scores()
+    return state, raw_scores(state)

@@ -3,10 +3,12 @@
 ``DealState.apply`` plays one move; a whole deal played that way pays for a
 method call, a frame for ``undo`` and the trick's bookkeeping per play. These
 loops play many moves in one call for ``replay`` of a history, random
-playouts and the bot's playouts, keeping the position in locals. They import
-the state and write its fields (they are part of the engine);
-tests/rules/test_play_loops.py checks them against repeated
-``DealState.apply_unchecked``. A *chooser* picks each play from the legal
+playouts and the bot's playouts, keeping the position in locals: the state
+lends them its lists (``DealState._lend``) and takes their scalars back
+(``DealState._commit``). They are the engine's certified fast paths, beside
+``play_option``, the searches' step down a tree (walked back with
+``DealState.undo``): tests/rules/test_play_loops.py checks both against
+the checked ``DealState.apply``. A *chooser* picks each play from the legal
 options ``(single cards, pairs, other two-card plays)`` (see ``moves``): a
 scripted history (replay), or a random/heuristic policy (simulation).
 
@@ -30,7 +32,6 @@ from .cards import (
     SUIT_RANKS,
     SUIT_SIZE,
     SUIT_SUBSETS,
-    Card,
     Play,
     cards_of,
     nth_card,
@@ -38,6 +39,7 @@ from .cards import (
     remove_card,
 )
 from .moves import NO_PLAYS, follow_pair_options, play_options, two_of
+from .running import plain
 from .state import DealState, release, trick_voids
 from .tricks import leading_index, trick_winner
 from .variants import Rules
@@ -86,13 +88,13 @@ class LiveDeal:
     def __init__(self, state: DealState) -> None:
         self._state = state
         # the state's own lists, which the loops change in place, typed read-only
-        self.trick: Sequence[Play] = state.trick
-        self.history: Sequence[Play] = state.history_plays   # the plays of the completed tricks, four a trick
-        self.winners: Sequence[int] = state.winners
-        self.hands: Sequence[int] = state.hands_bits
-        self.captured: Sequence[int] = state.captured_bits
-        self.first_leader = state.first_leader
-        self.rules: Rules = state.rules
+        self.trick: Sequence[Play] = state._trick
+        self.history: Sequence[Play] = state._plays   # the plays of the completed tricks, four a trick
+        self.winners: Sequence[int] = state._winners
+        self.hands: Sequence[int] = state._hands
+        self.captured: Sequence[int] = state._captured
+        self.first_leader = state._first_leader
+        self.rules: Rules = state._rules
         # the completed tricks read so far, and what they show: their cards (one plane: any copy), the
         # voids (each read only when asked: a chooser may want one and not the other)
         self._gone_counted = 0
@@ -103,17 +105,17 @@ class LiveDeal:
     @property
     def leader(self) -> int:
         """Who led the trick on the table (the last trick's winner)."""
-        winners = self._state.winners
-        return winners[-1] if winners else self._state.first_leader
+        winners = self._state._winners
+        return winners[-1] if winners else self._state._first_leader
 
     @property
     def seat(self) -> int:
         """The seat to act."""
-        return (self.leader + len(self._state.trick)) % SEATS
+        return (self.leader + len(self._state._trick)) % SEATS
 
     def gone(self) -> int:
         """The cards of the completed tricks (one plane: any copy)."""
-        history = self._state.history_plays
+        history = self._state._plays
         if self._gone_counted > len(history):   # the state was taken back
             self._gone_counted, self._gone = 0, 0
         gone = self._gone
@@ -127,25 +129,25 @@ class LiveDeal:
     def played(self) -> int:
         """The cards played so far (one plane: any copy): the completed tricks' and the trick's on the table."""
         played = self.gone()
-        for play in self._state.trick:
+        for play in self._state._trick:
             for card in play:
                 played |= 1 << card
         return played
 
     def voids(self) -> Sequence[int]:
-        """Per seat, the 4-bit mask of suits its plays show it holds no more of (``DealState.voids``),
+        """Per seat, the 4-bit mask of suits its plays show it holds no more of (``running.voids``),
         the trick on the table included."""
         state = self._state
-        winners = state.winners
+        winners = state._winners
         if self._voids_counted > len(winners):   # the state was taken back
             self._voids_counted, self._voids = 0, [0, 0, 0, 0]
         voids = self._voids
         for n in range(self._voids_counted, len(winners)):
-            shown = trick_voids(winners[n - 1] if n else state.first_leader, state.trick_plays(n))
+            shown = trick_voids(winners[n - 1] if n else state._first_leader, state._plays[SEATS * n:SEATS * n + SEATS])
             for seat in range(SEATS):
                 voids[seat] |= shown[seat]
         self._voids_counted = len(winners)
-        trick = state.trick
+        trick = state._trick
         if len(trick) < 2:
             return voids
         voids = voids.copy()
@@ -208,24 +210,18 @@ def advance(t: DealState, chooser: Chooser | ChooseFunction, limit: int = -1) ->
     """Play until the deal ends or ``limit`` plays are made, each chosen by ``chooser``
     (a ``Chooser``, or a function of the three options).
 
-    While it runs, ``t.trick``, ``t.history_plays`` and ``t.winners`` are live (a chooser
-    may read them); with two decks the hands and piles are written back when it returns.
+    While it runs, the trick, the completed tricks and the winners are live (a chooser may read
+    them through ``LiveDeal``); with two decks the hands and piles are written back when it returns.
+    The state's undo stack is emptied: the loop's plays are not taken back one by one.
     """
-    if t.seat is None:
+    if t._seat is None:
         return
-    # the loop keeps no frames: its plays are not taken back one by one
-    t.frames.clear()
     if not isinstance(chooser, Chooser):
         chooser = FunctionChooser(chooser)
-    if t.rules.decks == 1:
+    if t._rules.decks == 1:
         _advance_one_deck(t, chooser, limit)
     else:
         _advance_two_decks(t, chooser, limit)
-
-
-def _loop_lists(t: DealState) -> tuple[list[int], list[int], list[int], list[Play], list[Play], list[int]]:
-    """The state's lists a play loop changes in place (its scalars it writes back: ``_write_back``)."""
-    return t.hands_bits, t.held_exposed, t.captured_bits, t.trick, t.history_plays, t.winners
 
 
 def _single_lead_best(trick: list[Play], leader: int) -> tuple[int, int, int]:
@@ -247,11 +243,12 @@ def _advance_one_deck(t: DealState, chooser: Chooser, limit: int) -> None:  # no
     (tests/rules/test_options.py checks every option set the loop hands out against
     ``play_options``).
     """
-    seat: int = t.leader if t.seat is None else t.seat
+    seat: int = t._leader if t._seat is None else t._seat
     finished = False
-    hands, helds, captured, trick, history, winners = _loop_lists(t)
-    leader, suits_led, first_round, opening = t.leader, t.suits_led, t.first_round, t.opening_lead
-    ban = t.rules.first_trick_ban and not winners
+    special = not plain(t)
+    hands, helds, captured, trick, history, winners = t._lend()
+    leader, suits_led, first_round, opening = t._leader, t._suits_led, t._first_round, t._opening
+    ban = t._rules.first_trick_ban and not winners
     taken = cards_of(trick) if trick else 0
     lead = trick[0] if trick else None
     best, top, winner = _single_lead_best(trick, leader)
@@ -260,7 +257,7 @@ def _advance_one_deck(t: DealState, chooser: Chooser, limit: int) -> None:  # no
     holding = any(helds)
     # whether play_options is needed whatever the seat holds: first-trick ban, opening card, exposures (an
     # exposed copy held is released through play_options even where it plays as any other)
-    special = not t.plain or holding
+    special = special or holding
     # the exposed copies the seat to play holds; 0 whenever special is False (no seat holds one then)
     held = 0
     try:
@@ -313,13 +310,7 @@ def _advance_one_deck(t: DealState, chooser: Chooser, limit: int) -> None:  # no
                 finished = True
                 break
     finally:
-        _write_back(t, None if finished else seat, leader, suits_led, first_round, opening)
-
-
-def _write_back(t: DealState, seat: int | None, leader: int, suits_led: int, first_round: bool,
-                opening: Card | None) -> None:
-    """The values a play loop keeps in locals while it runs, back into the state."""
-    t.seat, t.leader, t.suits_led, t.first_round, t.opening_lead = seat, leader, suits_led, first_round, opening
+        t._commit(None if finished else seat, leader, suits_led, first_round, opening)
 
 
 class _Planes:
@@ -342,11 +333,12 @@ def _advance_two_decks(t: DealState, chooser: Chooser, limit: int) -> None:  # n
     and ``follow_pair_options`` reduce to there, computed inline (a pair follow's rarer cases
     call ``follow_pair_options``; tests/rules/test_options.py checks them).
     """
-    seat: int = t.leader if t.seat is None else t.seat
+    seat: int = t._leader if t._seat is None else t._seat
     finished = False
-    hands, helds, captured, trick, history, winners = _loop_lists(t)
-    leader, suits_led, first_round, opening = t.leader, t.suits_led, t.first_round, t.opening_lead
-    ban = t.rules.first_trick_ban and not winners
+    special = not plain(t)
+    hands, helds, captured, trick, history, winners = t._lend()
+    leader, suits_led, first_round, opening = t._leader, t._suits_led, t._first_round, t._opening
+    ban = t._rules.first_trick_ban and not winners
     # the two planes apart: one-plane ints stay small, and they are the single-card and pair masks as they are
     seats = [_Planes(hands[s], captured[s]) for s in range(SEATS)]
     taken = cards_of(trick) if trick else 0
@@ -359,7 +351,7 @@ def _advance_two_decks(t: DealState, chooser: Chooser, limit: int) -> None:  # n
     # whether a seat holds an exposed copy still (then each play is checked through play_options)
     holding = any(helds)
     # whether play_options is needed whatever the seat holds: first-trick ban, pair lead, opening card, exposures
-    special = pair_lead or not t.plain or holding
+    special = special or pair_lead or holding
     # the exposed copies the seat to play holds; 0 whenever special is False (no seat holds one then)
     held = 0
     try:
@@ -467,8 +459,16 @@ def _advance_two_decks(t: DealState, chooser: Chooser, limit: int) -> None:  # n
                 finished = True
                 break
     finally:
-        _write_back(t, None if finished else seat, leader, suits_led, first_round, opening)
+        t._commit(None if finished else seat, leader, suits_led, first_round, opening)
         for s in range(SEATS):
             planes = seats[s]
             hands[s] = planes.one | planes.two << PLANE
             captured[s] = planes.pile | planes.pile_two << PLANE
+
+
+def play_option(state: DealState, move: Play) -> None:
+    """Play ``move``, one of the legal options (``DealState.legal_moves``, ``running.options``) as sorted
+    ints, without checking it again: the searches' step down a tree, walked back with ``state.undo()``.
+    A move that is not an option corrupts the state; ``DealState.apply`` is the checked way to play.
+    tests/rules/test_play_loops.py checks it against ``apply``."""
+    state._play(move)

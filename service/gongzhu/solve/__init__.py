@@ -5,7 +5,7 @@ What is here (docs/bot.md, "Exact endgames"; docs/engine-api.md, "Claims" and "S
 - one value scale, ``scale`` (each seat's raw score weighted: the bot's ``exact_score`` units, the review's
   raw points, ``raw_value``); one move order, ``order``; one vocabulary of cards and keys, ``vocabulary``
   (live cards, renumbering, distinct moves, ``position_key`` and ``equivalent_key``); "no card special any
-  more" defined once, ``DealState.plain``;
+  more" defined once, ``running.plain``;
 - one driver for values, ``endgame.mtd`` (MTD(f): null-window questions "at least t?"), over two
   representations of a position: the engine's deal state, searched by the AND/OR core ``andor.AndOr.decide``
   (``endgame.AtLeast``), and, one deck with no card special, four hands in ints (``plain_open.PlainOpen``,

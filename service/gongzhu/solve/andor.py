@@ -5,7 +5,7 @@ stops as soon as a trick goes against the claim. Positions already decided are
 kept in a transposition table, with how many tricks deep each verdict looked. The
 search counts the positions it visits and stops at a limit (``Nodes``), so a
 caller answers "unknown" rather than guessing. The one position type is the
-engine's own deal state, walked down and up (``DealState.apply_unchecked`` and
+engine's own deal state, walked down and up (``table.play_option`` and
 ``undo``): the searches write no play rule of their own. What differs between
 them (the claims', the one-deck fast path's, the endgame's) is the key of a
 position, the moves worth trying and what breaks a line.
@@ -17,8 +17,10 @@ from abc import ABC, abstractmethod
 from collections.abc import Hashable
 from typing import Final, Generic, TypeVar
 
+from ..rules import running
 from ..rules.cards import Play
 from ..rules.state import DealState
+from ..rules.table import play_option
 
 EXACT: Final = 1 << 30   # "tricks looked at" of a verdict that looked to the end of the deal
 # How many positions the search visits between two looks at the clock.
@@ -110,15 +112,15 @@ class AndOr(ABC, Generic[Key, Move]):
 
     def play(self, pos: DealState, move: Move) -> bool:
         """``move`` played on ``pos`` itself (``back`` takes it back); whether it completed a trick."""
-        before = len(pos.winners)
-        pos.apply_unchecked(self.cards(pos, move))
-        return len(pos.winners) != before
+        before = len(running.winners(pos))
+        play_option(pos, self.cards(pos, move))
+        return len(running.winners(pos)) != before
 
     def child(self, pos: DealState, move: Move) -> tuple[bool, bool]:
         """``move`` played (``play``): whether it completed a trick, and one the claimant did not want
         (taken by the claimant against a claim of none, or by another seat against a claim of all)."""
         completed = self.play(pos, move)
-        return completed, completed and (pos.winners[-1] == self.seat) != self.wants_all
+        return completed, completed and (running.winners(pos)[-1] == self.seat) != self.wants_all
 
     def back(self, pos: DealState) -> None:
         """Take back the move ``child`` played on ``pos``."""

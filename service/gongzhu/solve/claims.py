@@ -27,6 +27,7 @@ import time
 from dataclasses import dataclass
 from typing import Final, Literal
 
+from ..rules import running
 from ..rules.cards import (
     SEATS,
     SUIT_MASKS,
@@ -84,14 +85,14 @@ def _dominated(t: DealState, seat: int, claimant: int, wants_all: bool, singles:
     each such run, and a discarder the lowest card of a suit. For a claim of no trick the
     claimant is never worse off keeping its lower cards: it discards the highest of a suit.
     """
-    if not t.trick and seat == claimant or not t.plain or t.rules.decks != 1:
+    if not running.trick(t) and seat == claimant or not running.plain(t) or t.rules.decks != 1:
         return None
-    follow = singles & SUIT_MASKS[t.trick[0][0] // SUIT_SIZE] if t.trick else singles
+    follow = singles & SUIT_MASKS[running.trick(t)[0][0] // SUIT_SIZE] if running.trick(t) else singles
     if seat != claimant and wants_all:
         if not follow:
             return by_suit(singles, keep_high=False)
-        claimant_cards = t.hands_bits[claimant]
-        for play_seat, play in zip(t.trick_seats(), t.trick):
+        claimant_cards = running.hands_bits(t)[claimant]
+        for play_seat, play in zip(running.trick_seats(t), running.trick(t)):
             if play_seat == claimant:
                 claimant_cards |= 1 << play[0]
         return lowest_of_runs(follow, claimant_cards)
@@ -101,7 +102,7 @@ def _dominated(t: DealState, seat: int, claimant: int, wants_all: bool, singles:
 
 
 def _moves(t: DealState, seat: int, claimant: int, wants_all: bool) -> list[Play]:
-    singles, pairs, others = t.options()
+    singles, pairs, others = running.options(t)
     reduced = _dominated(t, seat, claimant, wants_all, singles)
     cards = reduced if reduced is not None else _representatives(t, seat, singles)
     moves: list[Play] = [(c,) for c in cards]
@@ -117,7 +118,7 @@ class _Search(AndOr[tuple[object, ...], Play]):
     finds that cheaply whatever the claimant tries; the last pass looks at every
     remaining trick, so the verdict is exact.
 
-    Positions are one ``DealState`` walked down and up (``DealState.apply_unchecked``/``undo``).
+    Positions are one ``DealState`` walked down and up (``table.play_option``/``undo``).
     Once no card is special any more (one deck, no exposed copy held, no opening card, no
     first-trick ban) the one-deck fast path (``plain.PlainSearch``) searches on, on the same
     state. A verdict on a deal state is never recorded as kept to the end
@@ -140,7 +141,7 @@ class _Search(AndOr[tuple[object, ...], Play]):
         """
         if pos.seat is None:
             return None
-        if not pos.plain:
+        if not running.plain(pos):
             return position_key(pos, 0)
         return renumbered(pos)
 
@@ -148,7 +149,7 @@ class _Search(AndOr[tuple[object, ...], Play]):
         """The moves of the seat to act, the likeliest to decide first (see ``priority``)."""
         assert pos.seat is not None
         moves = _moves(pos, pos.seat, self.seat, self.wants_all)
-        best = leading_card([play[-1] for play in pos.trick])
+        best = leading_card([play[-1] for play in running.trick(pos)])
         moves.sort(key=lambda move: priority(move, best, self.wants_all))
         return moves
 
@@ -157,7 +158,7 @@ class _Search(AndOr[tuple[object, ...], Play]):
 
     def decide(self, pos: DealState, depth: int) -> tuple[bool, Play | None, bool]:
         """As ``AndOr.decide``; by the fast path's search where no card is special any more (one deck)."""
-        if pos.rules.decks != 1 or not pos.plain or pos.seat is None:
+        if pos.rules.decks != 1 or not running.plain(pos) or pos.seat is None:
             return AndOr.decide(self, pos, depth)   # the base class's search, named directly on a hot path
         result, card, to_the_end = self.plain.decide(pos, depth)
         return result, None if card is None else (real_card(card, live_cards(pos)),), to_the_end
@@ -170,7 +171,7 @@ class _Search(AndOr[tuple[object, ...], Play]):
         One look to the end where the fast path takes over within a trick (one deck, no
         exposed copy held): there the static proof and the lead order find a kept claim
         or a breaking line without the shallower looks, which cost more than they save."""
-        soon_plain = t.rules.decks == 1 and not any(t.held_exposed)
+        soon_plain = t.rules.decks == 1 and not any(running.held_exposed(t))
         depths = [tricks] if soon_plain else range(1, tricks + 1)
         for depth in depths:
             if not self.decide(t, depth)[0]:
@@ -236,12 +237,12 @@ def decide_claim(state: DealState, seat: int, kind: str, max_nodes: int = DEFAUL
 def claimed_captures(state: DealState, seat: int) -> tuple[tuple[Card, ...], ...]:
     """The cards each seat ends with when ``seat`` takes every remaining trick: what it
     has taken, plus every card still in a hand or on the table."""
-    rest = [c for hand in state.hands for c in hand] + [c for play in state.trick for c in play]
-    return tuple(tuple(taken) + (tuple(rest) if s == seat else ()) for s, taken in enumerate(state.captured))
+    rest = [c for hand in state.hands for c in hand] + [c for play in running.trick(state) for c in play]
+    return tuple(tuple(taken) + (tuple(rest) if s == seat else ()) for s, taken in enumerate(running.captured(state)))
 
 
 def tricks_left(state: DealState) -> int:
     """Tricks still to complete, the one on the table included: exact with one deck, an
     upper bound with two (a pair takes two cards from every hand)."""
-    leader_cards = state.hands_bits[state.leader].bit_count()
-    return leader_cards + (1 if state.trick else 0)
+    leader_cards = running.hands_bits(state)[running.leader(state)].bit_count()
+    return leader_cards + (1 if running.trick(state) else 0)

@@ -43,6 +43,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Final
 
+from ..rules import running
 from ..rules.cards import (
     HEART_MASK,
     ONE_PLANE,
@@ -68,6 +69,7 @@ from ..rules.scoring import (
     seat_raw,
 )
 from ..rules.state import DealState
+from ..rules.table import play_option
 from ..rules.tricks import leading_index, trick_winner
 from ..rules.variants import Rules
 from .andor import AndOr, Budget, Nodes
@@ -92,11 +94,11 @@ MTD_STEPS: Final = 2
 def settled_units(pos: DealState, weights: Weights) -> int:
     """The value of the cards taken so far in the scale ``weights`` (``scale``): the deal's value once no
     scoring card is in play."""
-    rules, k = pos.rules, pos.doublings
+    rules, k = pos.rules, running.doublings(pos)
     value = 0
     for s in range(SEATS):
         if weights[s]:
-            value += weights[s] * seat_raw(rules, pos.captured_bits[s], k)
+            value += weights[s] * seat_raw(rules, running.captured_bits(pos)[s], k)
     return value
 
 
@@ -120,9 +122,9 @@ def _copies(rest: int, card: int) -> list[int]:
 def scoring_in_play(pos: DealState) -> int:
     """The scoring cards still in play, in a hand or on the table (two-plane bits, copies counted)."""
     rest = 0
-    for hand in pos.hands_bits:
+    for hand in running.hands_bits(pos):
         rest = merge_bits(rest, hand & SCORING_BITS)
-    for play in pos.trick:
+    for play in running.trick(pos):
         for card in play:
             rest = merge_bits(rest, 1 << card & SCORING_BITS)
     return rest
@@ -319,7 +321,7 @@ def narrowed(low: int, high: int, floor: int, ceiling: int, value: int) -> tuple
 
 class AtLeast(AndOr[Key, Play]):
     """Can ``seat`` make sure its score units end at ``threshold`` or more? The claims' AND/OR search on
-    one ``DealState`` walked down and up (``apply_unchecked``/``undo``).
+    one ``DealState`` walked down and up (``table.play_option``/``undo``).
 
     One instance asks one threshold after another (``ask``), and keeps, per position, bounds of its
     value: a position kept at a threshold is worth at least the lowest leaf its search kept (``lower``),
@@ -365,7 +367,7 @@ class AtLeast(AndOr[Key, Play]):
         self.lowest_kept, self.highest_broken = NO_SCORE, -NO_SCORE
         self.saved.clear()
         # the depth is never reached: every verdict looks to the end of the deal
-        return self.decide(pos, NO_DEPTH_LIMIT - len(pos.winners))[0]
+        return self.decide(pos, NO_DEPTH_LIMIT - len(running.winners(pos)))[0]
 
     def opened(self) -> None:
         self.saved.append((self.lowest_kept, self.highest_broken, self.offset))
@@ -394,17 +396,17 @@ class AtLeast(AndOr[Key, Play]):
         """The key of ``pos`` in the tables, and the value its entries are counted from (``scored``): at the
         start of a trick only, as DDS keeps its table; inside a trick ``MID_TRICK``, no entry (a position
         there is a few plays from the next trick's, which the tables hold)."""
-        if pos.trick:
+        if running.trick(pos):
             return MID_TRICK, 0
         taken, offset = self.scored(pos)
-        if pos.plain:
+        if running.plain(pos):
             return equivalent_key(pos, taken), offset
         return position_key(pos, taken), offset
 
     def root_key(self, pos: DealState) -> tuple[Key, int]:
         """The key of a root of ``exact_units`` (anywhere in a trick), whose exact value a review settles
         (``values.OpenValues``) for the position before it."""
-        if not pos.trick:
+        if not running.trick(pos):
             return self.key(pos)
         taken, offset = self.scored(pos)
         return position_key(pos, taken), offset
@@ -421,11 +423,11 @@ class AtLeast(AndOr[Key, Play]):
         is counted in the tables' offset. A seat that may still take every heart keeps its whole pile in
         the key (its hearts are the ones no hand holds). Remembered by the piles (they change once a
         trick)."""
-        piles = pos.captured_bits
+        piles = running.captured_bits(pos)
         all_piles = scoring_piles(piles)
         found = self.scorings.get(all_piles)
         if found is None:
-            found = taken_key(pos.rules, pos.doublings, self.weights, piles)
+            found = taken_key(pos.rules, running.doublings(pos), self.weights, piles)
             self.scorings[all_piles] = found
         return found
 
@@ -434,12 +436,12 @@ class AtLeast(AndOr[Key, Play]):
         the grid): every way the scoring cards in play can go (``deal_extremes``).
         Equal once no scoring card is in play: the value is settled; and at the last trick, each seat
         holding one card, no play is left to choose: its value (``last_trick``)."""
-        rules, k = pos.rules, pos.doublings
-        if not pos.trick and pos.hands_bits[pos.leader].bit_count() == 1:
+        rules, k = pos.rules, running.doublings(pos)
+        if not running.trick(pos) and running.hands_bits(pos)[running.leader(pos)].bit_count() == 1:
             value = self.last_trick(pos)
             return value, value
         rest = scoring_in_play(pos)
-        piles = pos.captured_bits
+        piles = running.captured_bits(pos)
         both = scoring_piles(piles) << 4 * PILE_SHIFT | rest
         found = self.extremes.get(both)
         if found is None:
@@ -468,7 +470,7 @@ class AtLeast(AndOr[Key, Play]):
     def last_trick(self, pos: DealState) -> int:
         """The value of ``pos`` before the last trick, every seat holding one card: the trick's winner
         takes the four (``trick_winner``, the rule)."""
-        leader, hands = pos.leader, pos.hands_bits
+        leader, hands = running.leader(pos), running.hands_bits(pos)
         plays: list[Play] = []
         cards = 0
         for i in range(SEATS):
@@ -476,10 +478,10 @@ class AtLeast(AndOr[Key, Play]):
             plays.append(((hand & -hand).bit_length() - 1,))
             cards = merge_bits(cards, hand)
         winner = trick_winner(plays, leader)
-        rules, k, value = pos.rules, pos.doublings, 0
+        rules, k, value = pos.rules, running.doublings(pos), 0
         for s in range(SEATS):
             if self.weights[s]:
-                pile = pos.captured_bits[s]
+                pile = running.captured_bits(pos)[s]
                 if s == winner:
                     pile = merge_bits(pile, cards)
                 value += self.weights[s] * seat_raw(rules, pile, k)
@@ -491,7 +493,7 @@ class AtLeast(AndOr[Key, Play]):
         the one ``child`` computed, when it made ``pos``), its offset kept for ``opened``."""
         pending, self.pending = self.pending, None
         # (between tricks only: what the rest can change, and whether it can change the verdict)
-        if not pos.trick:
+        if not running.trick(pos):
             low, high = self.bounds(pos)
             if low >= self.threshold:
                 self.lowest_kept = min(self.lowest_kept, low)
@@ -529,12 +531,12 @@ class AtLeast(AndOr[Key, Play]):
         may take the trick."""
         mover = pos.seat
         assert mover is not None
-        trick = [play[-1] for play in pos.trick]
+        trick = [play[-1] for play in running.trick(pos)]
         at = leading_index(trick)
         best = trick[at] if trick else -1
-        winner = (pos.leader + at) % SEATS if trick else mover
+        winner = (running.leader(pos) + at) % SEATS if trick else mover
         points = 0
-        for play in pos.trick:
+        for play in running.trick(pos):
             for card in play:
                 points += ORDER_WORTHS[card]
         weights = self.weights
@@ -577,7 +579,7 @@ def distinct_moves(pos: DealState) -> list[Play]:
     scores alike (see the module), singles lowest first, then pairs and other two-card plays."""
     seat = pos.seat
     assert seat is not None
-    singles, pairs, others = pos.options()
+    singles, pairs, others = running.options(pos)
     cards = distinct_cards(singles, rivals_live(pos, seat), kept_apart(pos, seat))
     moves: list[Play] = [(c,) for c in cards]
     moves += [(c, c) for c in mask_cards(pairs)]
@@ -650,7 +652,7 @@ class Endgame:
         per_point = units_per_point(state.rules)
         out = []
         for i, move in enumerate(moves):
-            pos.apply_unchecked(move)
+            play_option(pos, move)
             guess = 0 if guesses is None else round(guesses[i] * per_point)
             out.append(exact_units(self.search, pos, guess) / per_point)
             pos.undo()

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from typing import Final
 
+from ..rules import running
 from ..rules.cards import (
     HEART_MASK,
     HEARTS,
@@ -64,8 +65,8 @@ SUIT_COUNTS: Final[tuple[int, ...]] = tuple([bin(m).count("1") for m in range(SU
 
 def plain_open(state: DealState) -> bool:
     """Whether ``PlainOpen`` values ``state`` and every position after it: one deck, and no card special any
-    more (``DealState.plain``, the one definition)."""
-    return state.rules.decks == 1 and state.plain
+    more (``running.plain``, the one definition)."""
+    return state.rules.decks == 1 and running.plain(state)
 
 
 def _below(bits: int, card: int) -> int:
@@ -161,13 +162,13 @@ class PlainOpen:
     def load(self, state: DealState) -> None:
         """Take ``state``'s position (``plain_open``), replacing the one loaded before."""
         for s in range(SEATS):
-            self.hands.put(s, state.hands_bits[s])
-            self.piles.put(s, state.captured_bits[s] & SCORING_MASK)
-        self.leader = state.leader
+            self.hands.put(s, running.hands_bits(state)[s])
+            self.piles.put(s, running.captured_bits(state)[s] & SCORING_MASK)
+        self.leader = running.leader(state)
         self.current = None
-        self.played = len(state.trick)
+        self.played = len(running.trick(state))
         for i in range(self.played):
-            self.trick.put(i, state.trick[i][0])
+            self.trick.put(i, running.trick(state)[i][0])
 
     # ---- values of whole positions -------------------------------------------------------------
 

@@ -17,9 +17,11 @@ import time
 from collections.abc import Mapping
 from typing import Final
 
+from ..rules import running
 from ..rules.cards import Play
 from ..rules.scoring import Doublings
 from ..rules.state import DealState
+from ..rules.table import play_option
 from ..rules.variants import Rules
 from .andor import Budget, Nodes
 from .endgame import AtLeast, exact_units
@@ -69,7 +71,7 @@ class OpenValues:
                 if same is not None:
                     out[move] = out[same]
                     continue
-                pos.apply_unchecked(move)
+                play_option(pos, move)
                 guess = self._exact(search, pos, guess)
                 pos.undo()
                 out[move] = guess
@@ -139,7 +141,7 @@ class OpenValues:
         assert seat is not None
         owners = [(seat % 2, best), (1 - seat % 2, -best)] if rules.partnership else [(seat, best)]
         for owner, value in owners:
-            search = self._searches.get((rules, pos.doublings, owner, plain))
+            search = self._searches.get((rules, running.doublings(pos), owner, plain))
             if isinstance(search, PlainOpen):
                 search.load(pos)
                 search.settle(value)
@@ -152,12 +154,12 @@ class OpenValues:
         ``PlainOpen`` where no card is special any more (``plain``: ``plain_open``), else ``AtLeast``."""
         rules = state.rules
         owner = seat % 2 if rules.partnership else seat
-        key = (rules, state.doublings, owner, plain)
+        key = (rules, running.doublings(state), owner, plain)
         search = self._searches.get(key)
         if search is None:
             if plain:
                 weights = value_weights(owner, rules.partnership, raw_points=True)
-                search = PlainOpen(rules, state.doublings, weights, Nodes(UNLIMITED))
+                search = PlainOpen(rules, running.doublings(state), weights, Nodes(UNLIMITED))
             else:
                 search = AtLeast(owner, Nodes(UNLIMITED), rules.partnership, raw_points=True)
             self._searches[key] = search

@@ -2,7 +2,7 @@
 
 - *Live* cards: the cards still in play, in a hand or on the table; a seat's
   rivals' live cards are what its own cards rank against.
-- *Renumbering*: once no card is special (``DealState.plain``), only which card
+- *Renumbering*: once no card is special (``running.plain``), only which card
   beats which decides who takes a trick, so cards are numbered by their order
   among the live cards of their suit; positions that differ only in cards
   already gone are then one position.
@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
+from ..rules import running
 from ..rules.cards import (
     HEART_MASK,
     HEARTS,
@@ -48,9 +49,9 @@ SUIT_BASES: Final = tuple(range(0, PLANE, SUIT_SIZE))
 
 def live_cards(pos: DealState) -> int:
     """Cards (two-plane) still in play: in a hand or on the table."""
-    hands = pos.hands_bits
+    hands = running.hands_bits(pos)
     live = hands[0] | hands[1] | hands[2] | hands[3]
-    for play in pos.trick:
+    for play in running.trick(pos):
         for card in play:
             live |= 1 << card
     return live
@@ -64,12 +65,12 @@ def one_plane(bits: int) -> int:
 def rivals_live(pos: DealState, seat: int) -> int:
     """Cards (either copy, one plane) held by the other seats or on the table: what ``seat``'s rank against."""
     bits = 0
-    for play in pos.trick:
+    for play in running.trick(pos):
         for card in play:
             bits |= 1 << card
     for other in range(SEATS):
         if other != seat:
-            bits |= pos.hands_bits[other]
+            bits |= running.hands_bits(pos)[other]
     return one_plane(bits)
 
 
@@ -108,14 +109,14 @@ Renumbered = tuple[int, int, tuple[int, ...], tuple[Play, ...]]   # seat, leader
 
 
 def renumbered(pos: DealState) -> Renumbered:
-    """The position of ``pos`` (a seat to act, no card special: ``DealState.plain``) with its cards
+    """The position of ``pos`` (a seat to act, no card special: ``running.plain``) with its cards
     renumbered among the live cards: the seat to act, the leader, the hands and the trick on the
     table. Positions that differ only in the cards already gone have one renumbered position."""
     seat = pos.seat
     assert seat is not None, "the deal is finished"
     order = renumbering(one_plane(live_cards(pos)))
-    hands = tuple([renumber(order, hand) for hand in pos.hands_bits])
-    return seat, pos.leader, hands, tuple([tuple([order[c] for c in play]) for play in pos.trick])
+    hands = tuple([renumber(order, hand) for hand in running.hands_bits(pos)])
+    return seat, running.leader(pos), hands, tuple([tuple([order[c] for c in play]) for play in running.trick(pos)])
 
 
 def real_card(card: int, live: int) -> int:
@@ -127,9 +128,9 @@ def real_card(card: int, live: int) -> int:
 def kept_apart(pos: DealState, seat: int) -> int:
     """``seat``'s cards (one plane) never merged with an equivalent card: held twice (one copy played
     would break a pair), exposed copies it still holds, and the first-trick ban's cards while it applies."""
-    fixed = pos.held_exposed[seat]
-    apart = pos.hands_bits[seat] >> PLANE | one_plane(fixed)
-    return apart | BANNED_FIRST_TRICK_MASK if pos.ban else apart
+    fixed = running.held_exposed(pos)[seat]
+    apart = running.hands_bits(pos)[seat] >> PLANE | one_plane(fixed)
+    return apart | BANNED_FIRST_TRICK_MASK if running.ban(pos) else apart
 
 
 def distinct_cards(singles: int, rivals: int, apart: int) -> list[int]:
@@ -151,11 +152,11 @@ PILE_SHIFT: Final = 2 * PLANE
 def position_key(pos: DealState, taken: int) -> Key:
     """The position and ``taken``, what decides the rest of the score among the cards taken
     (``AtLeast.scored``)."""
-    hands = packed(pos.hands_bits)
-    if pos.plain:
-        return (pos.seat, pos.leader, hands, tuple(pos.trick), taken)
-    return (pos.seat, pos.leader, hands, tuple(pos.trick), taken, tuple(pos.held_exposed),
-            pos.suits_led, pos.first_round, pos.opening_lead, pos.ban)
+    hands = packed(running.hands_bits(pos))
+    if running.plain(pos):
+        return (pos.seat, running.leader(pos), hands, tuple(running.trick(pos)), taken)
+    return (pos.seat, running.leader(pos), hands, tuple(running.trick(pos)), taken, tuple(running.held_exposed(pos)),
+            running.suits_led(pos), running.first_round(pos), running.opening_lead(pos), running.ban(pos))
 
 
 def packed(hands: Sequence[int]) -> int:
@@ -170,6 +171,6 @@ def equivalent_key(pos: DealState, taken: int) -> Key:
     rank) and the number the pig, the sheep and the transformer have among the live cards."""
     live = one_plane(live_cards(pos))
     order = renumbering(live)
-    hands = packed([renumber(order, hand) for hand in pos.hands_bits])
-    return (pos.seat, pos.leader, hands, live & HEART_MASK, order.get(PIG, -1), order.get(SHEEP, -1),
+    hands = packed([renumber(order, hand) for hand in running.hands_bits(pos)])
+    return (pos.seat, running.leader(pos), hands, live & HEART_MASK, order.get(PIG, -1), order.get(SHEEP, -1),
             order.get(TRANSFORMER, -1), taken)
