@@ -22,8 +22,8 @@ from typing import Any
 from gongzhu import bot
 from gongzhu import rules as engine
 from gongzhu import solve as solver
-from gongzhu.solve.claims import POSITIONS_PER_SECOND
 from gongzhu.rules.running import plays as plays_of
+from gongzhu.solve.claims import POSITIONS_PER_SECOND
 
 from . import messages as text
 from . import metrics

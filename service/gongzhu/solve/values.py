@@ -107,7 +107,7 @@ class OpenValues:
                 out[move] = out[same]
                 continue
             search.nodes = _share(len(moves) - i, deadline, max_nodes, self.searched)
-            pos.apply_unchecked(move)
+            play_option(pos, move)
             try:
                 guess = self._exact(search, pos, guess)
                 out[move] = (guess, guess)
