@@ -16,6 +16,7 @@ from gongzhu import solve
 from gongzhu.api import create_app, searches, slots
 from gongzhu.api.clients import ClientGone
 from gongzhu.api.results import solve_out
+from gongzhu.rules import running
 from tests.api.test_searches import UNHURRIED_S
 from tests.contract.test_openapi import CONTRACT
 from tests.faults.test_serving_drills import _mid_deal
@@ -51,7 +52,7 @@ def _late_bodies(count: int, seed: int) -> list[tuple[dict, engine.DealState]]:
             state = engine.apply_move(state, rng.choice(engine.legal_moves(state)))
         body = {"rules": sent, "hands": [engine.format_cards(h) for h in hands],
                 "exposed": [engine.format_cards(e) for e in exposed],
-                "plays": [engine.format_cards(p) for p in state.plays()]}
+                "plays": [engine.format_cards(p) for p in running.plays(state)]}
         found.append((body, state))
     return found
 
