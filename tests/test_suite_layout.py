@@ -17,8 +17,6 @@ SEED_STREAM = 'sha256(f"gongzhu-deal:' + "{"
 # what a test shares with the lab (bench/README.md): the pure copy of the package (a shared helper) and the
 # install without a compiler that bench/install.py times; tests/faults loads the drills' helper by its path
 LAB_HELPERS = {"bench._builds", "bench.install"}
-# the one test file still reading the lab's scripts: the greedy-trick opponent's search it checks is the lab's
-READS_THE_LAB = {"tests/bot/test_greedy_trick.py"}
 
 
 def test_no_two_test_files_share_a_name():
@@ -46,7 +44,7 @@ def test_no_test_imports_the_labs_scripts():
     for path in sorted((ROOT / "tests").rglob("*.py")):
         if lab := lab_modules(path) - LAB_HELPERS:
             reading[str(path.relative_to(ROOT))] = sorted(lab)
-    assert reading.keys() == READS_THE_LAB, reading
+    assert reading == {}
 
 
 def test_outside_the_engine_only_the_oracle_derives_a_seeded_deal():

@@ -8,11 +8,13 @@ import random
 
 import pytest
 
-from bench.bot import arena, arena_results, ismcts, opponents
-from bench.bot.opponents import OPPONENTS, greedy_play, make_opponent, rules2_play
+from bench.bot import arena, arena_results, ismcts
+from bench.bot.opponents import OPPONENTS, greedy_play, make_opponent
 from gongzhu.rules import Rules, deal_hands, is_legal_move, legal_moves, parse_card, replay, running
 from gongzhu.rules.play import apply_move
+from tests import players
 from tests.bot.states import random_position, reshuffled
+from tests.players import rules2_play
 
 FEW_SAMPLES = 2
 POSITIONS = range(40)
@@ -210,33 +212,33 @@ def out_except(held, played=""):
 def test_rules2_leads_from_its_shortest_safe_suit():
     hand = "S2 S5 S7 H3 D4 D9 C3 C8 C9"
     # hearts are never led while another suit is held; diamonds are the shortest other suit, DA is out: lead low
-    assert opponents._rules2_lead(cards(hand), out_except(hand), (0, 0, 0, 0)) == parse_card("D4")
+    assert players._rules2_lead(cards(hand), out_except(hand), (0, 0, 0, 0)) == parse_card("D4")
     # spades shorter still, but the seat holds the pig: not spades
     pig_hand = "S2 SQ H3 D4 D9 D10 C3 C8 C9 C7"
-    assert opponents._rules2_lead(cards(pig_hand), out_except(pig_hand), (0, 0, 0, 0)) == parse_card("D4")
+    assert players._rules2_lead(cards(pig_hand), out_except(pig_hand), (0, 0, 0, 0)) == parse_card("D4")
 
 
 def test_rules2_cashes_a_boss_in_a_safe_suit_nobody_is_void_in():
     hand = "H3 H4 CA C2 D2 D3 D5"
     out = out_except(hand)
-    assert opponents._rules2_lead(cards(hand), out, (0, 0, 0, 0)) == parse_card("CA")
+    assert players._rules2_lead(cards(hand), out, (0, 0, 0, 0)) == parse_card("CA")
     clubs_void = 1 << 3
-    assert opponents._rules2_lead(cards(hand), out, (0, clubs_void, 0, 0)) == parse_card("C2")
+    assert players._rules2_lead(cards(hand), out, (0, clubs_void, 0, 0)) == parse_card("C2")
 
 
 def test_rules2_discards_high_spades_before_hearts_while_the_pig_is_out():
     hand = "SK HA H2 C5"
-    assert opponents._rules2_discard(cards(hand), True, tuple(cards(hand))) == parse_card("SK")
-    assert opponents._rules2_discard(cards(hand), False, tuple(cards(hand))) == parse_card("HA")
-    assert opponents._rules2_discard(cards("DJ C4 D2"), True, tuple(cards("DJ C4 D2"))) == parse_card("C4")
+    assert players._rules2_discard(cards(hand), True, tuple(cards(hand))) == parse_card("SK")
+    assert players._rules2_discard(cards(hand), False, tuple(cards(hand))) == parse_card("HA")
+    assert players._rules2_discard(cards("DJ C4 D2"), True, tuple(cards("DJ C4 D2"))) == parse_card("C4")
 
 
 def test_rules2_takes_the_sheep_when_no_higher_diamond_is_out():
     trick = ((parse_card("D5"),), (parse_card("D8"),))
     hand = "DJ D2"
-    assert opponents._rules2_follow(cards(hand), trick, False, out_except(hand, "DQ DK DA")) == (parse_card("DJ"))
+    assert players._rules2_follow(cards(hand), trick, False, out_except(hand, "DQ DK DA")) == (parse_card("DJ"))
     # DA still out: duck under D8 instead
-    assert opponents._rules2_follow(cards(hand), trick, False, out_except(hand, "DQ DK")) == parse_card("D2")
+    assert players._rules2_follow(cards(hand), trick, False, out_except(hand, "DQ DK")) == parse_card("D2")
 
 
 def test_rules2_leads_low_pairs_with_two_decks():

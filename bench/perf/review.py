@@ -60,14 +60,10 @@ from bench.perf.claims import late_state  # noqa: E402
 from gongzhu import bot, solve  # noqa: E402
 from gongzhu import rules as engine  # noqa: E402
 from gongzhu.bot.verdicts import VERDICTS  # noqa: E402
+from tests.bot.review_measures import DECENT, VERDICT, mixed_deals, percentile, stability  # noqa: E402
 
 # (label, decks, partnership) of the position rows
 KINDS = (("1 deck individual", 1, False), ("1 deck partnership", 1, True), ("2 decks individual", 2, False))
-
-
-def percentile(values: list[float], share: float) -> float:
-    values = sorted(values)
-    return values[int(share * (len(values) - 1))]
 
 
 def position_states(decks: int, partnership: bool, left: int, states: int, seed: int) -> list[engine.DealState]:
@@ -330,47 +326,6 @@ def review_rows(args: argparse.Namespace) -> None:
 
 
 # The stability and discrimination figures (docs/review.md, "How stable an estimate is"): one-deck partnership
-# deals played by a decent seat that the bot's search did not shape (``bench/bot/opponents.py``'s ``rules2``) in
-# seats 0 and 2 against uniformly random play in seats 1 and 3, each reviewed with two seeds.
-DECENT = (0, 2)
-# The loss a verdict is drawn at: "this play lost 20 points or more".
-VERDICT = 20
-
-
-def mixed_deals(count: int, seed: int, decent: str = "rules2") -> list[tuple[engine.DealState, list]]:
-    """``count`` seeded one-deck partnership deals, the arena's ``decent`` seat (bench/bot/opponents.py: rules2 by
-    default) in ``DECENT`` and random legal plays elsewhere, played to the end: each one's state before its first
-    play and its plays."""
-    from bench.bot.opponents import make_opponent
-    rules = engine.Rules(partnership=True)
-    found = []
-    for number in range(count):
-        rng = random.Random(f"mixed {seed} {number}")
-        hands = engine.deal_hands(rules, seed=rng.randrange(1 << 40))
-        state = engine.replay(rules, hands=hands)
-        player = make_opponent(decent, number)
-        while not state.finished:
-            state.apply(player(state) if state.seat in DECENT else rng.choice(engine.legal_moves(state)))
-        found.append((engine.replay(rules, hands=hands), list(query(engine, "plays")(state))))
-    return found
-
-
-def stability(first: list, second: list, reached: bool | None = None) -> dict:
-    """The two seeds' reviews of the same deals (``bot.review``'s ``Review``s) compared over the estimated
-    decisions with a choice (``reached`` True or False: only those the exact search reached, or did not): the p90
-    and median of the loss of the play made's difference, the share whose verdict at ``VERDICT`` points differs,
-    and how many there were."""
-    changes, flips = [], 0
-    for one, two in zip(first, second):
-        for a, b in zip(one.decisions, two.decisions):
-            if a.exact or b.exact or a.values is None or reached is not None and (a.hindsight is not None) != reached:
-                continue
-            changes.append(abs(a.loss - b.loss))
-            flips += (a.loss >= VERDICT) != (b.loss >= VERDICT)
-    return {"p90": percentile(changes, 0.9), "median": statistics.median(changes), "flips": flips / len(changes),
-            "estimated": len(changes)}
-
-
 # The discrimination rows: (label, which decisions with a choice, the loss read). Every such decision is judged in
 # the fair lens; the exact search reaches the late ones, whose hindsight loss is the other lens.
 ROWS = (("all (fair)", lambda d: True, lambda d: d.loss),
@@ -394,7 +349,8 @@ def stability_rows(args: argparse.Namespace) -> None:
     """``--stability N``: ``mixed_deals`` reviewed with seeds 1 and 2 at ``--review-budget-ms``."""
     print(f"\n## Stability and discrimination: {args.stability} one-deck partnership deals ({args.decent} in seats 0 "
           f"and 2, random in 1 and 3), budget_ms {args.review_budget_ms}, seeds 1 and 2\n", flush=True)
-    deals = mixed_deals(args.stability, args.seed, args.decent)
+    from bench.bot.opponents import make_opponent
+    deals = mixed_deals(args.stability, args.seed, lambda number: make_opponent(args.decent, number))
     reviews: dict[int, list] = {1: [], 2: []}
     cpu: list[float] = []
     for start, plays in deals:

@@ -1,7 +1,7 @@
 """The deal review (``gongzhu.bot.review``): one decision a play, exact values in the last tricks, estimates
 blind to the hidden cards and carrying their standard errors, verdicts never calling noise a mistake, and a seat
-playing at random losing more a decision than the bot. The bars measured against the lab's rules2 seats (two
-seeds' verdicts, the discrimination bar) are bench/perf/test_review_bars.py's."""
+playing at random losing more a decision than the bot. The bars measured against rules2 and greedy-trick seats
+(two seeds' verdicts, the discrimination bar) are tests/bot/test_review_bars.py's."""
 from __future__ import annotations
 
 import random

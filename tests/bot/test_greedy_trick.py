@@ -1,11 +1,11 @@
-"""The greedy-trick arena opponent (bench/bot/opponents.py): legal, blind to hidden cards, seeded, and the
+"""The greedy-trick arena opponent (tests/players.py; an arena opponent too): legal, blind to hidden cards, seeded, and the
 one-trick tactics its evaluation stands for, on hand-made tricks with the exact play expected."""
 import random
 
 import pytest
 
-from bench.bot.opponents import _short_suit_preference, _TrickSearch, greedy_trick_play
 from gongzhu.rules import Rules, is_legal_move, legal_moves, parse_card, replay
+from tests.players import _short_suit_preference, _TrickSearch, greedy_trick_play
 
 from .states import random_position, reshuffled
 
