@@ -1,4 +1,4 @@
-"""The greedy-trick arena opponent (tests/players.py; an arena opponent too): legal, blind to hidden cards, seeded, and the
+"""The greedy-trick player (tests/players.py; an arena opponent too): legal, blind to hidden cards, seeded, and the
 one-trick tactics its evaluation stands for, on hand-made tricks with the exact play expected."""
 import random
 
