@@ -31,8 +31,9 @@ def expected_engine() -> str:
     return "compiled" if origin.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES)) else "pure"
 START_TIMEOUT_S = 30.0
 APT_TIMEOUT_S = 900
-# One apt at a time across the suite's processes (see debian_binary).
-APT_LOCK = "/tmp/gongzhu-tests-apt.lock"
+# One apt at a time across the suite's processes (see debian_binary), a lock for each user: a lock file left in
+# /tmp by another user's run (root's) could not be opened, and every deploy test errored.
+APT_LOCK = f"/tmp/gongzhu-tests-apt-{os.getuid()}.lock"
 
 
 def free_port() -> int:

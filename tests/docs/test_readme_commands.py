@@ -116,30 +116,43 @@ def readme_server(tmp_path_factory):
         stop(proc)
 
 
+# A search the server answered 503 busy (the answer that tells a client to come back) is asked again: beside the
+# suite's processes, and where the server may not run ahead of them (not root), its search processes wait behind them.
+ATTEMPTS = 3
+ASSIGNMENT = re.compile(r"^[A-Z]+=")
+
+
+def _wrong(command: Command, done: subprocess.CompletedProcess[str]) -> str | None:
+    """What is wrong with a command's run: its exit status, or an answer other than the one the README shows."""
+    answer = done.stdout.strip()
+    if done.returncode != 0:
+        return f"{command!r} exited {done.returncode}: {answer[-1500:]} {done.stderr[-500:]}"
+    if command.shown is not None and not any(path in command.text for path in UNSHOWN):
+        if not pattern(command.shown).fullmatch(answer):
+            return f"{command!r}\n  shown:   {command.shown}\n  answers: {answer[:3000]}"
+    return None
+
+
 def test_every_readme_command_runs_as_written_and_answers_what_it_shows(readme_server, tmp_path):
     env = dict(os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}")
-    script: list[str] = []
-    runnable: list[Command] = []
+    assigned: list[str] = []  # the variables the README sets (H, API, HANDS, PLAYS), set again before each command
+    ran, wrong = 0, []
     for block in _blocks():
         for command in block:
             if NOT_HERE.match(command.text):
                 continue
             text = command.text.replace("http://localhost:8080", readme_server)
-            script.append(f"printf '\\n@@@ %s\\n' {len(runnable)}")
-            script.append(text)
-            script.append(f"printf '\\n@@@ status %s %s\\n' {len(runnable)} $?")
-            runnable.append(command)
-    assert len(runnable) >= 40
-    done = subprocess.run(["bash", "-c", "\n".join(script)], cwd=tmp_path, env=env, capture_output=True,
-                          text=True, timeout=600)
-    outputs = re.split(r"\n@@@ \d+\n", done.stdout)[1:]
-    assert len(outputs) == len(runnable), done.stderr[-2000:]
-    wrong = []
-    for command, output in zip(runnable, outputs):
-        answer, _, status = output.rpartition("\n@@@ status ")
-        if status.split()[1] != "0":
-            wrong.append(f"{command!r} exited {status.split()[1]}: {answer[-500:]}")
-        elif command.shown is not None and not any(path in command.text for path in UNSHOWN):
-            if not pattern(command.shown).fullmatch(answer.strip()):
-                wrong.append(f"{command!r}\n  shown:   {command.shown}\n  answers: {answer.strip()[:3000]}")
+            if ASSIGNMENT.match(text):
+                assigned.append(text)
+                continue
+            for _ in range(ATTEMPTS):
+                done = subprocess.run(["bash", "-c", "\n".join([*assigned, text])], cwd=tmp_path, env=env,
+                                      capture_output=True, text=True, timeout=300)
+                found = _wrong(command, done)
+                if found is None or "busy" not in done.stdout:
+                    break
+            ran += 1
+            if found is not None:
+                wrong.append(found)
+    assert ran >= 40
     assert not wrong, "\n".join(wrong)
