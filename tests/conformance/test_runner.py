@@ -130,3 +130,29 @@ def test_a_server_that_answers_nothing_fails_the_case():
             status, out = run(["--base-url", f"http://127.0.0.1:{port}", "--id", "title-0"])
     assert status == 1
     assert "no answer:" in out and out.splitlines()[-1] == "0 passed, 1 failed"
+
+
+def test_a_case_the_server_answered_busy_is_asked_again_and_the_others_are_not():
+    from gongzhu.conformance.runner import BUSY_ATTEMPTS, Outcome, asked_again
+
+    busy_fault = 'status: expected 200, got 503: {"type":"urn:gongzhu:problem:busy","status":503,"code":"busy"}'
+    cases = [{"id": name, "expect": {"status": 200}, "request": {}} for name in ("busy", "wrong", "ok")]
+    first = [Outcome(cases[0], [busy_fault], 0.0, {}),
+             Outcome(cases[1], ["status: expected 200, got 422: {}"], 0.0, {}), Outcome(cases[2], [], 0.0, {})]
+    asked: list[list[str]] = []
+
+    def run_all(again):
+        asked.append([case["id"] for case in again])
+        return [Outcome(case, [busy_fault] if len(asked) < 2 else [], 0.0, {}) for case in again]
+
+    out = io.StringIO()
+    found = asked_again(run_all, first, out)
+    assert asked == [["busy"], ["busy"]] and BUSY_ATTEMPTS >= 3
+    assert [o.passed for o in found] == [True, False, True]
+    assert out.getvalue() == "1 answered 503 busy: asked again\n"
+    # a server busy every time: the case fails as it was answered, after BUSY_ATTEMPTS in all
+    asked.clear()
+    found = asked_again(lambda again: [Outcome(c, [busy_fault], 0.0, {}) for c in again if asked.append(c) is None],
+                        first, io.StringIO())
+    assert len(asked) == BUSY_ATTEMPTS - 1 and found[0].faults == [busy_fault]
+

@@ -103,6 +103,11 @@ class NoServer(Exception):
     """Nothing listens at the base URL: every case would fail the same way, so the run stops at the first."""
 
 
+# A case answered 503 busy is asked again, at most this many times in all, after the Retry-After the server gives.
+BUSY_ATTEMPTS = 4
+BUSY_WAIT_S = 1.0
+
+
 def run_case(send: Callable[[Request], Answer], case: dict[str, Any]) -> Outcome:
     start = time.perf_counter()
     try:
@@ -194,6 +199,33 @@ def skip_reason(case: dict[str, Any], options: argparse.Namespace) -> str | None
     return batching.refusal(case) if options.batch else None
 
 
+def busy(outcome: Outcome) -> bool:
+    """The case failed only because the server was busy: it answered 503 ``busy`` (its answer to come back,
+    ``Retry-After``) where the case expects another status."""
+    first = outcome.faults[0] if outcome.faults else ""
+    return first.startswith("status: expected") and ", got 503: " in first and "problem:busy" in first and \
+        outcome.case["expect"]["status"] != 503
+
+
+def asked_again(run_all: Callable[[Sequence[dict[str, Any]]], list[Outcome]], outcomes: list[Outcome],
+                out: TextIO) -> list[Outcome]:
+    """The outcomes, where a case the server answered 503 ``busy`` is asked again after ``BUSY_WAIT_S`` (as
+    ``Retry-After`` asks), up to ``BUSY_ATTEMPTS`` times: a busy server is not a failure of the rules. One line
+    says how many were asked again."""
+    by_id = {outcome.case["id"]: outcome for outcome in outcomes}
+    again = [outcome.case for outcome in outcomes if busy(outcome)]
+    if again:
+        print(f"{len(again)} answered 503 busy: asked again", file=out)
+    for _ in range(BUSY_ATTEMPTS - 1):
+        if not again:
+            break
+        time.sleep(BUSY_WAIT_S)
+        for outcome in run_all(again):
+            by_id[outcome.case["id"]] = outcome
+        again = [case for case in again if busy(by_id[case["id"]])]
+    return [by_id[outcome.case["id"]] for outcome in outcomes]
+
+
 def run(options: argparse.Namespace, out: TextIO | None = None) -> int:
     """Runs the selected cases, reporting to ``out`` (standard output); the exit status (0: all passed,
     1: a failure, 2: nothing selected, or no server at the base URL: one line says so)."""
@@ -214,8 +246,11 @@ def run(options: argparse.Namespace, out: TextIO | None = None) -> int:
         print(problem, file=out)
         return 2
     send, base_url = sender(options)
+    def run_all(cases: Sequence[dict[str, Any]]) -> list[Outcome]:
+        return run_batched(send, cases) if options.batch else [run_case(send, case) for case in cases]
+
     try:
-        outcomes = run_batched(send, kept) if options.batch else [run_case(send, case) for case in kept]
+        outcomes = asked_again(run_all, run_all(kept), out)
     except NoServer as error:
         print(f"no server answers at {base_url} ({error.args[0].strerror or error.args[0]}); is it running?",
               file=out)
