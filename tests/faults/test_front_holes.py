@@ -163,7 +163,7 @@ def test_the_help_examples_run_as_written(tmp_path):
     assert examples == ["gongzhu-service serve --workers 4 --bind 127.0.0.1:9000"]
     quoted = sorted({" ".join(found.split()) for found in re.findall(r"`((?:gongzhu-service|python)\s[^`]+)`", text)})
     assert quoted == ["gongzhu-service serve --gunicorn-help", "gongzhu-service serve --help",
-                      "python -m gongzhu", "python -m pydoc gongzhu.server.gunicorn_conf"]
+                      "python -m gongzhu", "python -m pydoc gongzhu.settings gongzhu.server.gunicorn_conf"]
     for command in quoted[:2] + quoted[3:]:
         argv = [sys.executable, "-m", "gongzhu", *shlex.split(command)[1:]] if command.startswith("gongzhu-service") \
             else [sys.executable, *shlex.split(command)[1:]]
