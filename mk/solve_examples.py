@@ -19,7 +19,7 @@ from review_examples import block, flow
 from gongzhu import bot, solve
 from gongzhu.api import create_app
 from gongzhu.api.results import solve_out
-from gongzhu.rules import Rules, deal_hands, format_cards, replay
+from gongzhu.rules import Rules, deal_hands, format_cards, replay, running
 
 CONTRACT = Path(__file__).resolve().parents[1] / "service" / "gongzhu" / "openapi.yaml"
 # (name, summary, rules sent, deal seed, plays made)
@@ -40,7 +40,7 @@ def state_of(rules_sent: dict, seed: int, made: int):
     rules = Rules(**rules_sent)
     hands = deal_hands(rules, seed)
     state = replay(rules, hands=hands)
-    while state.plays_count < made:
+    while running.plays_count(state) < made:
         state.apply(bot.heuristic_suggestion(state).move)
     return hands, state
 
@@ -48,7 +48,7 @@ def state_of(rules_sent: dict, seed: int, made: int):
 def body(rules_sent: dict, seed: int, made: int) -> dict:
     hands, state = state_of(rules_sent, seed, made)
     sent = {**BUDGET, **({"rules": rules_sent} if rules_sent else {})}
-    return {**sent, "hands": [format_cards(h) for h in hands], "plays": [format_cards(p) for p in state.plays()]}
+    return {**sent, "hands": [format_cards(h) for h in hands], "plays": [format_cards(p) for p in running.plays(state)]}
 
 
 def examples(indent: int, values: list[tuple[str, str, dict]], extra: dict | None = None, as_json: bool = False) -> str:
