@@ -133,17 +133,22 @@ def test_a_server_that_answers_nothing_fails_the_case():
 
 
 def test_a_case_the_server_answered_busy_is_asked_again_and_the_others_are_not():
-    from gongzhu.conformance.runner import BUSY_ATTEMPTS, Outcome, asked_again
+    from gongzhu.conformance.runner import BUSY_ATTEMPTS, Outcome, asked_again, busy_answer
+    from gongzhu.conformance.transport import Answer
 
-    busy_fault = 'status: expected 200, got 503: {"type":"urn:gongzhu:problem:busy","status":503,"code":"busy"}'
+    busy_body = b'{"type":"urn:gongzhu:problem:busy","status":503,"code":"busy"}'
+    assert busy_answer({"expect": {"status": 200}}, Answer(503, {}, busy_body))
+    assert not busy_answer({"expect": {"status": 503}}, Answer(503, {}, busy_body))  # a case that expects it
+    assert not busy_answer({"expect": {"status": 200}}, Answer(503, {}, b'{"code":"not_ready"}'))
     cases = [{"id": name, "expect": {"status": 200}, "request": {}} for name in ("busy", "wrong", "ok")]
-    first = [Outcome(cases[0], [busy_fault], 0.0, {}),
+    first = [Outcome(cases[0], ["status: 503"], 0.0, {}, busy=True),
              Outcome(cases[1], ["status: expected 200, got 422: {}"], 0.0, {}), Outcome(cases[2], [], 0.0, {})]
     asked: list[list[str]] = []
 
     def run_all(again):
         asked.append([case["id"] for case in again])
-        return [Outcome(case, [busy_fault] if len(asked) < 2 else [], 0.0, {}) for case in again]
+        busy = len(asked) < 2
+        return [Outcome(case, ["status: 503"] if busy else [], 0.0, {}, busy=busy) for case in again]
 
     out = io.StringIO()
     found = asked_again(run_all, first, out)
@@ -152,7 +157,6 @@ def test_a_case_the_server_answered_busy_is_asked_again_and_the_others_are_not()
     assert out.getvalue() == "1 answered 503 busy: asked again\n"
     # a server busy every time: the case fails as it was answered, after BUSY_ATTEMPTS in all
     asked.clear()
-    found = asked_again(lambda again: [Outcome(c, [busy_fault], 0.0, {}) for c in again if asked.append(c) is None],
-                        first, io.StringIO())
-    assert len(asked) == BUSY_ATTEMPTS - 1 and found[0].faults == [busy_fault]
-
+    found = asked_again(lambda again: [Outcome(c, ["status: 503"], 0.0, {}, busy=True) for c in again
+                                       if asked.append(c) is None], first, io.StringIO())
+    assert len(asked) == BUSY_ATTEMPTS - 1 and found[0].faults == ["status: 503"]

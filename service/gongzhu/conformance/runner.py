@@ -23,7 +23,7 @@ from typing import Any, TextIO
 from gongzhu import settings
 from gongzhu.conformance import batching
 from gongzhu.conformance import cases as case_files
-from gongzhu.conformance.expect import mismatches
+from gongzhu.conformance.expect import mismatches, parsed
 from gongzhu.conformance.transport import Answer, Request, Wire, in_process, over_http, wire
 
 # where a server started with its defaults answers
@@ -38,6 +38,8 @@ class Outcome:
     seconds: float
     # what was sent for the case: its request, or a batch carrying it
     sent: Request
+    # the server answered 503 ``busy`` (its answer to come back, ``Retry-After``) where the case expects otherwise
+    busy: bool = False
 
     @property
     def passed(self) -> bool:
@@ -116,7 +118,8 @@ def run_case(send: Callable[[Request], Answer], case: dict[str, Any]) -> Outcome
         raise NoServer(error) from None
     except OSError as error:
         return Outcome(case, [f"no answer: {error}"], time.perf_counter() - start, case["request"])
-    return Outcome(case, mismatches(case["expect"], answer), time.perf_counter() - start, case["request"])
+    return Outcome(case, mismatches(case["expect"], answer), time.perf_counter() - start, case["request"],
+                   busy_answer(case, answer))
 
 
 def run_batched(send: Callable[[Request], Answer], chosen: Sequence[dict[str, Any]]) -> list[Outcome]:
@@ -138,8 +141,11 @@ def run_batched(send: Callable[[Request], Answer], chosen: Sequence[dict[str, An
         seconds = (time.perf_counter() - start) / len(chunk)
         for sent, answer in zip(chunk, answers):
             case = by_id[sent["id"]]
-            faults = [answer] if isinstance(answer, str) else mismatches(case["expect"], answer)
-            outcomes.append(Outcome(case, faults, seconds, batching.envelope([sent])))
+            if isinstance(answer, str):
+                outcomes.append(Outcome(case, [answer], seconds, batching.envelope([sent])))
+            else:
+                outcomes.append(Outcome(case, mismatches(case["expect"], answer), seconds, batching.envelope([sent]),
+                                        busy_answer(case, answer)))
     return outcomes
 
 
@@ -199,12 +205,10 @@ def skip_reason(case: dict[str, Any], options: argparse.Namespace) -> str | None
     return batching.refusal(case) if options.batch else None
 
 
-def busy(outcome: Outcome) -> bool:
-    """The case failed only because the server was busy: it answered 503 ``busy`` (its answer to come back,
-    ``Retry-After``) where the case expects another status."""
-    first = outcome.faults[0] if outcome.faults else ""
-    return first.startswith("status: expected") and ", got 503: " in first and "problem:busy" in first and \
-        outcome.case["expect"]["status"] != 503
+def busy_answer(case: dict[str, Any], answer: Answer) -> bool:
+    """The server answered 503 ``busy`` where the case expects another status: a loaded server, not the rules."""
+    body = parsed(answer)
+    return answer.status == 503 != case["expect"]["status"] and isinstance(body, dict) and body.get("code") == "busy"
 
 
 def asked_again(run_all: Callable[[Sequence[dict[str, Any]]], list[Outcome]], outcomes: list[Outcome],
@@ -213,7 +217,7 @@ def asked_again(run_all: Callable[[Sequence[dict[str, Any]]], list[Outcome]], ou
     ``Retry-After`` asks), up to ``BUSY_ATTEMPTS`` times: a busy server is not a failure of the rules. One line
     says how many were asked again."""
     by_id = {outcome.case["id"]: outcome for outcome in outcomes}
-    again = [outcome.case for outcome in outcomes if busy(outcome)]
+    again = [outcome.case for outcome in outcomes if outcome.busy]
     if again:
         print(f"{len(again)} answered 503 busy: asked again", file=out)
     for _ in range(BUSY_ATTEMPTS - 1):
@@ -222,7 +226,7 @@ def asked_again(run_all: Callable[[Sequence[dict[str, Any]]], list[Outcome]], ou
         time.sleep(BUSY_WAIT_S)
         for outcome in run_all(again):
             by_id[outcome.case["id"]] = outcome
-        again = [case for case in again if busy(by_id[case["id"]])]
+        again = [case for case in again if by_id[case["id"]].busy]
     return [by_id[outcome.case["id"]] for outcome in outcomes]
 
 
